@@ -1,0 +1,8 @@
+import { z } from 'zod';
+import { ErrorCodeSchema } from '../errors.ts';
+
+/** §4.2 `error`, sent with `replyTo` when it answers a request that had an id. */
+export const ErrorPayload = z.object({
+  code: ErrorCodeSchema,
+  message: z.string(),
+});

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { UiSpecSchema } from '../ui-spec.ts';
+
+/**
+ * §4.1 `tool.call`. `reason` is mandatory and must say something; a missing or blank one is
+ * `INVALID_PARAMS` (DESIGN.md), as are params that fail the tool's schema.
+ */
+export const ToolCallPayload = z.object({
+  toolName: z.string().min(1),
+  params: z.record(z.string(), z.unknown()).default({}),
+  reason: z.string().trim().min(1, 'a tool call needs a non-empty reason'),
+});
+
+/** §4.2 `tool.result` (DESIGN.md: `{ok, toolName, uiSpec?}`). */
+export const ToolResultPayload = z.object({
+  ok: z.boolean(),
+  toolName: z.string(),
+  uiSpec: UiSpecSchema.nullable().optional(),
+});
+
+/** §4.1 `agent.message`: shown in the host's chat; only an invalid one is answered. */
+export const AgentMessagePayload = z.object({ text: z.string().trim().min(1).max(4000) });

@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import {
+  AugmentationSchema,
+  FilterOperatorSchema,
+  HighlightStyleSchema,
+  type TOOL_CATEGORIES,
+  type ToolDefinition,
+} from './ui-spec.ts';
+
+const itemId = z.string().min(1).describe('The id of an item in uiSpec.visibleItems');
+
+/**
+ * The ten host tools (DESIGN.md, "Booking domain"): five that change how the current stage is
+ * presented and five that act in it. Their params are strict: an unknown key is an error.
+ */
+export const TOOL_PARAMS = {
+  filter: z
+    .strictObject({
+      field: z.string().min(1).describe('An item field, e.g. genre, rating, distanceKm, format'),
+      operator: FilterOperatorSchema,
+      value: z.union([z.string(), z.number(), z.boolean(), z.array(z.union([z.string(), z.number()]))]),
+    })
+    .describe('Hide the items that do not match. A new filter on the same field replaces the old one.'),
+  sort: z
+    .strictObject({ field: z.string().min(1), order: z.enum(['asc', 'desc']) })
+    .describe('Order the visible items by a field.'),
+  highlight: z
+    .strictObject({ itemIds: z.array(itemId).min(1), style: HighlightStyleSchema.optional() })
+    .describe('Mark items for the participant; style defaults to emphasis.'),
+  augment: z
+    .strictObject({ items: z.array(AugmentationSchema).min(1) })
+    .describe("Attach the agent's annotation to items, shown apart from the catalog's own text."),
+  clearModification: z
+    .strictObject({ type: z.enum(['filter', 'sort', 'highlight', 'augment', 'all']).optional() })
+    .describe('Remove one kind of modification, or all of them (the default).'),
+  select: z
+    .strictObject({ itemId })
+    .describe('Choose an item. On the seat stage it toggles the seat in the selection.'),
+  setQuantity: z
+    .strictObject({
+      typeId: z.string().min(1).describe('A ticket type id from visibleItems'),
+      quantity: z.number().int().min(0),
+    })
+    .describe('Set how many tickets of one type to buy.'),
+  next: z.strictObject({}).describe('Go to the next stage; on confirm, submit the booking.'),
+  prev: z.strictObject({}).describe('Go back to the previous stage.'),
+  postMessage: z
+    .strictObject({ text: z.string().min(1) })
+    .describe("Post a message into the host's chat as the agent."),
+} as const;
+
+export type ToolName = keyof typeof TOOL_PARAMS;
+export type ToolParams<N extends ToolName> = z.infer<(typeof TOOL_PARAMS)[N]>;
+
+export const MODIFICATION_TOOLS = ['filter', 'sort', 'highlight', 'augment', 'clearModification'] as const;
+export const INTERACTION_TOOLS = ['select', 'setQuantity', 'next', 'prev', 'postMessage'] as const;
+export const TOOL_NAMES = [...MODIFICATION_TOOLS, ...INTERACTION_TOOLS] as const satisfies readonly ToolName[];
+
+export function isToolName(name: string): name is ToolName {
+  return Object.hasOwn(TOOL_PARAMS, name);
+}
+
+export function toolCategory(name: ToolName): (typeof TOOL_CATEGORIES)[number] {
+  return (MODIFICATION_TOOLS as readonly string[]).includes(name) ? 'modification' : 'interaction';
+}
+
+/** The JSON Schema of one tool's params, generated from its zod schema. */
+export function toolParametersJsonSchema(name: ToolName): Record<string, unknown> {
+  // The tool's description and the `$schema` dialect line are said once, not in every toolSchema.
+  const { description: _d, $schema: _s, ...schema } = z.toJSONSchema(TOOL_PARAMS[name], { io: 'input' });
+  return schema;
+}
+
+/** Every tool as it appears in a toolSchema, in a stable order. */
+export function allToolDefinitions(): ToolDefinition[] {
+  return TOOL_NAMES.map((name) => ({
+    name,
+    description: TOOL_PARAMS[name].description ?? name,
+    category: toolCategory(name),
+    parameters: toolParametersJsonSchema(name),
+  }));
+}
