@@ -9,3 +9,4 @@ export * from './study-log.ts';
 export * from './tools.ts';
 export * from './ui-spec.ts';
 export * from './version.ts';
+export * from './json-schemas.ts';

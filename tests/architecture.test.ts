@@ -1,0 +1,44 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = new URL('..', import.meta.url).pathname;
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : sourceFiles(path);
+    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [path] : [];
+  });
+}
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/(?:^|\s)(?:import|export)\s[^'"]*?from\s+'([^']+)'|import\('([^']+)'\)/gm)].map(
+    (m) => (m[1] ?? m[2]) as string,
+  );
+}
+
+const isNodeBuiltin = (spec: string) => spec.startsWith('node:') || ['fs', 'path', 'net', 'http', 'os'].includes(spec);
+
+/** Package boundaries (STYLE.md): what runs in a browser never loads Node, and nothing reaches into the server. */
+describe('package boundaries', () => {
+  const browserSafe = [
+    ...sourceFiles(join(root, 'packages/protocol/src')).filter((f) => !f.includes('/src/node/')),
+    ...sourceFiles(join(root, 'packages/booking/src')),
+  ];
+
+  it.each(browserSafe.map((f) => [relative(root, f), f]))('%s imports nothing from Node', (_name, file) => {
+    expect(importsOf(file).filter(isNodeBuiltin)).toEqual([]);
+  });
+
+  it('keeps the contract and the engine independent of the server', () => {
+    const offenders = browserSafe.filter((f) => importsOf(f).some((s) => s.startsWith('@usher/server')));
+    expect(offenders.map((f) => relative(root, f))).toEqual([]);
+  });
+
+  it('keeps the contract free of the booking engine', () => {
+    const protocol = sourceFiles(join(root, 'packages/protocol/src'));
+    expect(protocol.filter((f) => importsOf(f).some((s) => s.startsWith('@usher/booking')))).toEqual([]);
+  });
+});
