@@ -1,0 +1,22 @@
+import { RoomIdSchema } from '@usher/protocol';
+import { InvalidArgumentError } from 'commander';
+
+/** Commander parsers for flag values: each refuses a bad value with a sentence saying what is expected. */
+export function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isInteger(port) || port > 65535) {
+    throw new InvalidArgumentError('expected a port number from 0 to 65535 (0 picks a free port)');
+  }
+  return port;
+}
+
+export function parseRoom(value: string): string {
+  const room = RoomIdSchema.safeParse(value);
+  if (!room.success) throw new InvalidArgumentError(room.error.issues[0]?.message ?? 'not a room name');
+  return room.data;
+}
+
+export function parseNonEmpty(value: string): string {
+  if (value.trim() === '') throw new InvalidArgumentError('expected a value');
+  return value;
+}

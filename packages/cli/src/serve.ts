@@ -1,0 +1,47 @@
+import { defaultScenario } from '@usher/booking';
+import { loadScenarioFile, startServer } from '@usher/server';
+
+export interface ServeFlags {
+  port: number;
+  bind: string;
+  logs: string;
+  scenario?: string;
+  room: string;
+  headlessHost: boolean;
+}
+
+/** `usher serve`: runs until SIGINT or SIGTERM, then closes every study log cleanly. */
+export async function serve(flags: ServeFlags): Promise<number> {
+  const scenario = flags.scenario ? loadScenarioFile(flags.scenario) : defaultScenario();
+  const server = await startServer({
+    port: flags.port,
+    bind: flags.bind,
+    logsDir: flags.logs,
+    scenario,
+    room: flags.room,
+    headlessHost: flags.headlessHost,
+  });
+  const lines = [
+    `Usher relay listening on ${server.url}`,
+    `  agents connect to   ${server.agentUrl}`,
+    `  study logs go to    ${flags.logs}`,
+  ];
+  if (server.headlessHost) {
+    const api = `${server.url}/api/rooms/${flags.room}/participant`;
+    lines.push(
+      `  headless host in room "${flags.room}", scenario "${scenario.name}"`,
+      `  participant API     GET ${api}/view · POST ${api}/message · POST ${api}/action`,
+    );
+  }
+  lines.push('Press Ctrl-C to stop.');
+  console.log(lines.join('\n'));
+
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await server.close();
+  console.log('Usher relay stopped; open study logs were closed.');
+  return 0;
+}

@@ -1,0 +1,120 @@
+import { BookingEngine, HostProtocol, type Scenario, type SubmittedBooking } from '@usher/booking';
+import { AGENT_WS_PATH, createMessage, decodeFrame, type HostView, type Message } from '@usher/protocol';
+import WebSocket from 'ws';
+import { CLOSE_REPLACED } from '../relay/relay.ts';
+
+export interface HeadlessHostOptions {
+  /** Base URL of the relay, e.g. `ws://127.0.0.1:8787`. */
+  url: string;
+  room: string;
+  scenario: Scenario;
+  warn?: (line: string) => void;
+}
+
+const MAX_BACKOFF_MS = 30_000;
+
+/**
+ * The booking engine as the host of a relay room, over a real WebSocket like any other host.
+ * A participant is played through {@link say} and {@link act} (the server's participant API).
+ */
+export class HeadlessHost {
+  readonly protocol: HostProtocol;
+  private ws: WebSocket | null = null;
+  private stopped = false;
+  private backoffMs = 1000;
+  private reconnectTimer: NodeJS.Timeout | null = null;
+  private readonly warn: (line: string) => void;
+
+  constructor(private readonly options: HeadlessHostOptions) {
+    this.protocol = new HostProtocol(new BookingEngine(options.scenario));
+    this.warn = options.warn ?? ((line) => console.error(line));
+  }
+
+  get room(): string {
+    return this.options.room;
+  }
+
+  /** Connects and joins the room; resolves once the relay has answered `relay.joined`. */
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const ws = new WebSocket(new URL(AGENT_WS_PATH, this.options.url));
+      this.ws = ws;
+      let joined = false;
+      ws.on('open', () => {
+        ws.send(
+          JSON.stringify(createMessage('relay.join', { role: 'host', sessionId: this.options.room }, { id: 'join' })),
+        );
+      });
+      ws.on('message', (data) => {
+        const decoded = decodeFrame(String(data));
+        if (!decoded.ok) return this.warn(`headless host: unreadable frame from the relay: ${decoded.message}`);
+        if (!joined && decoded.message.type === 'relay.joined' && decoded.message.replyTo === 'join') {
+          joined = true;
+          this.backoffMs = 1000;
+          this.receive(decoded.message);
+          this.send([this.protocol.announce()]);
+          resolve();
+          return;
+        }
+        this.receive(decoded.message);
+      });
+      ws.on('error', (err) => {
+        if (!joined) reject(err);
+        else this.warn(`headless host: ${err.message}`);
+      });
+      ws.on('close', (code) => {
+        if (this.ws === ws) this.ws = null;
+        if (!joined) return reject(new Error(`the relay closed the connection (${code})`));
+        if (code === CLOSE_REPLACED) return this.warn(`headless host: replaced by another host in room ${this.room}`);
+        this.scheduleReconnect();
+      });
+    });
+  }
+
+  /** The participant writes in the chat. */
+  say(text: string): void {
+    this.send(this.protocol.participantMessage(text));
+  }
+
+  /** The participant acts in the UI; throws a ProtocolError when the action is refused. */
+  act(toolName: string, params: Record<string, unknown> = {}): void {
+    this.send(this.protocol.participantAction(toolName, params));
+  }
+
+  view(): HostView {
+    return this.protocol.view();
+  }
+
+  submitted(): SubmittedBooking | null {
+    return this.protocol.engine.submitted();
+  }
+
+  close(): void {
+    this.stopped = true;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.ws?.close(1000, 'host stopped');
+  }
+
+  private receive(message: Message): void {
+    this.send(this.protocol.handle(message));
+  }
+
+  private send(messages: Message[]): void {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return;
+    for (const message of messages) ws.send(JSON.stringify(message));
+  }
+
+  private scheduleReconnect(): void {
+    if (this.stopped) return;
+    const delay = this.backoffMs;
+    this.backoffMs = Math.min(this.backoffMs * 2, MAX_BACKOFF_MS);
+    this.reconnectTimer = setTimeout(() => {
+      this.start().catch((err: Error) => {
+        this.warn(`headless host: reconnect failed: ${err.message}`);
+        this.scheduleReconnect();
+      });
+    }, delay);
+    this.reconnectTimer.unref();
+  }
+}

@@ -1,0 +1,111 @@
+import { type ErrorCode, ProtocolError, RoomIdSchema } from '@usher/protocol';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { z } from 'zod';
+import type { HeadlessHost } from '../headless-host/headless-host.ts';
+import type { Relay } from '../relay/relay.ts';
+
+const SayBody = z.strictObject({ text: z.string().trim().min(1).max(4000) });
+const ActBody = z.strictObject({
+  toolName: z.string().min(1),
+  params: z.record(z.string(), z.unknown()).default({}),
+});
+
+const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
+  INVALID_MESSAGE: 400,
+  INVALID_PARAMS: 400,
+  UNKNOWN_TOOL: 400,
+  SESSION_NOT_ACTIVE: 409,
+  NO_ACTIVE_SPEC: 409,
+  TOOL_EXECUTION_FAILED: 409,
+};
+
+export interface AppDeps {
+  relay: Relay;
+  headlessHost: HeadlessHost | null;
+  version: string;
+  startedAt: Date;
+}
+
+/**
+ * The server's HTTP surface: health, room status, and the participant API that plays a
+ * participant on the headless host (see packages/server/README.md, "Participant API").
+ * Errors are `{ error: { code, message } }` with the protocol's codes.
+ */
+export function createApp({ relay, headlessHost, version, startedAt }: AppDeps): Hono {
+  const app = new Hono();
+  const fail = (code: ErrorCode, message: string, status = STATUS[code]) =>
+    Response.json({ error: { code, message } }, { status });
+
+  app.get('/healthz', (c) =>
+    c.json({
+      ok: true,
+      version,
+      uptimeSeconds: Math.round((Date.now() - startedAt.getTime()) / 1000),
+      rooms: relay.status().length,
+    }),
+  );
+
+  app.get('/api/rooms', (c) => c.json({ rooms: relay.status() }));
+
+  const participant = new Hono<{ Variables: { host: HeadlessHost } }>();
+  participant.use(
+    '*',
+    bodyLimit({ maxSize: 64 * 1024, onError: () => fail('INVALID_MESSAGE', 'request body exceeds 64 KiB', 413) }),
+  );
+  participant.use('*', async (c, next) => {
+    const room = RoomIdSchema.safeParse(c.req.param('room'));
+    if (!room.success) return fail('INVALID_MESSAGE', `"${c.req.param('room')}" is not a room name`);
+    if (!headlessHost || headlessHost.room !== room.data) {
+      return fail(
+        'SESSION_NOT_ACTIVE',
+        `no headless host serves room "${room.data}"` +
+          (headlessHost ? ` (it serves "${headlessHost.room}")` : '; start the server with --headless-host'),
+        404,
+      );
+    }
+    c.set('host', headlessHost);
+    await next();
+  });
+
+  participant.get('/view', (c) => {
+    const host = c.get('host');
+    return c.json({ ...host.view(), submitted: host.submitted() });
+  });
+
+  participant.post('/message', async (c) => {
+    const body = SayBody.safeParse(await readJson(c.req.raw));
+    if (!body.success) return fail('INVALID_MESSAGE', `body must be {"text": "…"}: ${z.prettifyError(body.error)}`);
+    c.get('host').say(body.data.text);
+    return c.json({ ok: true }, 202);
+  });
+
+  participant.post('/action', async (c) => {
+    const body = ActBody.safeParse(await readJson(c.req.raw));
+    if (!body.success) {
+      return fail('INVALID_MESSAGE', `body must be {"toolName": "…", "params": {…}}: ${z.prettifyError(body.error)}`);
+    }
+    const host = c.get('host');
+    try {
+      host.act(body.data.toolName, body.data.params);
+    } catch (err) {
+      if (err instanceof ProtocolError) return fail(err.code, err.message);
+      throw err;
+    }
+    return c.json({ ok: true, uiSpec: host.view().uiSpec });
+  });
+
+  app.route('/api/rooms/:room/participant', participant);
+  app.notFound((c) => c.json({ error: { code: 'NOT_FOUND', message: `no route ${c.req.method} ${c.req.path}` } }, 404));
+  return app;
+}
+
+/** Parses a request body as JSON; an unreadable body becomes `undefined`, which then fails validation. */
+async function readJson(request: Request): Promise<unknown> {
+  try {
+    return await request.json();
+  } catch {
+    return undefined;
+  }
+}

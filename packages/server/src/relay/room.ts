@@ -1,0 +1,46 @@
+import type { MessageType, Role } from '@usher/protocol';
+import type { StudyLog } from '../study-log/study-log.ts';
+import type { Peer } from './peer.ts';
+
+/** A request forwarded to the host and not yet answered. */
+export interface PendingRequest {
+  peer: Peer;
+  /** The id the requester gave, restored as `replyTo` on the answer. */
+  originalId: string | undefined;
+  type: MessageType;
+}
+
+export interface StudySession {
+  log: StudyLog;
+  studyId: string;
+  participantId: string;
+}
+
+/** A relay room (`relay.join`'s `sessionId`): at most one host, any number of agents and observers. */
+export class Room {
+  host: Peer | null = null;
+  /** Agents and observers. */
+  readonly clients = new Set<Peer>();
+  study: StudySession | null = null;
+  /** Keyed by the id the relay gave the request when it forwarded it to the host. */
+  readonly pending = new Map<string, PendingRequest>();
+  private requestSeq = 0;
+
+  constructor(readonly id: string) {}
+
+  nextRequestId(): string {
+    this.requestSeq += 1;
+    return `r${this.requestSeq}`;
+  }
+
+  get idle(): boolean {
+    return this.host === null && this.clients.size === 0 && this.study === null;
+  }
+
+  count(role: Role): number {
+    if (role === 'host') return this.host ? 1 : 0;
+    let n = 0;
+    for (const peer of this.clients) if (peer.role === role) n += 1;
+    return n;
+  }
+}
