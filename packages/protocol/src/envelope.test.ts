@@ -5,7 +5,12 @@ import { MAX_FRAME_BYTES } from './version.ts';
 
 describe('decodeFrame', () => {
   it('refuses a frame over the size cap before parsing it', () => {
-    const big = JSON.stringify({ v: 'mvp-0.2', type: 'agent.message', id: 'x', payload: { text: 'a'.repeat(MAX_FRAME_BYTES) } });
+    const big = JSON.stringify({
+      v: 'mvp-0.2',
+      type: 'agent.message',
+      id: 'x',
+      payload: { text: 'a'.repeat(MAX_FRAME_BYTES) },
+    });
     expect(decodeFrame(big)).toMatchObject({ ok: false, code: 'INVALID_MESSAGE' });
   });
 

@@ -4,9 +4,9 @@
  */
 export * from './envelope.ts';
 export * from './errors.ts';
+export * from './json-schemas.ts';
 export * from './messages/index.ts';
 export * from './study-log.ts';
 export * from './tools.ts';
 export * from './ui-spec.ts';
 export * from './version.ts';
-export * from './json-schemas.ts';

@@ -54,10 +54,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let headlessHost: HeadlessHost | null = null;
   const app = createApp({
     relay,
-    get headlessHost() {
-      return headlessHost;
-    },
+    headlessHost: () => headlessHost,
     version: VERSION,
+    warn: options.warn ?? ((line) => console.error(line)),
     startedAt: new Date(),
   });
   const server = createServer(getRequestListener(app.fetch));

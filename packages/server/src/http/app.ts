@@ -23,9 +23,11 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
 
 export interface AppDeps {
   relay: Relay;
-  headlessHost: HeadlessHost | null;
+  /** The headless host, once it has joined (it connects after the server listens). */
+  headlessHost: () => HeadlessHost | null;
   version: string;
   startedAt: Date;
+  warn: (line: string) => void;
 }
 
 /**
@@ -33,7 +35,7 @@ export interface AppDeps {
  * participant on the headless host (see packages/server/README.md, "Participant API").
  * Errors are `{ error: { code, message } }` with the protocol's codes.
  */
-export function createApp({ relay, headlessHost, version, startedAt }: AppDeps): Hono {
+export function createApp({ relay, headlessHost: getHeadlessHost, version, startedAt, warn }: AppDeps): Hono {
   const app = new Hono();
   const fail = (code: ErrorCode, message: string, status = STATUS[code]) =>
     Response.json({ error: { code, message } }, { status });
@@ -56,6 +58,7 @@ export function createApp({ relay, headlessHost, version, startedAt }: AppDeps):
   );
   participant.use('*', async (c, next) => {
     const room = RoomIdSchema.safeParse(c.req.param('room'));
+    const headlessHost = getHeadlessHost();
     if (!room.success) return fail('INVALID_MESSAGE', `"${c.req.param('room')}" is not a room name`);
     if (!headlessHost || headlessHost.room !== room.data) {
       return fail(
@@ -97,6 +100,10 @@ export function createApp({ relay, headlessHost, version, startedAt }: AppDeps):
   });
 
   app.route('/api/rooms/:room/participant', participant);
+  app.onError((err, c) => {
+    warn(`http: ${c.req.method} ${c.req.path} failed: ${err.stack ?? err.message}`);
+    return c.json({ error: { code: 'INTERNAL', message: 'the server failed to handle this request' } }, 500);
+  });
   app.notFound((c) => c.json({ error: { code: 'NOT_FOUND', message: `no route ${c.req.method} ${c.req.path}` } }, 404));
   return app;
 }

@@ -1,0 +1,19 @@
+/**
+ * The booking host's domain (DESIGN.md, "Booking domain"): scenarios, the stage engine behind
+ * the uiSpec and toolSchema, and the story checker. Pure: no I/O, no Node imports, so the web
+ * host, the headless host and the tests run the same code.
+ */
+
+export { type Selections, type SubmittedBooking, SubmittedBookingSchema } from './engine/booking.ts';
+export { type Actor, type ApplyResult, BookingEngine, type BookingEngineOptions } from './engine/engine.ts';
+export { MAX_SEATS } from './engine/stages.ts';
+export { type EngineSnapshot, EngineSnapshotSchema, SnapshotError } from './engine/state.ts';
+export { availableTools } from './engine/tool-rules.ts';
+export { HostProtocol } from './host/host-protocol.ts';
+export { Catalog } from './scenario/catalog.ts';
+export { defaultScenario } from './scenario/default.ts';
+export { parseScenario, ScenarioError } from './scenario/parse.ts';
+export * from './scenario/schema.ts';
+export { type Seat, seatsOf } from './scenario/seats.ts';
+export { type BookingCheck, candidateShowings, checkBooking } from './story/checker.ts';
+export * from './story/constraints.ts';

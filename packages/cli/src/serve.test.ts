@@ -1,0 +1,101 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const BIN = new URL('../bin/usher.js', import.meta.url).pathname;
+const work = mkdtempSync(join(tmpdir(), 'usher-cli-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+interface Exit {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `usher …` to completion. */
+function usher(args: string[]): Promise<Exit> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: work });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Starts `usher serve …` and resolves once it prints its address. */
+function startServe(args: string[]): Promise<{ child: ChildProcess; url: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { cwd: work });
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match) resolve({ child, url: match[1] as string });
+    });
+    child.on('close', (code) => reject(new Error(`usher serve exited with ${code}`)));
+  });
+}
+
+describe('usher serve: command line', () => {
+  it('refuses an unknown flag with exit code 2 and says what is wrong', async () => {
+    const result = await usher(['serve', '--prot', '8787']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("unknown option '--prot'");
+  });
+
+  it.each([
+    ['--port', 'eighty', 'port number'],
+    ['--port', '70000', 'port number'],
+    ['--room', '../up', 'room'],
+  ])('refuses %s %s', async (flag, value, hint) => {
+    const result = await usher(['serve', flag, value]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(hint);
+  });
+
+  it('exits 1 with a readable message when the port is busy', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const { port } = blocker.address() as { port: number };
+    const result = await usher(['serve', '--port', String(port), '--logs', join(work, 'logs')]);
+    blocker.close();
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`port ${port} is already in use on 127.0.0.1`);
+  });
+
+  it('exits 1 naming the file when the scenario is missing, not JSON, or invalid', async () => {
+    const missing = await usher(['serve', '--scenario', 'nope.json', '--logs', 'logs']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('cannot read scenario nope.json: no such file');
+
+    writeFileSync(join(work, 'broken.json'), '{ "movies": [');
+    const broken = await usher(['serve', '--scenario', 'broken.json', '--logs', 'logs']);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toContain('scenario broken.json is not valid JSON');
+
+    writeFileSync(join(work, 'invalid.json'), JSON.stringify({ id: 'x', name: 'x', today: 'soon' }));
+    const invalid = await usher(['serve', '--scenario', 'invalid.json', '--logs', 'logs']);
+    expect(invalid.code).toBe(1);
+    expect(invalid.stderr).toMatch(/scenario invalid\.json is invalid: .*today/);
+  });
+
+  it('serves health and the headless host, and stops cleanly on SIGTERM', async () => {
+    const { child, url } = await startServe(['--headless-host', '--logs', join(work, 'logs')]);
+    const health = await (await fetch(`${url}/healthz`)).json();
+    expect(health).toMatchObject({ ok: true });
+    const rooms = await (await fetch(`${url}/api/rooms`)).json();
+    expect(rooms.rooms).toEqual([expect.objectContaining({ room: 'default', host: true })]);
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+});
