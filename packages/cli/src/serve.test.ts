@@ -72,6 +72,17 @@ describe('usher serve: command line', () => {
     expect(result.stderr).toContain(`port ${port} is already in use on 127.0.0.1`);
   });
 
+  it('exits 1 when it cannot bind to the address or use the logs folder', async () => {
+    const remote = await usher(['serve', '--port', '0', '--bind', '203.0.113.9', '--logs', 'logs']);
+    expect(remote.code).toBe(1);
+    expect(remote.stderr).toContain('cannot bind to 203.0.113.9');
+
+    writeFileSync(join(work, 'a-file'), 'not a folder');
+    const notAFolder = await usher(['serve', '--port', '0', '--logs', 'a-file/study']);
+    expect(notAFolder.code).toBe(1);
+    expect(notAFolder.stderr).toContain('cannot create the logs folder a-file/study');
+  });
+
   it('exits 1 naming the file when the scenario is missing, not JSON, or invalid', async () => {
     const missing = await usher(['serve', '--scenario', 'nope.json', '--logs', 'logs']);
     expect(missing.code).toBe(1);

@@ -8,7 +8,8 @@ export const LOG_DIRECTIONS = ['in', 'out', 'internal'] as const;
 
 /**
  * One line of a study log (external-agent-protocol §6). `id` and `replyTo` are the envelope's
- * own, as its sender wrote them; `peer` names the connection it came from or went to.
+ * own, as the agent sees them; `peer` names the agent-side connection a request came from or a
+ * reply went to, or the connection an internal record is about (broadcasts carry none).
  */
 export const StudyLogRecordSchema = z.object({
   sessionId: z.string(),

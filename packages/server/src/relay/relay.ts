@@ -301,7 +301,7 @@ export class Relay {
         this.log(room, 'internal', 'participant.action', JSON.stringify(message.payload.action), { peer: host.name });
       }
       const payloadJson = JSON.stringify(message.payload);
-      if (!this.log(room, 'out', message.type, payloadJson, { peer: host.name })) {
+      if (!this.log(room, 'out', message.type, payloadJson)) {
         return this.reject(host, 'TOOL_EXECUTION_FAILED', 'the study log could not be written');
       }
       const text = envelopeText(message.type, payloadJson);
