@@ -1,0 +1,74 @@
+import { Samples } from './lib/stats.ts';
+
+export interface LoadPlan {
+  /** Round trips run but not measured first, so JIT and socket buffers settle. */
+  warmupMs: number;
+  /** Measure for this long, or until this many round trips have been measured. */
+  measure: { ms: number } | { roundTrips: number };
+  /** Called as the measurement starts and ends (between two round trips). */
+  onStart?(): void;
+  onEnd?(): void;
+  /** Called when the measured round trips reach each of these counts. */
+  checkpoints?: { at: number[]; reached(roundTrips: number): void };
+}
+
+export interface LoadFigures {
+  roundTrips: number;
+  seconds: number;
+  perSecond: number;
+  p50Us: number;
+  p99Us: number;
+}
+
+/**
+ * One closed-loop run shared by its rooms: each room keeps one tool call outstanding and reports
+ * every completed round trip here. Stopping happens between two round trips of a room, so the
+ * count of measured round trips is exact.
+ */
+export class Loop {
+  /** While true, a room sends its next call as soon as the previous one is answered. */
+  running = true;
+  private recording = false;
+  private readonly latencies = new Samples();
+  private startedAt = 0n;
+  private endedAt = 0n;
+  private finish: () => void = () => {};
+  /** Resolves when the measurement ends. */
+  readonly ended = new Promise<void>((resolve) => {
+    this.finish = resolve;
+  });
+
+  constructor(private readonly plan: LoadPlan) {}
+
+  begin(): void {
+    this.plan.onStart?.();
+    this.recording = true;
+    this.startedAt = process.hrtime.bigint();
+    // unref: if the run fails meanwhile, this timer must not hold the process open.
+    if ('ms' in this.plan.measure) setTimeout(() => this.end(), this.plan.measure.ms).unref();
+  }
+
+  completed(latencyUs: number): void {
+    if (!this.recording) return;
+    this.latencies.push(latencyUs);
+    const n = this.latencies.length;
+    if (this.plan.checkpoints?.at.includes(n)) this.plan.checkpoints.reached(n);
+    if ('roundTrips' in this.plan.measure && n >= this.plan.measure.roundTrips) this.end();
+  }
+
+  figures(): LoadFigures {
+    const seconds = Number(this.endedAt - this.startedAt) / 1e9;
+    const [p50Us = Number.NaN, p99Us = Number.NaN] = this.latencies.percentiles([50, 99]);
+    const roundTrips = this.latencies.length;
+    return { roundTrips, seconds, perSecond: roundTrips / seconds, p50Us, p99Us };
+  }
+
+  private end(): void {
+    if (!this.recording) return;
+    this.endedAt = process.hrtime.bigint();
+    this.recording = false;
+    this.running = false;
+    this.plan.onEnd?.();
+    this.finish();
+  }
+}

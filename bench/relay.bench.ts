@@ -1,0 +1,170 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type RunningChild, startNodeChild } from './lib/child.ts';
+import { atExit } from './lib/cleanup.ts';
+import { dirBytes, procCpuSeconds, procMemory } from './lib/proc.ts';
+import type { Suite, SuiteOptions } from './lib/suite.ts';
+import type { LoadFigures, LoadPlan } from './load.ts';
+import { type BenchFrames, buildFrames, frameSizes } from './payloads.ts';
+import { relayTables } from './relay.report.ts';
+import { runRooms, type Target } from './rooms.ts';
+
+const ROOMS = 100;
+/** tool.call, tool.result and state.updated: the frames the relay receives per round trip. */
+const FRAMES_PER_ROUND_TRIP = 3;
+
+const FULL = { warmupMs: 1000, oneRoomMs: 4000, manyRoomsMs: 5000, memoryFrames: 1_000_000 };
+const QUICK = { warmupMs: 300, oneRoomMs: 1000, manyRoomsMs: 1000, memoryFrames: 100_000 };
+
+const LISTENING = /listening on http:\/\/127\.0\.0\.1:(\d+)/;
+
+export interface Phase extends LoadFigures {
+  /** CPU seconds the server process used per second of measurement (1 = one core busy). */
+  serverCores: number;
+  /** The same for this process, the load generator (fake hosts and agents). */
+  loadCores: number;
+  /** Study-log bytes written per second of measurement; 0 for the forwarder. */
+  logBytesPerSecond: number;
+}
+
+export interface RssSample {
+  label: string;
+  frames: number;
+  rssKiB: number;
+}
+
+export interface RelayBenchResults {
+  frameSizes: ReturnType<typeof frameSizes>;
+  oneRoom: { relay: Phase; baseline: Phase };
+  manyRooms: { rooms: number; relay: Phase; baseline: Phase };
+  /** The long run: `frames` received by the relay, its RSS at each quarter, and its peak RSS. */
+  memory: { run: Phase; frames: number; rss: RssSample[]; peakKiB: number };
+}
+
+/** A server under test: the relay (with its logs folder) or the forwarder. */
+interface Server {
+  target: Target;
+  child: RunningChild;
+  logsDir?: string;
+}
+
+/**
+ * Tool round trips through the real relay (its own process, study logging on) against a bare
+ * `ws` forwarder carrying the same frames, then a long run that watches the relay's memory.
+ */
+export async function runRelayBench(options: SuiteOptions): Promise<RelayBenchResults> {
+  const plan = options.quick ? QUICK : FULL;
+  const frames = buildFrames();
+  const logsDir = mkdtempSync(join(tmpdir(), 'usher-bench-logs-'));
+  const removeLogs = () => rmSync(logsDir, { recursive: true, force: true });
+  const forgetLogs = atExit(removeLogs);
+  const children: RunningChild[] = [];
+  try {
+    const relayChild = await startRelay(options.root, logsDir);
+    children.push(relayChild);
+    const forwarderChild = await startNodeChild({
+      name: 'bench forwarder',
+      args: ['--import', 'tsx', 'bench/forwarder.ts'],
+      cwd: options.root,
+      portPattern: LISTENING,
+    });
+    children.push(forwarderChild);
+    const relay: Server = { target: { kind: 'relay', port: relayChild.port }, child: relayChild, logsDir };
+    const forwarder: Server = { target: { kind: 'forwarder', port: forwarderChild.port }, child: forwarderChild };
+    const timed = (ms: number): LoadPlan => ({ warmupMs: plan.warmupMs, measure: { ms } });
+
+    options.progress('relay, 1 room');
+    const oneRelay = await phase(relay, 1, frames, timed(plan.oneRoomMs));
+    options.progress('baseline, 1 room');
+    const oneBaseline = await phase(forwarder, 1, frames, timed(plan.oneRoomMs));
+    options.progress(`relay, ${ROOMS} rooms`);
+    const manyRelay = await phase(relay, ROOMS, frames, timed(plan.manyRoomsMs));
+    options.progress(`baseline, ${ROOMS} rooms`);
+    const manyBaseline = await phase(forwarder, ROOMS, frames, timed(plan.manyRoomsMs));
+    options.progress(`relay memory, ${ROOMS} rooms, ${plan.memoryFrames.toLocaleString('en-US')} frames`);
+    const memory = await memoryRun(relay, frames, plan.warmupMs, plan.memoryFrames);
+
+    return {
+      frameSizes: frameSizes(frames),
+      oneRoom: { relay: oneRelay, baseline: oneBaseline },
+      manyRooms: { rooms: ROOMS, relay: manyRelay, baseline: manyBaseline },
+      memory: { ...memory, peakKiB: procMemory(relayChild.pid).peakKiB },
+    };
+  } finally {
+    await Promise.all(children.map((child) => child.stop()));
+    removeLogs();
+    forgetLogs();
+  }
+}
+
+/** `usher serve` from source, without a headless host: the bench's fake hosts stand in for it. */
+function startRelay(root: string, logsDir: string): Promise<RunningChild> {
+  // BENCH_RELAY_PROF=<dir> profiles the relay process (`node --cpu-prof`); the profile is written when it stops.
+  const profDir = process.env.BENCH_RELAY_PROF;
+  const profile = profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : [];
+  return startNodeChild({
+    name: 'usher relay',
+    args: [...profile, 'packages/cli/bin/usher.js', 'serve', '--port', '0', '--logs', logsDir],
+    cwd: root,
+    portPattern: LISTENING,
+  });
+}
+
+/** Runs `plan` on `server` and measures, over the same window, CPU use and study-log bytes written. */
+async function phase(server: Server, rooms: number, frames: BenchFrames, plan: LoadPlan): Promise<Phase> {
+  const { pid } = server.child;
+  const logBytes = () => (server.logsDir ? dirBytes(server.logsDir) : 0);
+  const start = { server: 0, load: 0, log: 0 };
+  const end = { ...start };
+  const figures = await runRooms(server.target, rooms, frames, {
+    ...plan,
+    onStart: () => {
+      plan.onStart?.();
+      Object.assign(start, { server: procCpuSeconds(pid), load: loadCpuSeconds(), log: logBytes() });
+    },
+    onEnd: () => {
+      Object.assign(end, { server: procCpuSeconds(pid), load: loadCpuSeconds(), log: logBytes() });
+      plan.onEnd?.();
+    },
+  });
+  const per = (a: number, b: number) => (b - a) / figures.seconds;
+  return {
+    ...figures,
+    serverCores: per(start.server, end.server),
+    loadCores: per(start.load, end.load),
+    logBytesPerSecond: per(start.log, end.log),
+  };
+}
+
+function loadCpuSeconds(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+}
+
+/** Round trips through the relay until `totalFrames` frames have reached it, sampling its RSS at each quarter. */
+async function memoryRun(
+  relay: Server,
+  frames: BenchFrames,
+  warmupMs: number,
+  totalFrames: number,
+): Promise<{ run: Phase; frames: number; rss: RssSample[] }> {
+  const roundTrips = Math.ceil(totalFrames / FRAMES_PER_ROUND_TRIP);
+  const rss: RssSample[] = [];
+  const sample = (label: string, done: number) =>
+    rss.push({ label, frames: done * FRAMES_PER_ROUND_TRIP, rssKiB: procMemory(relay.child.pid).rssKiB });
+  const quarters = [1, 2, 3].map((q) => Math.round((roundTrips * q) / 4));
+  const run = await phase(relay, ROOMS, frames, {
+    warmupMs,
+    measure: { roundTrips },
+    onStart: () => sample('start', 0),
+    onEnd: () => sample('end', roundTrips),
+    checkpoints: { at: quarters, reached: (done) => sample(`${25 * (quarters.indexOf(done) + 1)}%`, done) },
+  });
+  return { run, frames: run.roundTrips * FRAMES_PER_ROUND_TRIP, rss };
+}
+
+export const relaySuite: Suite = {
+  name: 'Relay: tool.call → tool.result through the Usher relay vs a bare ws forwarder',
+  run: async (options) => relayTables(await runRelayBench(options)),
+};

@@ -1,0 +1,114 @@
+import type { Table } from './lib/suite.ts';
+import { num } from './lib/table.ts';
+import type { Phase, RelayBenchResults } from './relay.bench.ts';
+
+/** The targets the figures are printed against; the bench reports them, it does not assert them. */
+const TARGET_P50_RATIO = 1.5;
+const TARGET_ROUND_TRIPS_PER_SECOND = 5000;
+/** RSS growth from the first quarter of the long run to its end that still counts as flat. */
+const FLAT_GROWTH = 0.1;
+
+const MiB = 1024 * 1024;
+const verdict = (met: boolean) => (met ? 'met' : 'MISSED');
+const times = (x: number) => `${num(x, 2)}×`;
+const percent = (x: number) => `${x >= 0 ? '+' : ''}${num(x * 100, 1)}%`;
+
+function row(label: string, rooms: number, p: Phase, logging: boolean): string[] {
+  return [
+    label,
+    String(rooms),
+    num(p.p50Us),
+    num(p.p99Us),
+    num(p.perSecond),
+    num(p.roundTrips),
+    `${num(p.serverCores * 100)}%`,
+    num((p.serverCores * 1e6) / p.perSecond),
+    `${num(p.loadCores * 100)}%`,
+    logging ? num(p.logBytesPerSecond / MiB, 1) : '',
+  ];
+}
+
+function ratioRow(relay: Phase, baseline: Phase): string[] {
+  const cpuPerTrip = (p: Phase) => p.serverCores / p.perSecond;
+  return [
+    '  relay/baseline',
+    '',
+    times(relay.p50Us / baseline.p50Us),
+    times(relay.p99Us / baseline.p99Us),
+    times(relay.perSecond / baseline.perSecond),
+    '',
+    '',
+    times(cpuPerTrip(relay) / cpuPerTrip(baseline)),
+    '',
+    '',
+  ];
+}
+
+function roundTripTable(r: RelayBenchResults): Table {
+  const { oneRoom, manyRooms } = r;
+  const p50Ratio = oneRoom.relay.p50Us / oneRoom.baseline.p50Us;
+  const throughput = manyRooms.relay.perSecond;
+  return {
+    title: 'Round trip tool.call → tool.result (closed loop, one call outstanding per room; study logging on)',
+    columns: [
+      '',
+      'rooms',
+      'p50 µs',
+      'p99 µs',
+      'trips/s',
+      'measured',
+      'server CPU',
+      'CPU µs/trip',
+      'load CPU',
+      'log MiB/s',
+    ],
+    rows: [
+      row('relay', 1, oneRoom.relay, true),
+      row('baseline', 1, oneRoom.baseline, false),
+      ratioRow(oneRoom.relay, oneRoom.baseline),
+      row('relay', manyRooms.rooms, manyRooms.relay, true),
+      row('baseline', manyRooms.rooms, manyRooms.baseline, false),
+      ratioRow(manyRooms.relay, manyRooms.baseline),
+    ],
+    notes: [
+      `target: relay p50 within ${TARGET_P50_RATIO}× of the bare forwarder (1 room): ${times(p50Ratio)}, ${verdict(p50Ratio <= TARGET_P50_RATIO)}`,
+      `target: ≥${num(TARGET_ROUND_TRIPS_PER_SECOND)} round trips/s across ${manyRooms.rooms} rooms with logging on: ${num(throughput)}, ${verdict(throughput >= TARGET_ROUND_TRIPS_PER_SECOND)}`,
+      'server CPU: CPU time of the server process per second (100% = one core); load CPU: the same for the load generator.',
+    ],
+  };
+}
+
+function memoryTable(r: RelayBenchResults): Table {
+  const { memory } = r;
+  const rss = memory.rss.map((s) => s.rssKiB);
+  const [start = Number.NaN, quarter = Number.NaN] = rss;
+  const end = rss.at(-1) ?? Number.NaN;
+  const settled = end / quarter - 1;
+  const { run } = memory;
+  return {
+    title: `Relay memory over ${num(memory.frames)} frames received (${r.manyRooms.rooms} rooms, ${num(run.seconds, 1)} s, ${num(run.perSecond)} trips/s, server CPU ${num(run.serverCores * 100)}%, log ${num(run.logBytesPerSecond / MiB, 1)} MiB/s)`,
+    columns: ['', 'frames', 'RSS MiB'],
+    rows: memory.rss.map((s) => [s.label, num(s.frames), num(s.rssKiB / 1024, 1)]),
+    notes: [
+      `peak RSS (VmHWM over the relay's whole life): ${num(memory.peakKiB / 1024, 1)} MiB`,
+      `RSS start → end ${percent(end / start - 1)}; 25% → end ${percent(settled)} (the first quarter includes the heap growing to its working size)`,
+      `target: flat over the run (25% → end within ${FLAT_GROWTH * 100}%): ${verdict(settled <= FLAT_GROWTH)}`,
+    ],
+  };
+}
+
+export function relayTables(r: RelayBenchResults): Table[] {
+  return [
+    {
+      title: 'Frames of one round trip (the same bytes through the relay and the forwarder)',
+      columns: ['frame', 'direction', 'bytes'],
+      rows: [
+        ['tool.call', 'agent → host', num(r.frameSizes.toolCall)],
+        ['tool.result', 'host → agent', num(r.frameSizes.toolResult)],
+        ['state.updated', 'host → agent', num(r.frameSizes.stateUpdated)],
+      ],
+    },
+    roundTripTable(r),
+    memoryTable(r),
+  ];
+}

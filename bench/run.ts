@@ -1,0 +1,33 @@
+/**
+ * `npm run bench`: runs every suite in turn and prints its tables. Figures are printed next to
+ * their targets, never asserted. `BENCH_QUICK=1` shortens every phase for a smoke run.
+ */
+import { fileURLToPath } from 'node:url';
+import type { Suite } from './lib/suite.ts';
+import { formatTable } from './lib/table.ts';
+import { relaySuite } from './relay.bench.ts';
+
+/** Add a suite here to have it run and printed. */
+const SUITES: Suite[] = [relaySuite];
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const quick = process.env.BENCH_QUICK === '1';
+
+async function main(): Promise<void> {
+  console.log(`Usher bench${quick ? ' (BENCH_QUICK=1: short phases)' : ''} · Node ${process.version}`);
+  for (const suite of SUITES) {
+    console.log(`\n== ${suite.name}`);
+    const started = Date.now();
+    const tables = await suite.run({
+      quick,
+      root,
+      progress: (line) => console.log(`  … ${line} (${((Date.now() - started) / 1000).toFixed(0)} s)`),
+    });
+    for (const table of tables) console.log(`\n${formatTable(table)}`);
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? (err.stack ?? err.message) : err);
+  process.exitCode = 1;
+});
