@@ -29,12 +29,13 @@ export interface DecodeFailure {
   replyTo?: string;
 }
 
-export type DecodeResult = { ok: true; message: Message } | DecodeFailure;
+/** A decoded envelope, and the object it was parsed from (for code that forwards the frame as it came). */
+export type DecodeResult = { ok: true; message: Message; raw: Record<string, unknown> } | DecodeFailure;
 
 function readableId(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const id = (value as { id?: unknown }).id;
-  return RequestIdSchema.safeParse(id).success ? (id as string) : undefined;
+  return typeof id === 'string' && id.length > 0 && id.length <= 128 ? id : undefined;
 }
 
 /**
@@ -74,7 +75,7 @@ export function decodeMessage(value: unknown): DecodeResult {
     );
   }
   const message = { ...envelope.data, payload: payload.data } as Message;
-  return { ok: true, message };
+  return { ok: true, message, raw: value as Record<string, unknown> };
 }
 
 /**

@@ -72,8 +72,8 @@ describe('toolSchema stage filtering (DESIGN.md)', () => {
   it('hands out copies of the definitions', () => {
     const engine = newEngine();
     const [first] = engine.view().toolSchema;
-    if (first) first.parameters.type = 'mangled';
-    expect(engine.view().toolSchema[0]?.parameters.type).toBe('object');
+    if (first?.parameters) first.parameters.type = 'mangled';
+    expect(engine.view().toolSchema[0]?.parameters?.type).toBe('object');
   });
 
   it('availableTools: no spec means postMessage only', () => {

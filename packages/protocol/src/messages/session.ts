@@ -18,7 +18,7 @@ export const SessionStartPayload = z.object({
 });
 
 /** §4.2 `session.started`. */
-export const SessionStartedPayload = z.object({ sessionId: StudySessionIdSchema });
+export const SessionStartedPayload = z.strictObject({ sessionId: StudySessionIdSchema });
 
 /** §4.1 `session.end`. */
 export const SessionEndPayload = z.object({ reason: z.string().max(256).optional() });
@@ -27,7 +27,7 @@ export const SessionEndPayload = z.object({ reason: z.string().max(256).optional
  * §4.2 `session.ended`: sent only once the study log is complete and on disk. The relay fills in
  * `logFile`, the log's path relative to the server's working folder.
  */
-export const SessionEndedPayload = z.object({
+export const SessionEndedPayload = z.strictObject({
   sessionId: StudySessionIdSchema,
   logFile: z.string(),
   stateReset: z.boolean(),

@@ -5,7 +5,7 @@ import { ChatEntrySchema, StageSchema, ToolDefinitionSchema, UiSpecSchema } from
 export const SnapshotGetPayload = z.object({});
 
 /** §4.2 `snapshot.state`: the three read surfaces, and the study session they belong to. */
-export const SnapshotStatePayload = z.object({
+export const SnapshotStatePayload = z.strictObject({
   sessionId: z.string().nullable(),
   uiSpec: UiSpecSchema.nullable(),
   messageHistory: z.array(ChatEntrySchema),
@@ -15,7 +15,7 @@ export const SnapshotStatePayload = z.object({
 export const STATE_SOURCES = ['user', 'agent', 'host'] as const;
 
 /** What caused a state change: the tool and params that were applied. */
-export const StateActionSchema = z.object({
+export const StateActionSchema = z.strictObject({
   toolName: z.string(),
   params: z.record(z.string(), z.unknown()),
 });
@@ -24,7 +24,7 @@ export const StateActionSchema = z.object({
  * §4.2 `state.updated`, the canonical sync event. `source` says who changed the state:
  * `user` (the participant acted), `agent` (a tool call was applied), `host` (stage load, reset).
  */
-export const StateUpdatedPayload = z.object({
+export const StateUpdatedPayload = z.strictObject({
   source: z.enum(STATE_SOURCES),
   uiSpec: UiSpecSchema.nullable(),
   messageHistory: z.array(ChatEntrySchema),
@@ -33,7 +33,7 @@ export const StateUpdatedPayload = z.object({
 });
 
 /** §4.2 `user.message`: what the participant wrote in the host's chat. */
-export const UserMessagePayload = z.object({
+export const UserMessagePayload = z.strictObject({
   text: z.string().min(1).max(4000),
   stage: StageSchema.optional(),
 });

@@ -12,7 +12,7 @@ export const ToolCallPayload = z.object({
 });
 
 /** §4.2 `tool.result` (DESIGN.md: `{ok, toolName, uiSpec?}`). */
-export const ToolResultPayload = z.object({
+export const ToolResultPayload = z.strictObject({
   ok: z.boolean(),
   toolName: z.string(),
   uiSpec: UiSpecSchema.nullable().optional(),

@@ -19,7 +19,8 @@ export class Peer {
     return `${this.role ?? 'conn'}-${this.seq}`;
   }
 
-  sendText(text: string): void {
-    if (this.ws.readyState === WebSocket.OPEN) this.ws.send(text);
+  /** Sends one text frame; a Buffer must hold UTF-8 text (a frame forwarded as it arrived). */
+  sendText(text: string | Buffer): void {
+    if (this.ws.readyState === WebSocket.OPEN) this.ws.send(text, { binary: false });
   }
 }

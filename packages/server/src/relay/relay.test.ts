@@ -71,6 +71,17 @@ describe('relay: bad frames', () => {
     expect(asObserver.payload.code).toBe('INVALID_MESSAGE');
   });
 
+  it('refuses a host frame with a field the contract does not know, and passes nothing on', async () => {
+    const { host, agent } = await roomWithSession();
+    const view = { uiSpec: null, messageHistory: [], toolSchema: [] };
+    host.send(envelope('state.updated', { source: 'host', ...view, backendData: { price: 'secret' } }));
+    const error = await host.nextMatching((f) => f.type === 'error');
+    expect(error.payload).toMatchObject({ code: 'INVALID_MESSAGE', message: expect.stringContaining('backendData') });
+    host.send(envelope('state.updated', { source: 'host', ...view }));
+    await agent.waitFor((f) => f.type === 'state.updated' && f.payload.source === 'host');
+    expect(JSON.stringify(agent.frames)).not.toContain('secret');
+  });
+
   it('refuses a host reply that answers nothing, or answers with the wrong type', async () => {
     const server = await startTestServer();
     const host = await TestClient.join(server.url, 'host');

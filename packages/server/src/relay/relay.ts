@@ -16,7 +16,7 @@ import { SessionIdAllocator } from '../study-log/session-ids.ts';
 import { StudyLog } from '../study-log/study-log.ts';
 import { Peer } from './peer.ts';
 import { Room } from './room.ts';
-import { envelopeText } from './wire.ts';
+import { envelopeText, payloadSlice } from './wire.ts';
 
 /** Frames above this close the connection (ws code 1009); between 1 MiB and this they get `INVALID_MESSAGE`. */
 const HARD_FRAME_LIMIT = 16 * MAX_FRAME_BYTES;
@@ -43,6 +43,17 @@ export interface RoomStatus {
 }
 
 type Direction = StudyLogRecord['direction'];
+
+/** A frame as it arrived: its text, forwarded as is when nothing in it changes, and what it says. */
+interface Inbound {
+  /** The frame as received, forwarded unchanged when nothing in it changes (no re-encoding). */
+  bytes: Buffer;
+  message: Message;
+  /** The payload's JSON: sliced from `text` when possible, else serialized from `message`. */
+  payloadJson: string;
+  /** The frame has exactly the envelope's known members, so it can be forwarded unchanged. */
+  verbatim: boolean;
+}
 
 /**
  * The relay of external-agent-protocol §2–4 with the rules of DESIGN.md: rooms with one host and
@@ -135,9 +146,17 @@ export class Relay {
         `frame of ${data.length} bytes exceeds the ${MAX_FRAME_BYTES}-byte limit`,
       );
     }
-    const decoded = decodeFrame(data.toString('utf8'));
+    const text = data.toString('utf8');
+    const decoded = decodeFrame(text);
     if (!decoded.ok) return this.reject(peer, decoded.code, decoded.message, decoded.replyTo);
     const message = decoded.message;
+    const slice = payloadSlice(text, decoded.raw);
+    const frame: Inbound = {
+      bytes: data,
+      message,
+      payloadJson: slice ?? JSON.stringify(message.payload),
+      verbatim: slice !== undefined,
+    };
 
     if (peer.role === null) {
       if (message.type !== 'relay.join') {
@@ -151,8 +170,8 @@ export class Relay {
     if (!maySend(peer.role, message.type)) {
       return this.reject(peer, 'INVALID_MESSAGE', `a ${peer.role} may not send ${message.type}`, message.id);
     }
-    if (peer.role === 'host') this.fromHost(peer, message);
-    else this.fromClient(peer, message);
+    if (peer.role === 'host') this.fromHost(peer, frame);
+    else this.fromClient(peer, frame);
   }
 
   private join(peer: Peer, message: MessageOf<'relay.join'>): void {
@@ -227,7 +246,8 @@ export class Relay {
     }
   }
 
-  private fromClient(peer: Peer, message: Message): void {
+  private fromClient(peer: Peer, frame: Inbound): void {
+    const { message, payloadJson } = frame;
     const room = peer.room as Room;
     const host = room.host;
     if (message.type === 'session.start') return this.startSession(peer, room, message);
@@ -241,18 +261,29 @@ export class Relay {
     }
     if (!host) return this.reject(peer, 'SESSION_NOT_ACTIVE', `no host in room "${room.id}"`, message.id);
 
-    const payloadJson = JSON.stringify(message.payload);
     if (!this.log(room, 'in', message.type, payloadJson, { id: message.id, peer: peer.name })) {
       return this.reject(peer, 'TOOL_EXECUTION_FAILED', 'the study log could not be written', message.id);
     }
     if (replyTypeOf(message.type) === undefined) {
       // agent.message: the host only answers an invalid one, and the relay has checked it already.
-      host.sendText(envelopeText(message.type, payloadJson));
+      host.sendText(frame.verbatim ? frame.bytes : envelopeText(message.type, payloadJson, { id: message.id }));
       return;
     }
-    const relayId = room.nextRequestId();
-    room.pending.set(relayId, { peer, originalId: message.id, type: message.type });
-    host.sendText(envelopeText(message.type, payloadJson, { id: relayId }));
+    const key = this.requestKey(room, message.id);
+    room.pending.set(key, { peer, originalId: message.id, type: message.type });
+    const unchanged = frame.verbatim && key === message.id;
+    host.sendText(unchanged ? frame.bytes : envelopeText(message.type, payloadJson, { id: key }));
+  }
+
+  /**
+   * The id a request carries to the host: the sender's own when no other pending request of the
+   * room uses it (so the frame goes on unchanged), else one the relay makes up.
+   */
+  private requestKey(room: Room, id: string | undefined): string {
+    if (id !== undefined && !room.pending.has(id)) return id;
+    let key = room.nextRequestId();
+    while (room.pending.has(key)) key = room.nextRequestId();
+    return key;
   }
 
   private startSession(peer: Peer, room: Room, message: MessageOf<'session.start'>): void {
@@ -285,13 +316,14 @@ export class Relay {
     }
     room.study = { log, studyId, participantId };
     this.log(room, 'in', message.type, JSON.stringify(message.payload), { id: message.id, peer: peer.name });
-    const relayId = room.nextRequestId();
-    room.pending.set(relayId, { peer, originalId: message.id, type: message.type });
+    const key = this.requestKey(room, message.id);
+    room.pending.set(key, { peer, originalId: message.id, type: message.type });
     const forwarded = JSON.stringify({ ...message.payload, sessionId: log.sessionId });
-    room.host.sendText(envelopeText(message.type, forwarded, { id: relayId }));
+    room.host.sendText(envelopeText(message.type, forwarded, { id: key }));
   }
 
-  private fromHost(host: Peer, message: Message): void {
+  private fromHost(host: Peer, frame: Inbound): void {
+    const { message } = frame;
     const room = host.room as Room;
     if (message.replyTo === undefined) {
       if (message.type !== 'state.updated' && message.type !== 'user.message' && message.type !== 'error') {
@@ -300,11 +332,10 @@ export class Relay {
       if (message.type === 'state.updated' && message.payload.source === 'user' && message.payload.action) {
         this.log(room, 'internal', 'participant.action', JSON.stringify(message.payload.action), { peer: host.name });
       }
-      const payloadJson = JSON.stringify(message.payload);
-      if (!this.log(room, 'out', message.type, payloadJson)) {
+      if (!this.log(room, 'out', message.type, frame.payloadJson)) {
         return this.reject(host, 'TOOL_EXECUTION_FAILED', 'the study log could not be written');
       }
-      const text = envelopeText(message.type, payloadJson);
+      const text = frame.verbatim ? frame.bytes : envelopeText(message.type, frame.payloadJson);
       for (const client of room.clients) client.sendText(text);
       return;
     }
@@ -323,24 +354,28 @@ export class Relay {
     }
     room.pending.delete(message.replyTo);
 
-    let payload: object = message.payload;
+    // The relay owns the study session: its id and its log file are the relay's to report.
     const study = room.study;
-    if (message.type === 'session.started' && study) payload = { sessionId: study.log.sessionId };
-    if (message.type === 'session.ended' && study) {
-      payload = {
-        sessionId: study.log.sessionId,
-        logFile: this.displayPath(study.log.path),
-        stateReset: message.payload.stateReset,
-      };
+    let payloadJson = frame.payloadJson;
+    let rewritten = false;
+    if (message.type === 'session.started' && study) {
+      payloadJson = JSON.stringify({ sessionId: study.log.sessionId });
+      rewritten = true;
+    } else if (message.type === 'session.ended' && study) {
+      const logFile = this.displayPath(study.log.path);
+      payloadJson = JSON.stringify({ sessionId: study.log.sessionId, logFile, stateReset: message.payload.stateReset });
+      rewritten = true;
     }
-    const payloadJson = JSON.stringify(payload);
     this.log(room, 'out', message.type, payloadJson, { replyTo: pending.originalId, peer: pending.peer.name });
     if (message.type === 'session.ended' && study) {
       // session.ended goes out only once the log is complete and on disk.
       study.log.close();
       room.study = null;
     }
-    pending.peer.sendText(envelopeText(message.type, payloadJson, { replyTo: pending.originalId }));
+    const unchanged = frame.verbatim && !rewritten && pending.originalId === message.replyTo;
+    pending.peer.sendText(
+      unchanged ? frame.bytes : envelopeText(message.type, payloadJson, { replyTo: pending.originalId }),
+    );
   }
 
   private reject(peer: Peer, code: ErrorCode, message: string, replyTo?: string): void {

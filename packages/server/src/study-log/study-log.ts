@@ -54,9 +54,13 @@ export class StudyLog {
     if (options.peer !== undefined) record.peer = options.peer;
     const head = JSON.stringify(record);
     const line = `${head.slice(0, -1)},"payload":${payloadJson}}\n`;
-    const bytes = Buffer.from(line, 'utf8');
-    let written = 0;
-    while (written < bytes.length) written += writeSync(this.fd, bytes, written);
+    const written = writeSync(this.fd, line);
+    const size = Buffer.byteLength(line);
+    if (written < size) {
+      // A file takes a whole write unless the disk is full; finish a short one rather than leave half a line.
+      const bytes = Buffer.from(line);
+      for (let at = written; at < size; ) at += writeSync(this.fd, bytes, at);
+    }
     this.eventIndex += 1;
   }
 
