@@ -20,7 +20,14 @@ type StudySessionInfo = z.infer<typeof StudySessionInfoSchema>;
 export class HostProtocol {
   private studySessionId: string | null = null;
 
-  constructor(readonly engine: BookingEngine) {}
+  /**
+   * @param onFault told of anything thrown that is not a ProtocolError (a bug in the host): the
+   * request is still answered, with `TOOL_EXECUTION_FAILED`, and the host goes on.
+   */
+  constructor(
+    readonly engine: BookingEngine,
+    private readonly onFault: (err: unknown) => void = () => {},
+  ) {}
 
   /** The study session the host is serving, as the relay last told it. */
   get sessionId(): string | null {
@@ -76,7 +83,7 @@ export class HostProtocol {
           return [];
       }
     } catch (err) {
-      if (replyTo === undefined && !(err instanceof ProtocolError)) throw err;
+      if (!(err instanceof ProtocolError)) this.onFault(err);
       const { code, message: text } = toWireError(err);
       return [createError(code, text, replyTo)];
     }

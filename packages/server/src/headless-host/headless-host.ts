@@ -26,8 +26,12 @@ export class HeadlessHost {
   private readonly warn: (line: string) => void;
 
   constructor(private readonly options: HeadlessHostOptions) {
-    this.protocol = new HostProtocol(new BookingEngine(options.scenario));
     this.warn = options.warn ?? ((line) => console.error(line));
+    this.protocol = new HostProtocol(new BookingEngine(options.scenario), (err) =>
+      this.warn(
+        `headless host: fault while answering: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+      ),
+    );
   }
 
   get room(): string {

@@ -59,7 +59,7 @@ describe('relay: bad frames', () => {
       messageHistory: [],
       toolSchema: [],
     });
-    expect(asAgent.payload).toMatchObject({ code: 'INVALID_MESSAGE', message: 'a agent may not send state.updated' });
+    expect(asAgent.payload).toMatchObject({ code: 'INVALID_MESSAGE', message: 'an agent may not send state.updated' });
     const asHost = await host.request('tool.call', { toolName: 'next', params: {}, reason: 'hosts do not call tools' });
     expect(asHost.payload.code).toBe('INVALID_MESSAGE');
     const observer = await TestClient.join(host.ws.url.replace('/agent/ws', ''), 'observer');

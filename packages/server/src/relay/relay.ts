@@ -44,12 +44,12 @@ export interface RoomStatus {
 
 type Direction = StudyLogRecord['direction'];
 
-/** A frame as it arrived: its text, forwarded as is when nothing in it changes, and what it says. */
+/** A frame as it arrived, and what it says. */
 interface Inbound {
   /** The frame as received, forwarded unchanged when nothing in it changes (no re-encoding). */
   bytes: Buffer;
   message: Message;
-  /** The payload's JSON: sliced from `text` when possible, else serialized from `message`. */
+  /** The payload's JSON: sliced from the frame when possible, else serialized from `message`. */
   payloadJson: string;
   /** The frame has exactly the envelope's known members, so it can be forwarded unchanged. */
   verbatim: boolean;
@@ -168,7 +168,8 @@ export class Relay {
       return this.reject(peer, 'INVALID_MESSAGE', `already joined room "${peer.room?.id}" as ${peer.role}`, message.id);
     }
     if (!maySend(peer.role, message.type)) {
-      return this.reject(peer, 'INVALID_MESSAGE', `a ${peer.role} may not send ${message.type}`, message.id);
+      const article = peer.role === 'agent' ? 'an' : 'a';
+      return this.reject(peer, 'INVALID_MESSAGE', `${article} ${peer.role} may not send ${message.type}`, message.id);
     }
     if (peer.role === 'host') this.fromHost(peer, frame);
     else this.fromClient(peer, frame);
