@@ -1,28 +1,15 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StudyLogRecordSchema } from '@usher/protocol';
 import { TestClient } from '@usher/server/testing';
 import { expect, it, onTestFinished } from 'vitest';
-
-const BIN = new URL('../bin/usher.js', import.meta.url).pathname;
+import { startServe } from './test-helpers.ts';
 
 it('leaves a valid JSONL prefix holding every forwarded frame after kill -9 mid-session', async () => {
   const logs = mkdtempSync(join(tmpdir(), 'usher-crash-'));
   onTestFinished(() => rmSync(logs, { recursive: true, force: true }));
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--headless-host', '--logs', logs]);
-  onTestFinished(() => {
-    child.kill('SIGKILL');
-  });
-  const url = await new Promise<string>((resolve) => {
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match) resolve(match[1] as string);
-    });
-  });
+  const { child, url } = await startServe(['--headless-host', '--logs', logs]);
 
   const agent = await TestClient.join(url, 'agent');
   await agent.request('session.start', { studyId: 'crash-test', participantId: 'P01' });

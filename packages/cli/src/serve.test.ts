@@ -1,11 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startServe, USHER_BIN } from './test-helpers.ts';
 
-const BIN = new URL('../bin/usher.js', import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), 'usher-cli-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -18,7 +18,7 @@ interface Exit {
 /** Runs `usher …` to completion. */
 function usher(args: string[]): Promise<Exit> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: work });
+    const child = spawn(process.execPath, [USHER_BIN, ...args], { cwd: work });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => {
@@ -28,20 +28,6 @@ function usher(args: string[]): Promise<Exit> {
       stderr += d;
     });
     child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-/** Starts `usher serve …` and resolves once it prints its address. */
-function startServe(args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { cwd: work });
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match) resolve({ child, url: match[1] as string });
-    });
-    child.on('close', (code) => reject(new Error(`usher serve exited with ${code}`)));
   });
 }
 
@@ -100,7 +86,7 @@ describe('usher serve: command line', () => {
   });
 
   it('serves health and the headless host, and stops cleanly on SIGTERM', async () => {
-    const { child, url } = await startServe(['--headless-host', '--logs', join(work, 'logs')]);
+    const { child, url } = await startServe(['--headless-host', '--logs', join(work, 'logs')], work);
     const health = await (await fetch(`${url}/healthz`)).json();
     expect(health).toMatchObject({ ok: true });
     const rooms = await (await fetch(`${url}/api/rooms`)).json();
