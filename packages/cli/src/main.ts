@@ -1,6 +1,6 @@
 import { StartupError, VERSION } from '@usher/server';
 import { Command, CommanderError, Option } from 'commander';
-import { parseNonEmpty, parsePort, parseRoom } from './options.ts';
+import { parseLabel, parseNonEmpty, parsePort, parseRoom } from './options.ts';
 import { type ServeFlags, serve } from './serve.ts';
 
 /** Exit codes: 0 done, 1 could not run (busy port, unreadable scenario …), 2 bad command line. */
@@ -22,7 +22,15 @@ export async function main(argv: string[]): Promise<number> {
     .addOption(
       new Option('--scenario <file>', 'scenario JSON file (default: the built-in scenario)').argParser(parseNonEmpty),
     )
-    .addOption(new Option('--room <name>', 'room the headless host joins').default('default').argParser(parseRoom))
+    .addOption(
+      new Option('--room <name>', 'room of the study page and the headless host')
+        .default('default')
+        .argParser(parseRoom),
+    )
+    .addOption(new Option('--study <id>', 'study id in the printed page URL').default('pilot-01').argParser(parseLabel))
+    .addOption(
+      new Option('--participant <id>', 'participant id in the printed page URL').default('P01').argParser(parseLabel),
+    )
     .option('--headless-host', 'run the booking engine as the host of --room', false)
     .action((flags: ServeFlags) => {
       run = () => serve(flags);

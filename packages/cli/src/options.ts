@@ -20,3 +20,9 @@ export function parseNonEmpty(value: string): string {
   if (value.trim() === '') throw new InvalidArgumentError('expected a value');
   return value;
 }
+
+/** A study or participant id: 1–128 letters, digits, dots, dashes or underscores (they go into a URL). */
+export function parseLabel(value: string): string {
+  if (!/^[\w.-]{1,128}$/.test(value)) throw new InvalidArgumentError('expected 1–128 letters, digits, ".", "-" or "_"');
+  return value;
+}

@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { defaultScenario } from '@usher/booking';
 import { loadScenarioFile, startServer } from '@usher/server';
 
@@ -7,8 +9,13 @@ export interface ServeFlags {
   logs: string;
   scenario?: string;
   room: string;
+  study: string;
+  participant: string;
   headlessHost: boolean;
 }
+
+/** The web host's built assets (`npm run build` makes them). */
+const WEB_ROOT = join(dirname(createRequire(import.meta.url).resolve('@usher/web/package.json')), 'dist');
 
 /** `usher serve`: runs until SIGINT or SIGTERM, then closes every study log cleanly. */
 export async function serve(flags: ServeFlags): Promise<number> {
@@ -20,9 +27,17 @@ export async function serve(flags: ServeFlags): Promise<number> {
     scenario,
     room: flags.room,
     headlessHost: flags.headlessHost,
+    webRoot: WEB_ROOT,
   });
+  const page = new URL(server.url);
+  page.search = new URLSearchParams({
+    room: flags.room,
+    study: flags.study,
+    participant: flags.participant,
+  }).toString();
   const lines = [
     `Usher relay listening on ${server.url}`,
+    `  study page          ${page.href}`,
     `  agents connect to   ${server.agentUrl}`,
     `  study logs go to    ${flags.logs}`,
   ];

@@ -12,13 +12,15 @@ export interface ServerOptions {
   port: number;
   bind: string;
   logsDir: string;
-  /** The world of the headless host; required with `headlessHost`. */
+  /** The world the hosts show: the headless host's, and the web host's (at `/api/scenario`). Required with `headlessHost`. */
   scenario?: Scenario;
   /** Room the headless host joins. */
   room: string;
   headlessHost: boolean;
   heartbeatMs?: number;
   warn?: (line: string) => void;
+  /** Folder of the web host's built assets, served at `/`. */
+  webRoot?: string;
 }
 
 export interface RunningServer {
@@ -57,6 +59,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     headlessHost: () => headlessHost,
     version: VERSION,
     warn: options.warn ?? ((line) => console.error(line)),
+    scenario: options.scenario ?? null,
+    webRoot: options.webRoot ?? null,
     startedAt: new Date(),
   });
   const server = createServer(getRequestListener(app.fetch));

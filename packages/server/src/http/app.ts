@@ -1,3 +1,7 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { serveStatic } from '@hono/node-server/serve-static';
+import type { Scenario } from '@usher/booking';
 import { type ErrorCode, ProtocolError, RoomIdSchema } from '@usher/protocol';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -28,6 +32,10 @@ export interface AppDeps {
   version: string;
   startedAt: Date;
   warn: (line: string) => void;
+  /** The world the hosts of this server show: the web host fetches it from `/api/scenario`. */
+  scenario: Scenario | null;
+  /** Folder of the web host's built assets, served at `/`; null serves no page. */
+  webRoot: string | null;
 }
 
 /**
@@ -35,7 +43,15 @@ export interface AppDeps {
  * participant on the headless host (see packages/server/README.md, "Participant API").
  * Errors are `{ error: { code, message } }` with the protocol's codes.
  */
-export function createApp({ relay, headlessHost: getHeadlessHost, version, startedAt, warn }: AppDeps): Hono {
+export function createApp({
+  relay,
+  headlessHost: getHeadlessHost,
+  version,
+  startedAt,
+  warn,
+  scenario,
+  webRoot,
+}: AppDeps): Hono {
   const app = new Hono();
   const fail = (code: ErrorCode, message: string, status = STATUS[code]) =>
     Response.json({ error: { code, message } }, { status });
@@ -100,6 +116,26 @@ export function createApp({ relay, headlessHost: getHeadlessHost, version, start
   });
 
   app.route('/api/rooms/:room/participant', participant);
+  // The web host is the room's host, so it holds backend data; agents read only what the relay carries.
+  app.get('/api/scenario', (c) =>
+    scenario ? c.json(scenario) : fail('SESSION_NOT_ACTIVE', 'this server was started without a scenario', 404),
+  );
+
+  if (webRoot) {
+    const built = existsSync(join(webRoot, 'index.html'));
+    app.use('/*', async (c, next) => {
+      if (c.req.method !== 'GET' || c.req.path.startsWith('/api/')) return next();
+      if (!built) {
+        return c.html(
+          '<!doctype html><title>Usher</title><h1>The web host is not built</h1><p>Run <code>npm run build</code>, then reload.</p>',
+          503,
+        );
+      }
+      return next();
+    });
+    app.use('/*', serveStatic({ root: webRoot }));
+  }
+
   app.onError((err, c) => {
     warn(`http: ${c.req.method} ${c.req.path} failed: ${err.stack ?? err.message}`);
     return c.json({ error: { code: 'INTERNAL', message: 'the server failed to handle this request' } }, 500);

@@ -1,0 +1,41 @@
+import { parseScenario } from '@usher/booking';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { HostStore } from './bridge/host-store.ts';
+import { readPageParams } from './bridge/page-params.ts';
+import { App } from './ui/App.tsx';
+import './ui/styles.css';
+
+const root = createRoot(document.getElementById('root') as HTMLElement);
+
+async function start(): Promise<void> {
+  const params = readPageParams(location.search);
+  const response = await fetch('/api/scenario');
+  if (!response.ok) throw new Error(`the server did not send its scenario (HTTP ${response.status})`);
+  const scenario = parseScenario(await response.json(), 'the server scenario');
+  // One store per page, made outside React: StrictMode's double mount subscribes twice but connects once.
+  const store = new HostStore({
+    relayUrl: location.origin.replace(/^http/, 'ws'),
+    room: params.room,
+    study: params.study,
+    participant: params.participant,
+    scenario,
+    storage: window.localStorage,
+  });
+  store.connect();
+  addEventListener('pagehide', () => store.dispose());
+  root.render(
+    <StrictMode>
+      <App store={store} initialDevPanel={params.dev} />
+    </StrictMode>,
+  );
+}
+
+start().catch((err: unknown) => {
+  root.render(
+    <main className="fatal" role="alert">
+      <h1>The booking page could not start</h1>
+      <p>{err instanceof Error ? err.message : String(err)}</p>
+    </main>,
+  );
+});
