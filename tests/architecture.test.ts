@@ -26,13 +26,14 @@ describe('package boundaries', () => {
   const browserSafe = [
     ...sourceFiles(join(root, 'packages/protocol/src')).filter((f) => !f.includes('/src/node/')),
     ...sourceFiles(join(root, 'packages/booking/src')),
+    ...sourceFiles(join(root, 'packages/web/src')).filter((f) => !f.includes('/e2e/')),
   ];
 
   it.each(browserSafe.map((f) => [relative(root, f), f]))('%s imports nothing from Node', (_name, file) => {
     expect(importsOf(file).filter(isNodeBuiltin)).toEqual([]);
   });
 
-  it('keeps the contract and the engine independent of the server', () => {
+  it('keeps the contract, the engine and the web host independent of the server', () => {
     const offenders = browserSafe.filter((f) => importsOf(f).some((s) => s.startsWith('@usher/server')));
     expect(offenders.map((f) => relative(root, f))).toEqual([]);
   });

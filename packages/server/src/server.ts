@@ -21,6 +21,8 @@ export interface ServerOptions {
   warn?: (line: string) => void;
   /** Folder of the web host's built assets, served at `/`. */
   webRoot?: string;
+  /** The headless host's clock for chat timestamps (the system clock by default). */
+  now?: () => Date;
 }
 
 export interface RunningServer {
@@ -98,6 +100,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       room: options.room,
       scenario: options.scenario,
       ...(options.warn && { warn: options.warn }),
+      ...(options.now && { now: options.now }),
     });
     await headlessHost.start();
   }

@@ -9,6 +9,8 @@ export interface HeadlessHostOptions {
   room: string;
   scenario: Scenario;
   warn?: (line: string) => void;
+  /** The clock of chat timestamps (the system clock by default). */
+  now?: () => Date;
 }
 
 const MAX_BACKOFF_MS = 30_000;
@@ -27,10 +29,12 @@ export class HeadlessHost {
 
   constructor(private readonly options: HeadlessHostOptions) {
     this.warn = options.warn ?? ((line) => console.error(line));
-    this.protocol = new HostProtocol(new BookingEngine(options.scenario), (err) =>
-      this.warn(
-        `headless host: fault while answering: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
-      ),
+    this.protocol = new HostProtocol(
+      new BookingEngine(options.scenario, options.now ? { now: options.now } : {}),
+      (err) =>
+        this.warn(
+          `headless host: fault while answering: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+        ),
     );
   }
 

@@ -19,7 +19,8 @@ export interface FrameRecord {
   text: string;
 }
 
-export type Connection = 'connecting' | 'open' | 'reconnecting';
+/** `replaced`: another host joined the room; this page stays out of the way and does not reconnect. */
+export type Connection = 'connecting' | 'open' | 'reconnecting' | 'replaced';
 
 /** Everything the page renders, as one immutable snapshot (a new object on every change). */
 export interface HostSnapshot {
@@ -51,10 +52,13 @@ export interface HostStoreOptions {
   /** The WebSocket constructor (the browser's by default). */
   WebSocketImpl?: typeof WebSocket;
   now?: () => Date;
+  /** Reconnect delays: the first, doubled after each failure up to the last. */
+  backoff?: { initialMs: number; maxMs: number };
 }
 
 const MAX_FRAMES = 300;
-const MAX_BACKOFF_MS = 10_000;
+/** WebSocket close code of a host that another host replaced (the relay's `CLOSE_REPLACED`). */
+const CLOSE_REPLACED = 4001;
 
 /**
  * The web host's side of the wire: the booking engine answering the relay as the room's host,
@@ -67,7 +71,8 @@ export class HostStore {
   private snapshot: HostSnapshot;
   private readonly listeners = new Set<() => void>();
   private ws: WebSocket | null = null;
-  private backoffMs = 500;
+  private readonly backoff: { initialMs: number; maxMs: number };
+  private backoffMs: number;
   private retry: ReturnType<typeof setTimeout> | null = null;
   private frameSeq = 0;
   private disposed = false;
@@ -77,6 +82,8 @@ export class HostStore {
   private outbox: string[];
 
   constructor(private readonly options: HostStoreOptions) {
+    this.backoff = options.backoff ?? { initialMs: 500, maxMs: 10_000 };
+    this.backoffMs = this.backoff.initialMs;
     const engineOptions = options.now ? { now: options.now } : {};
     let saved = loadSaved(options.storage, options.room, options.scenario);
     let engine: BookingEngine;
@@ -126,14 +133,17 @@ export class HostStore {
       );
     });
     ws.addEventListener('message', (event) => this.receive(String(event.data)));
-    ws.addEventListener('close', () => {
+    // An error is always followed by a close, which schedules the reconnect.
+    ws.addEventListener('error', () => {});
+    ws.addEventListener('close', (event) => {
       if (this.ws !== ws) return;
       this.ws = null;
       this.joined = false;
       if (this.disposed) return;
+      if (event.code === CLOSE_REPLACED) return this.update({ connection: 'replaced' });
       this.update({ connection: 'reconnecting' });
       this.retry = setTimeout(() => this.connect(), this.backoffMs);
-      this.backoffMs = Math.min(this.backoffMs * 2, MAX_BACKOFF_MS);
+      this.backoffMs = Math.min(this.backoffMs * 2, this.backoff.maxMs);
     });
   }
 
@@ -174,7 +184,7 @@ export class HostStore {
     }
     const message = decoded.message;
     if (message.type === 'relay.joined' && message.replyTo === 'join') {
-      this.backoffMs = 500;
+      this.backoffMs = this.backoff.initialMs;
       this.joined = true;
       this.protocol.handle(message);
       this.update({ connection: 'open' });
