@@ -5,10 +5,11 @@
 import { fileURLToPath } from 'node:url';
 import type { Suite } from './lib/suite.ts';
 import { formatTable } from './lib/table.ts';
+import { pageSuite } from './page.bench.ts';
 import { relaySuite } from './relay.bench.ts';
 
 /** Add a suite here to have it run and printed. */
-const SUITES: Suite[] = [relaySuite];
+const SUITES: Suite[] = [pageSuite, relaySuite];
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const quick = process.env.BENCH_QUICK === '1';
