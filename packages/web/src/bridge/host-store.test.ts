@@ -200,5 +200,8 @@ describe('HostStore', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(other.closeCode).toBeNull();
     expect(store.getSnapshot().connection).toBe('replaced');
+    const before = store.getSnapshot().view;
+    expect(store.act('select', { itemId: before.uiSpec?.visibleItems[0]?.id })).toBe(false);
+    expect(store.getSnapshot()).toMatchObject({ view: before, refusal: { code: 'SESSION_NOT_ACTIVE' } });
   });
 });

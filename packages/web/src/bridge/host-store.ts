@@ -149,6 +149,7 @@ export class HostStore {
 
   /** The participant acts in the UI (select, next, filter …). A refused action changes nothing. */
   act(toolName: string, params: Record<string, unknown> = {}): boolean {
+    if (this.refuseWhenReplaced()) return false;
     try {
       this.send(this.protocol.participantAction(toolName, params));
       this.changed({ refusal: null });
@@ -163,9 +164,17 @@ export class HostStore {
   /** The participant writes in the chat; the agent hears it as `user.message`. */
   say(text: string): void {
     const trimmed = text.trim();
-    if (trimmed === '') return;
+    if (trimmed === '' || this.refuseWhenReplaced()) return;
     this.send(this.protocol.participantMessage(trimmed));
     this.changed();
+  }
+
+  /** Once another host has the room, this page is read-only: acting here would reach nobody. */
+  private refuseWhenReplaced(): boolean {
+    if (this.snapshot.connection !== 'replaced') return false;
+    const message = 'Another window is the host of this room now; this page is read-only. Reload it to take over.';
+    this.update({ refusal: { code: 'SESSION_NOT_ACTIVE', message } });
+    return true;
   }
 
   dispose(): void {

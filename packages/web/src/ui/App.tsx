@@ -1,7 +1,116 @@
-import type { HostStore } from '../bridge/host-store.ts';
+// The base styles first, so that each component's own stylesheet, bundled after them, can refine them.
+import './styles.css';
+import './layout.css';
+import './cards.css';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { HostSnapshot, HostStore } from '../bridge/host-store.ts';
 import { useHost } from '../bridge/use-host.ts';
+import { Breadcrumb } from './Breadcrumb.tsx';
+import { ChatLauncher } from './ChatLauncher.tsx';
+import { ChatPanel } from './ChatPanel.tsx';
+import { Confirmation } from './Confirmation.tsx';
+import { DevPanel } from './DevPanel.tsx';
+import { Footer } from './Footer.tsx';
+import { Header } from './Header.tsx';
+import { StageView } from './StageView.tsx';
+import { useDevShortcut } from './use-dev-shortcut.ts';
+import { useMediaQuery } from './use-media.ts';
 
-export function App({ store }: { store: HostStore; initialDevPanel: boolean }) {
+const CHAT_NOTICES: Record<HostSnapshot['connection'], string | null> = {
+  connecting: null,
+  open: null,
+  reconnecting: 'Offline: your messages are sent once the connection is back.',
+  replaced: 'Another window has taken over this booking; reload this page to chat from here.',
+};
+
+/** Below this width the chat becomes a drawer (keep in step with the layout in styles.css). */
+const NARROW = '(max-width: 959px)';
+
+/** The participant's page: the booking beside the chat with the assistant, and a developer panel on demand. */
+export function App({ store, initialDevPanel }: { store: HostStore; initialDevPanel: boolean }) {
   const host = useHost(store);
-  return <pre>{JSON.stringify(host.view.uiSpec?.stage)}</pre>;
+  const { uiSpec, messageHistory, toolSchema } = host.view;
+  const [devOpen, setDevOpen] = useState(initialDevPanel);
+  const toggleDev = useCallback(() => setDevOpen((open) => !open), []);
+  useDevShortcut(toggleDev);
+
+  const narrow = useMediaQuery(NARROW);
+  const [chatOpen, setChatOpen] = useState(false);
+  const [chatClosedByUser, setChatClosedByUser] = useState(false);
+  const agentMessages = messageHistory.filter((m) => m.role === 'agent');
+  const [seen, setSeen] = useState(agentMessages.length);
+  const [dismissed, setDismissed] = useState<string | null>(null);
+  const chatVisible = !narrow || chatOpen;
+  useEffect(() => {
+    if (chatVisible) setSeen(agentMessages.length);
+  }, [chatVisible, agentMessages.length]);
+  const unread = Math.max(0, agentMessages.length - seen);
+  const newest = agentMessages.at(-1) ?? null;
+  const preview = unread > 0 && newest && newest.id !== dismissed ? newest : null;
+
+  const tools = useMemo(() => new Set(toolSchema.map((t) => t.name)), [toolSchema]);
+  const act = useCallback((tool: string, params?: Record<string, unknown>) => store.act(tool, params), [store]);
+  const say = useCallback((text: string) => store.say(text), [store]);
+
+  return (
+    <div className={`app${devOpen ? ' app--dev' : ''}`}>
+      <a className="skip-link" href="#main">
+        Skip to the booking
+      </a>
+      <Header connection={host.connection} study={host.study} participant={host.participant} />
+      <div className="layout">
+        <main id="main" className="booking" tabIndex={-1}>
+          {host.connection === 'replaced' && (
+            <p className="banner" role="alert">
+              This booking is now open in another window, which has taken over. Reload this page to continue here
+              instead.
+            </p>
+          )}
+          {uiSpec && <Breadcrumb booking={uiSpec.state.booking} />}
+          {uiSpec ? (
+            <StageView spec={uiSpec} tools={tools} act={act} refusal={host.refusal} />
+          ) : host.submitted ? (
+            <Confirmation booking={host.submitted} />
+          ) : (
+            <section className="waiting" aria-live="polite">
+              <h1>Getting your booking ready…</h1>
+              <p className="muted">This takes a moment. The page fills in as soon as the booking opens.</p>
+            </section>
+          )}
+        </main>
+        <ChatPanel
+          messages={messageHistory}
+          onSend={say}
+          notice={CHAT_NOTICES[host.connection]}
+          narrow={narrow}
+          open={chatOpen}
+          onClose={() => {
+            setChatOpen(false);
+            setChatClosedByUser(true);
+          }}
+        />
+      </div>
+      {narrow && !chatOpen && (
+        <ChatLauncher
+          unread={unread}
+          latest={preview}
+          onOpen={() => {
+            setChatOpen(true);
+            setChatClosedByUser(false);
+          }}
+          onDismiss={() => setDismissed(newest?.id ?? null)}
+          autoFocus={chatClosedByUser}
+        />
+      )}
+      <Footer
+        room={host.room}
+        study={host.study}
+        participant={host.participant}
+        sessionId={host.sessionId}
+        devOpen={devOpen}
+        onToggleDev={toggleDev}
+      />
+      {devOpen && <DevPanel host={host} onClose={() => setDevOpen(false)} />}
+    </div>
+  );
 }

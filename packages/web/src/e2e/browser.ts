@@ -1,0 +1,58 @@
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { defaultScenario, type Scenario } from '@usher/booking';
+import { startTestServer } from '@usher/server/testing';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { onTestFinished } from 'vitest';
+
+/** The built page (`npm run build`), served the way `usher serve` serves it. */
+export const WEB_ROOT = fileURLToPath(new URL('../../dist/', import.meta.url));
+/** Where the test run leaves its screenshots, for a person to look at. */
+export const SCREENSHOTS = fileURLToPath(new URL('../../../../test-results/screenshots/', import.meta.url));
+
+export const VIEWPORTS = {
+  desktop: { width: 1280, height: 800 },
+  phone: { width: 360, height: 740 },
+} as const;
+
+/** Debian's Chromium, headless, without the background traffic this machine's closed network refuses. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.USHER_CHROMIUM ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}
+
+/** A relay serving the built page, and a URL of the study page for `room`. */
+export async function startPageServer(options: { scenario?: Scenario } = {}) {
+  const server = await startTestServer({ webRoot: WEB_ROOT, scenario: options.scenario ?? defaultScenario() });
+  const pageUrl = (room: string, extra = '') =>
+    `${server.url}/?room=${room}&study=pilot-01&participant=P07${extra ? `&${extra}` : ''}`;
+  return { server, pageUrl };
+}
+
+/** A fresh page (its own storage) at a viewport, closed when the test ends. */
+export async function openPage(browser: Browser, viewport: keyof typeof VIEWPORTS = 'desktop'): Promise<Page> {
+  const context = await browser.newContext({ viewport: VIEWPORTS[viewport] });
+  onTestFinished(() => context.close());
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  onTestFinished(() => {
+    if (errors.length > 0) throw new Error(`the page threw: ${errors.join('; ')}`);
+  });
+  return page;
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: true });
+}

@@ -1,0 +1,72 @@
+import type { ChatEntry } from '@usher/protocol';
+import { useEffect, useLayoutEffect, useRef } from 'react';
+import { ChatComposer } from './ChatComposer.tsx';
+import { ChatMessage } from './ChatMessage.tsx';
+import { CloseIcon, SparkleIcon } from './icons.tsx';
+import './chat.css';
+
+interface Props {
+  messages: readonly ChatEntry[];
+  onSend: (text: string) => void;
+  notice: string | null;
+  /** On a phone the chat is a drawer: whether it is open, and how to close it. */
+  narrow: boolean;
+  open: boolean;
+  onClose: () => void;
+}
+
+/** The conversation with the assistant: newest at the bottom, announced politely, and a composer. */
+export function ChatPanel({ messages, onSend, notice, narrow, open, onClose }: Props) {
+  const list = useRef<HTMLOListElement>(null);
+  const input = useRef<HTMLTextAreaElement>(null);
+  const shown = !narrow || open;
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll whenever a message arrives or the drawer opens
+  useLayoutEffect(() => {
+    const el = list.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [messages.length, shown]);
+
+  useEffect(() => {
+    if (narrow && open) input.current?.focus();
+  }, [narrow, open]);
+
+  return (
+    <aside
+      id="chat"
+      className={`chat${narrow ? ' chat--drawer' : ''}${shown ? ' is-open' : ''}`}
+      aria-label="Chat with the assistant"
+      onKeyDown={(e) => {
+        if (narrow && e.key === 'Escape') onClose();
+      }}
+    >
+      <header className="chat__header">
+        <span className="avatar avatar--large" aria-hidden="true">
+          <SparkleIcon size={18} />
+        </span>
+        <div className="chat__heading">
+          <h2>Assistant</h2>
+          <p>Helps you book, and can act on this page</p>
+        </div>
+        {narrow && (
+          <button type="button" className="icon-button" aria-label="Close chat" onClick={onClose}>
+            <CloseIcon size={18} />
+          </button>
+        )}
+      </header>
+      <ol className="chat__messages" ref={list} aria-live="polite" aria-relevant="additions" aria-label="Messages">
+        {messages.length === 0 && (
+          <li className="chat__empty">
+            <p>
+              Ask the assistant anything about your booking, for example <q>Find me a comedy this evening</q>.
+            </p>
+          </li>
+        )}
+        {messages.map((entry) => (
+          <ChatMessage key={entry.id} entry={entry} />
+        ))}
+      </ol>
+      <ChatComposer onSend={onSend} notice={notice} inputRef={input} />
+    </aside>
+  );
+}

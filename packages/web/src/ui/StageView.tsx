@@ -1,0 +1,79 @@
+import type { UiSpec } from '@usher/protocol';
+import { type ComponentType, useEffect, useMemo, useRef } from 'react';
+import { stageNoun } from './describe.ts';
+import { ModificationNotice } from './ModificationNotice.tsx';
+import { StageNav } from './StageNav.tsx';
+import { StageProgress } from './StageProgress.tsx';
+import { decorOf, type StageProps } from './stage-props.ts';
+import { ButtonGroup } from './stages/ButtonGroup.tsx';
+import { Calendar } from './stages/Calendar.tsx';
+import { Counter } from './stages/Counter.tsx';
+import { SeatMap } from './stages/SeatMap.tsx';
+import { Summary } from './stages/Summary.tsx';
+
+const RENDERERS: Record<UiSpec['display']['component'], ComponentType<StageProps>> = {
+  buttonGroup: ButtonGroup,
+  calendar: Calendar,
+  seatMap: SeatMap,
+  counter: Counter,
+  summary: Summary,
+};
+
+interface Props {
+  spec: UiSpec;
+  tools: ReadonlySet<string>;
+  act: (tool: string, params?: Record<string, unknown>) => boolean;
+  refusal: { code: string; message: string } | null;
+}
+
+/** The current stage: heading, what the agent did to the list, the stage's component, and Back / Next. */
+export function StageView({ spec, tools, act, refusal }: Props) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  const movedByParticipant = useRef(false);
+  const can = (tool: string) => tools.has(tool);
+  const run = (tool: string, params?: Record<string, unknown>) => {
+    if (tool === 'next' || tool === 'prev') movedByParticipant.current = true;
+    act(tool, params);
+  };
+  const decor = useMemo(() => decorOf(spec), [spec]);
+  const Renderer = RENDERERS[spec.display.component];
+
+  // A new stage starts at its top. Focus follows only the participant's own Back / Next, so an
+  // agent moving on never pulls focus out of the chat.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the stage changes, by design
+  useEffect(() => {
+    window.scrollTo({ top: 0 });
+    if (movedByParticipant.current) heading.current?.focus({ preventScroll: true });
+    movedByParticipant.current = false;
+  }, [spec.stage]);
+
+  return (
+    <section className="stage" aria-labelledby="stage-title">
+      <header className="stage__header">
+        <StageProgress stage={spec.stage} />
+        <h1 id="stage-title" className="stage__title" data-testid="stage-title" tabIndex={-1} ref={heading}>
+          {spec.title}
+        </h1>
+        {spec.description && <p className="stage__description">{spec.description}</p>}
+      </header>
+      {/* Announces each new stage, also when the agent moved on (focus stays where the participant is). */}
+      <p className="sr-only" aria-live="polite" data-testid="stage-announcement">
+        {`Now: ${spec.title}`}
+      </p>
+      <ModificationNotice spec={spec} can={can} act={run} />
+      {spec.visibleItems.length === 0 && spec.items.length > 0 ? (
+        <p className="empty">No {stageNoun(spec.stage)}s match the current filter.</p>
+      ) : (
+        <Renderer spec={spec} can={can} act={run} decor={decor} />
+      )}
+      <StageNav
+        stage={spec.stage}
+        canPrev={can('prev')}
+        canNext={can('next')}
+        onPrev={() => run('prev')}
+        onNext={() => run('next')}
+        refusal={refusal}
+      />
+    </section>
+  );
+}
