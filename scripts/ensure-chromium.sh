@@ -2,7 +2,12 @@
 # The browser tests drive Debian's Chromium through Playwright (browser downloads are not used).
 # `npm test` runs this first: it installs Chromium when the machine has none.
 set -euo pipefail
-CHROMIUM=${USHER_CHROMIUM:-/usr/bin/chromium}
+if [ -n "${USHER_CHROMIUM:-}" ]; then
+  [ -x "$USHER_CHROMIUM" ] && exit 0
+  echo "USHER_CHROMIUM is set to $USHER_CHROMIUM, which is not an executable Chromium." >&2
+  exit 1
+fi
+CHROMIUM=/usr/bin/chromium
 if [ -x "$CHROMIUM" ]; then exit 0; fi
 if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null; then
   echo "The browser tests need Chromium at $CHROMIUM. Install it (Debian: apt-get install chromium)," >&2

@@ -85,8 +85,11 @@ describe('usher serve: command line', () => {
     expect(invalid.stderr).toMatch(/scenario invalid\.json is invalid: .*today/);
   });
 
-  it('serves health and the headless host, and stops cleanly on SIGTERM', async () => {
+  it('serves the study page, health and the headless host, and stops cleanly on SIGTERM', async () => {
     const { child, url } = await startServe(['--headless-host', '--logs', join(work, 'logs')], work);
+    const page = await fetch(`${url}/?room=default&study=pilot-01&participant=P01`);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(await page.text()).toContain('<div id="root">');
     const health = await (await fetch(`${url}/healthz`)).json();
     expect(health).toMatchObject({ ok: true });
     const rooms = await (await fetch(`${url}/api/rooms`)).json();

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BookingEngine, defaultScenario, parseScenario, type Scenario } from '@usher/booking';
 import type { Item, UiSpec } from '@usher/protocol';
@@ -253,5 +254,15 @@ describe('seat helper', () => {
       { id: 'B3', value: 'B3', row: 'B', rowIndex: 1, number: 3 },
     ];
     expect(twoAdjacentSeats(seats)).toEqual(['B2', 'B3']);
+  });
+});
+
+describe('study page serving', () => {
+  it('says how to build the page when it is not built, and keeps the API working', async () => {
+    const server = await startTestServer({ webRoot: mkdtempSync(join(tmpdir(), 'usher-web-')) });
+    const page = await fetch(`${server.url}/`);
+    expect(page.status).toBe(503);
+    expect(await page.text()).toContain('npm run build');
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
   });
 });
