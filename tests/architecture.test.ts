@@ -42,4 +42,11 @@ describe('package boundaries', () => {
     const protocol = sourceFiles(join(root, 'packages/protocol/src'));
     expect(protocol.filter((f) => importsOf(f).some((s) => s.startsWith('@usher/booking')))).toEqual([]);
   });
+
+  it('keeps the agent runtime independent of the server (it reaches the host through the relay only)', () => {
+    const agent = sourceFiles(join(root, 'packages/agent/src'));
+    expect(
+      agent.filter((f) => importsOf(f).some((s) => s.startsWith('@usher/server'))).map((f) => relative(root, f)),
+    ).toEqual([]);
+  });
 });

@@ -1,0 +1,53 @@
+import { BookingEngine, defaultScenario } from '@usher/booking';
+import { createMessage } from '@usher/protocol';
+import { describe, expect, it } from 'vitest';
+import { choosable, EMPTY_CONTEXT, fingerprint, offers, perceive } from './perceive.ts';
+
+const engine = new BookingEngine(defaultScenario(), { now: () => new Date('2026-11-21T18:00:00Z') });
+
+describe('perceive', () => {
+  it('reads the three read surfaces of a snapshot, and nothing else', () => {
+    const snapshot = createMessage('snapshot.state', { sessionId: 's-20261121-001', ...engine.view() });
+    const context = perceive(EMPTY_CONTEXT, snapshot);
+    expect(context).toMatchObject({ sessionId: 's-20261121-001', stage: 'movie', source: 'snapshot', revision: 1 });
+    expect(context.toolSchema.map((t) => t.name)).toEqual(engine.view().toolSchema.map((t) => t.name));
+    expect(offers(context, 'select')).toBe(true);
+    expect(offers(context, 'next')).toBe(false);
+    expect(choosable(context).length).toBeGreaterThan(5);
+  });
+
+  it('keeps the session and the last participant message across updates, and counts revisions', () => {
+    let context = perceive(
+      EMPTY_CONTEXT,
+      createMessage('snapshot.state', { sessionId: 's-20261121-002', ...engine.view() }),
+    );
+    context = perceive(context, createMessage('user.message', { text: 'Something funny', stage: 'movie' }));
+    const before = fingerprint(context);
+    const updated = new BookingEngine(defaultScenario());
+    updated.apply('select', { itemId: updated.view().uiSpec?.visibleItems[0]?.id }, 'participant');
+    context = perceive(context, createMessage('state.updated', { source: 'user', ...updated.view() }));
+    expect(context).toMatchObject({
+      sessionId: 's-20261121-002',
+      source: 'user',
+      revision: 3,
+      lastUserMessage: { text: 'Something funny' },
+    });
+    expect(fingerprint(context)).not.toBe(before);
+  });
+
+  it('accepts a host that names tool parameters `params`', () => {
+    const view = engine.view();
+    const toolSchema = view.toolSchema.map(({ parameters, ...tool }) => ({ ...tool, params: parameters ?? {} }));
+    const context = perceive(EMPTY_CONTEXT, createMessage('state.updated', { source: 'host', ...view, toolSchema }));
+    expect(context.toolSchema.find((t) => t.name === 'select')?.params).toMatchObject({ required: ['itemId'] });
+  });
+
+  it('is pure: the same events give the same context', () => {
+    const events = [
+      createMessage('snapshot.state', { sessionId: null, ...engine.view() }),
+      createMessage('user.message', { text: 'IMAX please' }),
+    ] as const;
+    const run = () => events.reduce(perceive, EMPTY_CONTEXT);
+    expect(run()).toEqual(run());
+  });
+});

@@ -1,0 +1,92 @@
+import type { ChatEntry, Item, MessageOf, Stage, ToolDefinition, UiSpec } from '@usher/protocol';
+
+/** A tool as the planner sees it: its name and its params' JSON Schema, whichever key the host used. */
+export interface PerceivedTool {
+  name: string;
+  category: ToolDefinition['category'];
+  description: string;
+  params: Record<string, unknown>;
+}
+
+/**
+ * The agent's stable view of the host (spec §2.1, §4): built only from what the protocol exposes
+ * (uiSpec, messageHistory, toolSchema, user.message), never from anything else.
+ */
+export interface PerceivedContext {
+  sessionId: string | null;
+  stage: Stage | null;
+  uiSpec: UiSpec | null;
+  toolSchema: PerceivedTool[];
+  lastUserMessage: { text: string; stage?: Stage } | null;
+  messageHistoryTail: ChatEntry[];
+  /** Who caused the latest change: the participant, the agent, the host, or a resync. */
+  source: 'user' | 'agent' | 'host' | 'snapshot' | null;
+  /** Grows by one with every perceived change, so the action stage can tell whether state moved. */
+  revision: number;
+}
+
+/** What perception reads. */
+export type PerceptionEvent = MessageOf<'snapshot.state'> | MessageOf<'state.updated'> | MessageOf<'user.message'>;
+
+const TAIL = 10;
+
+export const EMPTY_CONTEXT: PerceivedContext = {
+  sessionId: null,
+  stage: null,
+  uiSpec: null,
+  toolSchema: [],
+  lastUserMessage: null,
+  messageHistoryTail: [],
+  source: null,
+  revision: 0,
+};
+
+function perceiveTools(toolSchema: ToolDefinition[]): PerceivedTool[] {
+  return toolSchema.map((tool) => ({
+    name: tool.name,
+    category: tool.category,
+    description: tool.description,
+    params: tool.parameters ?? tool.params ?? {},
+  }));
+}
+
+/** The next context after one event; pure, so the same events always give the same view. */
+export function perceive(previous: PerceivedContext, event: PerceptionEvent): PerceivedContext {
+  const revision = previous.revision + 1;
+  switch (event.type) {
+    case 'snapshot.state':
+    case 'state.updated': {
+      const { uiSpec, messageHistory, toolSchema } = event.payload;
+      return {
+        ...previous,
+        sessionId: event.type === 'snapshot.state' ? event.payload.sessionId : previous.sessionId,
+        stage: uiSpec?.stage ?? null,
+        uiSpec,
+        toolSchema: perceiveTools(toolSchema),
+        messageHistoryTail: messageHistory.slice(-TAIL),
+        source: event.type === 'snapshot.state' ? 'snapshot' : event.payload.source,
+        revision,
+      };
+    }
+    case 'user.message':
+      return { ...previous, lastUserMessage: { ...event.payload }, revision };
+  }
+}
+
+/** Whether the host offers `name` now: the planner may only choose from the current toolSchema. */
+export function offers(context: PerceivedContext, name: string): boolean {
+  return context.toolSchema.some((tool) => tool.name === name);
+}
+
+/** The options the participant could choose now: visible and enabled. */
+export function choosable(context: PerceivedContext): Item[] {
+  return context.uiSpec?.visibleItems.filter((item) => item.isDisabled !== true) ?? [];
+}
+
+/** A short fingerprint of what the host shows, to detect drift between expected and observed states. */
+export function fingerprint(context: PerceivedContext): string {
+  const spec = context.uiSpec;
+  if (!spec) return 'no-spec';
+  const { selected, selectedList, quantities } = spec.state;
+  return JSON.stringify([spec.stage, selected ?? null, selectedList ?? [], quantities ?? {}]);
+}

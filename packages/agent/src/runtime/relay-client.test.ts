@@ -1,0 +1,75 @@
+import { defaultScenario } from '@usher/booking';
+import { scriptHost, startTestServer, TestClient } from '@usher/server/testing';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { RelayClient, type RelayClientOptions, type RelayEvent, RelayRequestError } from './relay-client.ts';
+
+function client(url: string, options: Partial<RelayClientOptions> = {}) {
+  const events: RelayEvent[] = [];
+  const relay = new RelayClient({ url, room: 'default', onEvent: (e) => events.push(e), ...options });
+  onTestFinished(() => relay.close());
+  return { relay, events };
+}
+
+const until = async (test: () => boolean, timeoutMs = 5000) => {
+  const end = Date.now() + timeoutMs;
+  while (!test()) {
+    if (Date.now() > end) throw new Error('condition never held');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+};
+
+describe('RelayClient', () => {
+  it('correlates each request with its reply, and rejects with the code of an error reply', async () => {
+    const server = await startTestServer({ headlessHost: true, scenario: defaultScenario() });
+    const { relay, events } = client(server.url);
+    await relay.connect();
+    expect(events).toEqual([{ kind: 'joined', reconnect: false }]);
+    const started = await relay.request('session.start', { studyId: 'pilot-01', participantId: 'P07' });
+    expect(started.payload.sessionId).toMatch(/^s-\d{8}-\d{3}$/);
+    const [snapshot, refused] = await Promise.allSettled([
+      relay.request('snapshot.get', {}),
+      relay.request('tool.call', { toolName: 'next', params: {}, reason: 'too early' }),
+    ]);
+    expect(snapshot).toMatchObject({ status: 'fulfilled', value: { type: 'snapshot.state' } });
+    expect(refused).toMatchObject({ status: 'rejected', reason: { code: 'UNKNOWN_TOOL', wire: true } });
+    await until(() => events.some((e) => e.kind === 'message' && e.message.type === 'state.updated'));
+  });
+
+  it('times a request out with the local TIMEOUT_RESULT code', async () => {
+    const server = await startTestServer();
+    const host = await TestClient.join(server.url, 'host');
+    scriptHost(host, (frame) => frame.type === 'snapshot.get'); // the host swallows snapshot.get
+    const { relay } = client(server.url, { requestTimeoutMs: 100 });
+    await relay.connect();
+    const err = await relay.request('snapshot.get', {}).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RelayRequestError);
+    expect(err).toMatchObject({ code: 'TIMEOUT_RESULT', wire: false });
+  });
+
+  it('fails pending requests when the relay goes away, and joins again when it is back', async () => {
+    const first = await startTestServer();
+    const port = first.port;
+    const host = await TestClient.join(first.url, 'host');
+    scriptHost(host, (frame) => frame.type === 'snapshot.get');
+    const { relay, events } = client(first.url, { backoff: { initialMs: 50, maxMs: 100 } });
+    await relay.connect();
+    const pending = relay.request('snapshot.get', {}).catch((e: unknown) => e);
+    await first.close();
+    expect(await pending).toMatchObject({ code: 'DISCONNECTED' });
+    await until(() => events.some((e) => e.kind === 'disconnected'));
+
+    const second = await startTestServer({ port, headlessHost: true, scenario: defaultScenario() });
+    await until(() => events.some((e) => e.kind === 'joined' && e.reconnect));
+    expect((await relay.request('snapshot.get', {})).payload.uiSpec?.stage).toBe('movie');
+    expect(second.relay.status()[0]).toMatchObject({ agents: 1 });
+    expect(events.filter((e) => e.kind === 'joined')).toHaveLength(2);
+  });
+
+  it('refuses requests once closed', async () => {
+    const server = await startTestServer();
+    const { relay } = client(server.url);
+    await relay.connect();
+    relay.close();
+    await expect(relay.request('snapshot.get', {})).rejects.toMatchObject({ code: 'CLOSED' });
+  });
+});

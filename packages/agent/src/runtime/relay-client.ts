@@ -1,0 +1,200 @@
+import {
+  AGENT_WS_PATH,
+  createMessage,
+  decodeFrame,
+  type ErrorCode,
+  type Message,
+  type MessageOf,
+  type MessageType,
+  type PayloadInputOf,
+} from '@usher/protocol';
+import WebSocket from 'ws';
+
+/** Failures that happen on this side and are never sent: the runtime-level codes of spec §7. */
+export type LocalErrorCode = 'TIMEOUT_RESULT' | 'DISCONNECTED' | 'CLOSED';
+
+/** A request that failed: with the relay's or the host's code (`wire`), or a local one. */
+export class RelayRequestError extends Error {
+  override readonly name = 'RelayRequestError';
+  constructor(
+    readonly code: ErrorCode | LocalErrorCode,
+    message: string,
+    readonly wire: boolean,
+  ) {
+    super(message);
+  }
+}
+
+/** The requests an agent makes, and the reply each one resolves with. */
+type RequestType = 'session.start' | 'snapshot.get' | 'tool.call' | 'session.end';
+type ReplyOf<T extends RequestType> = MessageOf<
+  T extends 'session.start'
+    ? 'session.started'
+    : T extends 'snapshot.get'
+      ? 'snapshot.state'
+      : T extends 'tool.call'
+        ? 'tool.result'
+        : 'session.ended'
+>;
+
+/** What the client reports besides replies. */
+export type RelayEvent =
+  /** Pushed by the relay or the host: `state.updated`, `user.message`, notices. */
+  | { kind: 'message'; message: Message }
+  /** Joined (again, after a drop): the runtime resyncs with `session.start` and `snapshot.get`. */
+  | { kind: 'joined'; reconnect: boolean }
+  | { kind: 'disconnected'; code: number };
+
+export interface RelayClientOptions {
+  /** The relay's base URL, `ws://127.0.0.1:8787` (an `http://` URL works too). */
+  url: string;
+  room: string;
+  role?: 'agent' | 'observer';
+  /** How long a request may wait for its reply. */
+  requestTimeoutMs?: number;
+  /** Reconnect delays after a drop: the first, doubled up to the last. */
+  backoff?: { initialMs: number; maxMs: number };
+  onEvent?: (event: RelayEvent) => void;
+}
+
+interface Pending {
+  type: RequestType;
+  resolve: (message: Message) => void;
+  reject: (err: RelayRequestError) => void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * The agent's connection to the relay (spec §8 `runtime/relayClient.ts`): joins a room, correlates
+ * each request with its one reply (or error) by id, times requests out, and reconnects with
+ * backoff after a drop, reporting it so the runtime can resync.
+ */
+export class RelayClient {
+  private ws: WebSocket | null = null;
+  private readonly pending = new Map<string, Pending>();
+  private seq = 0;
+  private closed = false;
+  private everJoined = false;
+  private backoffMs: number;
+  private retry: NodeJS.Timeout | null = null;
+
+  constructor(private readonly options: RelayClientOptions) {
+    this.backoffMs = options.backoff?.initialMs ?? 1000;
+  }
+
+  /** Connects and joins; resolves once joined, rejects when the first attempt fails. */
+  connect(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const base = this.options.url.replace(/^http/, 'ws');
+      const ws = new WebSocket(new URL(AGENT_WS_PATH, base));
+      this.ws = ws;
+      let joined = false;
+      ws.on('open', () => {
+        const join = createMessage(
+          'relay.join',
+          { role: this.options.role ?? 'agent', sessionId: this.options.room },
+          { id: 'join' },
+        );
+        ws.send(JSON.stringify(join));
+      });
+      ws.on('message', (data) => {
+        const decoded = decodeFrame(String(data));
+        if (!decoded.ok) return; // The relay sends only valid frames; anything else is not ours to act on.
+        const message = decoded.message;
+        if (!joined && message.type === 'relay.joined' && message.replyTo === 'join') {
+          joined = true;
+          const reconnect = this.everJoined;
+          this.everJoined = true;
+          this.backoffMs = this.options.backoff?.initialMs ?? 1000;
+          resolve();
+          this.options.onEvent?.({ kind: 'joined', reconnect });
+          return;
+        }
+        this.receive(message);
+      });
+      // An error is followed by a close, which decides what happens next.
+      ws.on('error', (err) => {
+        if (!joined) reject(new RelayRequestError('DISCONNECTED', `cannot reach the relay: ${err.message}`, false));
+      });
+      ws.on('close', (code) => {
+        if (this.ws !== ws) return;
+        this.ws = null;
+        this.failPending(this.closed ? 'CLOSED' : 'DISCONNECTED', 'the connection to the relay closed');
+        if (!joined && !this.everJoined) {
+          return reject(new RelayRequestError('DISCONNECTED', `the relay closed the connection (${code})`, false));
+        }
+        if (joined) this.options.onEvent?.({ kind: 'disconnected', code });
+        // Every drop, and every failed attempt to come back, ends here: one retry is scheduled.
+        this.scheduleReconnect();
+      });
+    });
+  }
+
+  /** Sends a request and resolves with its reply; rejects with the error that answered it instead. */
+  request<T extends RequestType>(
+    type: T,
+    payload: PayloadInputOf<T>,
+    timeoutMs = this.options.requestTimeoutMs ?? 10_000,
+  ): Promise<ReplyOf<T>> {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) {
+      return Promise.reject(
+        new RelayRequestError(this.closed ? 'CLOSED' : 'DISCONNECTED', 'not connected to the relay', false),
+      );
+    }
+    const id = `a${++this.seq}`;
+    const message = createMessage(type as MessageType, payload as never, { id });
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new RelayRequestError('TIMEOUT_RESULT', `no reply to ${type} within ${timeoutMs} ms`, false));
+      }, timeoutMs);
+      this.pending.set(id, { type, resolve: resolve as (m: Message) => void, reject, timer });
+      ws.send(JSON.stringify(message));
+    });
+  }
+
+  /** Posts to the host's chat (`agent.message`); a valid one gets no reply. */
+  say(text: string): void {
+    this.ws?.send(JSON.stringify(createMessage('agent.message', { text }, { id: `a${++this.seq}` })));
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.retry) clearTimeout(this.retry);
+    this.ws?.close(1000, 'agent stopped');
+    this.failPending('CLOSED', 'the client was closed');
+  }
+
+  private receive(message: Message): void {
+    const pending = message.replyTo === undefined ? undefined : this.pending.get(message.replyTo);
+    if (!pending || message.replyTo === undefined) {
+      this.options.onEvent?.({ kind: 'message', message });
+      return;
+    }
+    this.pending.delete(message.replyTo);
+    clearTimeout(pending.timer);
+    if (message.type === 'error')
+      pending.reject(new RelayRequestError(message.payload.code, message.payload.message, true));
+    else pending.resolve(message);
+  }
+
+  private failPending(code: LocalErrorCode, why: string): void {
+    for (const [id, pending] of this.pending) {
+      this.pending.delete(id);
+      clearTimeout(pending.timer);
+      pending.reject(new RelayRequestError(code, `${pending.type}: ${why}`, false));
+    }
+  }
+
+  private scheduleReconnect(): void {
+    if (this.closed) return;
+    const delay = this.backoffMs;
+    this.backoffMs = Math.min(this.backoffMs * 2, this.options.backoff?.maxMs ?? 30_000);
+    this.retry = setTimeout(() => {
+      // A failed attempt closes its socket, and the close handler schedules the next one.
+      this.connect().catch(() => {});
+    }, delay);
+    this.retry.unref();
+  }
+}
