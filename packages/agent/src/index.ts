@@ -2,4 +2,15 @@
  * The Usher agent runtime (specs/external-agent-runtime.md), as a pipeline of stages:
  * perception/ → preferences/ → planning/ → action/ → memory/, with runtime/ joining them to the relay.
  */
-export {};
+export * from './memory/index.ts';
+export {
+  describeModel,
+  EMPTY_MODEL,
+  fromStory,
+  type PreferenceContext,
+  type PreferenceModel,
+  type Understanding,
+  updatePreferences,
+} from './preferences/index.ts';
+export { Agent, type AgentOptions, type AgentPhase, type AgentResult } from './runtime/agent.ts';
+export { RelayClient, RelayRequestError } from './runtime/relay-client.ts';

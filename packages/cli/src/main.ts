@@ -1,6 +1,7 @@
 import { StartupError, VERSION } from '@usher/server';
 import { Command, CommanderError, Option } from 'commander';
-import { parseLabel, parseNonEmpty, parsePort, parseRoom } from './options.ts';
+import { type AgentFlags, runAgent } from './agent.ts';
+import { parseLabel, parseNonEmpty, parsePort, parseRelayUrl, parseRoom } from './options.ts';
 import { type ServeFlags, serve } from './serve.ts';
 
 /** Exit codes: 0 done, 1 could not run (busy port, unreadable scenario …), 2 bad command line. */
@@ -32,8 +33,40 @@ export async function main(argv: string[]): Promise<number> {
       new Option('--participant <id>', 'participant id in the printed page URL').default('P01').argParser(parseLabel),
     )
     .option('--headless-host', 'run the booking engine as the host of --room', false)
+    .addOption(
+      new Option('--agent <mode>', 'also run the agent in --room (autopilot or assist)').choices([
+        'autopilot',
+        'assist',
+      ]),
+    )
     .action((flags: ServeFlags) => {
       run = () => serve(flags);
+    });
+
+  program
+    .command('agent')
+    .description('Run the agent: it joins a room, starts the study session and books what the participant asks for.')
+    .addOption(new Option('--url <url>', 'the relay').default('ws://127.0.0.1:8787').argParser(parseRelayUrl))
+    .addOption(new Option('--room <name>', 'room to join').default('default').argParser(parseRoom))
+    .addOption(new Option('--study <id>', 'study id of the session').default('pilot-01').argParser(parseLabel))
+    .addOption(new Option('--participant <id>', 'participant id of the session').default('P01').argParser(parseLabel))
+    .addOption(
+      new Option('--mode <mode>', 'autopilot books; assist shows and explains')
+        .choices(['autopilot', 'assist'])
+        .default('autopilot'),
+    )
+    .addOption(new Option('--goal <text>', "what to book, in the participant's words").argParser(parseNonEmpty))
+    .addOption(
+      new Option('--scenario <file>', "a scenario whose story is the participant's wishes").argParser(parseNonEmpty),
+    )
+    .addOption(
+      new Option('--episodes <dir>', "folder of the agent's episode logs")
+        .default('./logs/agent')
+        .argParser(parseNonEmpty),
+    )
+    .option('--end-session', 'end the study session once the booking is made', false)
+    .action((flags: AgentFlags) => {
+      run = () => runAgent(flags);
     });
 
   try {

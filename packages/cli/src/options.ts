@@ -26,3 +26,16 @@ export function parseLabel(value: string): string {
   if (!/^[\w.-]{1,128}$/.test(value)) throw new InvalidArgumentError('expected 1–128 letters, digits, ".", "-" or "_"');
   return value;
 }
+
+/** A relay address: `ws://`, `wss://` (or `http(s)://`) with a host. */
+export function parseRelayUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError('expected a URL such as ws://127.0.0.1:8787');
+  }
+  if (!['ws:', 'wss:', 'http:', 'https:'].includes(url.protocol))
+    throw new InvalidArgumentError('expected a ws:// or wss:// URL');
+  return url.origin.replace(/^http/, 'ws');
+}

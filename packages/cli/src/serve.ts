@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { defaultScenario } from '@usher/booking';
 import { loadScenarioFile, startServer } from '@usher/server';
+import { agentFromFlags } from './agent.ts';
 
 export interface ServeFlags {
   port: number;
@@ -12,6 +13,8 @@ export interface ServeFlags {
   study: string;
   participant: string;
   headlessHost: boolean;
+  /** Run an agent in this process too (it reaches the relay over a WebSocket like any other). */
+  agent?: 'autopilot' | 'assist';
 }
 
 /** The web host's built assets (`npm run build` makes them). */
@@ -48,14 +51,34 @@ export async function serve(flags: ServeFlags): Promise<number> {
       `  participant API     GET ${api}/view · POST ${api}/message · POST ${api}/action`,
     );
   }
+  const agent = flags.agent
+    ? agentFromFlags(
+        {
+          url: server.url,
+          room: flags.room,
+          study: flags.study,
+          participant: flags.participant,
+          mode: flags.agent,
+          ...(flags.scenario && { scenario: flags.scenario }),
+          episodes: './logs/agent',
+        },
+        (line) => console.error(line),
+      )
+    : null;
+  if (agent) lines.push(`  agent               ${flags.agent}, waiting for the page to open`);
   lines.push('Press Ctrl-C to stop.');
   console.log(lines.join('\n'));
+  agent
+    ?.run()
+    .then((result) => console.log(`agent ${result.status} after ${result.toolCalls} tool calls: ${result.message}`))
+    .catch((err: Error) => console.error(`agent stopped: ${err.message}`));
 
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+  agent?.stop();
   await server.close();
   console.log('Usher relay stopped; open study logs were closed.');
   return 0;

@@ -1,7 +1,8 @@
 import { BookingEngine, defaultScenario } from '@usher/booking';
 import { createMessage } from '@usher/protocol';
 import { describe, expect, it } from 'vitest';
-import { choosable, EMPTY_CONTEXT, fingerprint, offers, perceive } from './perceive.ts';
+import { fingerprintOf } from '../memory/fingerprint.ts';
+import { choosable, EMPTY_CONTEXT, offers, perceive } from './perceive.ts';
 
 const engine = new BookingEngine(defaultScenario(), { now: () => new Date('2026-11-21T18:00:00Z') });
 
@@ -22,7 +23,7 @@ describe('perceive', () => {
       createMessage('snapshot.state', { sessionId: 's-20261121-002', ...engine.view() }),
     );
     context = perceive(context, createMessage('user.message', { text: 'Something funny', stage: 'movie' }));
-    const before = fingerprint(context);
+    const before = fingerprintOf(context.uiSpec);
     const updated = new BookingEngine(defaultScenario());
     updated.apply('select', { itemId: updated.view().uiSpec?.visibleItems[0]?.id }, 'participant');
     context = perceive(context, createMessage('state.updated', { source: 'user', ...updated.view() }));
@@ -32,7 +33,7 @@ describe('perceive', () => {
       revision: 3,
       lastUserMessage: { text: 'Something funny' },
     });
-    expect(fingerprint(context)).not.toBe(before);
+    expect(fingerprintOf(context.uiSpec)).not.toBe(before);
   });
 
   it('accepts a host that names tool parameters `params`', () => {

@@ -21,6 +21,8 @@ export interface PerceivedContext {
   messageHistoryTail: ChatEntry[];
   /** Who caused the latest change: the participant, the agent, the host, or a resync. */
   source: 'user' | 'agent' | 'host' | 'snapshot' | null;
+  /** The tool call behind the latest change, when the host named it. */
+  lastAction: { toolName: string; params: Record<string, unknown> } | null;
   /** Grows by one with every perceived change, so the action stage can tell whether state moved. */
   revision: number;
 }
@@ -38,6 +40,7 @@ export const EMPTY_CONTEXT: PerceivedContext = {
   lastUserMessage: null,
   messageHistoryTail: [],
   source: null,
+  lastAction: null,
   revision: 0,
 };
 
@@ -65,6 +68,7 @@ export function perceive(previous: PerceivedContext, event: PerceptionEvent): Pe
         toolSchema: perceiveTools(toolSchema),
         messageHistoryTail: messageHistory.slice(-TAIL),
         source: event.type === 'snapshot.state' ? 'snapshot' : event.payload.source,
+        lastAction: event.type === 'state.updated' ? (event.payload.action ?? null) : null,
         revision,
       };
     }
@@ -81,12 +85,4 @@ export function offers(context: PerceivedContext, name: string): boolean {
 /** The options the participant could choose now: visible and enabled. */
 export function choosable(context: PerceivedContext): Item[] {
   return context.uiSpec?.visibleItems.filter((item) => item.isDisabled !== true) ?? [];
-}
-
-/** A short fingerprint of what the host shows, to detect drift between expected and observed states. */
-export function fingerprint(context: PerceivedContext): string {
-  const spec = context.uiSpec;
-  if (!spec) return 'no-spec';
-  const { selected, selectedList, quantities } = spec.state;
-  return JSON.stringify([spec.stage, selected ?? null, selectedList ?? [], quantities ?? {}]);
 }

@@ -1,0 +1,74 @@
+import type { MessageOf } from '@usher/protocol';
+import type { PerceivedContext } from '../perception/perceive.ts';
+import type { ActionOutcome, PlannedAction } from '../planning/plan.ts';
+import { type RelayClient, RelayRequestError } from '../runtime/relay-client.ts';
+import { mismatch } from './verify.ts';
+
+/** What the executor needs from the runtime: the relay, the latest context, and a way to wait for it to move. */
+export interface ExecutionPort {
+  relay: RelayClient;
+  context(): PerceivedContext;
+  /** Resolves with the first context that passes `test`, or null after `timeoutMs`. */
+  waitFor(test: (context: PerceivedContext) => boolean, timeoutMs: number): Promise<PerceivedContext | null>;
+  /** Applies a snapshot (a resync). */
+  resync(snapshot: MessageOf<'snapshot.state'>): PerceivedContext;
+}
+
+/**
+ * Sends one planned action and verifies what came of it (spec §2.3, §5): a tool call waits for
+ * its result, then for the `state.updated` that follows; when none comes in time it resyncs with
+ * `snapshot.get` (TIMEOUT_STATE_UPDATE), and a state other than the expected one is DESYNC_DETECTED.
+ */
+export async function execute(
+  action: PlannedAction,
+  port: ExecutionPort,
+  stateTimeoutMs: number,
+): Promise<ActionOutcome> {
+  try {
+    switch (action.type) {
+      case 'agent.message':
+        port.relay.say(action.text);
+        return { ok: true, replan: false };
+      case 'snapshot.get':
+        port.resync(await port.relay.request('snapshot.get', {}));
+        return { ok: true, replan: true };
+      case 'session.end':
+        await port.relay.request('session.end', { reason: action.reason });
+        return { ok: true, replan: false };
+      case 'tool.call': {
+        const before = port.context();
+        await port.relay.request('tool.call', {
+          toolName: action.toolName,
+          params: action.params,
+          reason: action.reason,
+        });
+        // The update this call caused names it; the participant acting meanwhile counts too (the plan is redone).
+        const caused = (context: PerceivedContext) =>
+          context.revision > before.revision &&
+          (context.source === 'user' || (context.source === 'agent' && sameCall(context.lastAction, action)));
+        let after = await port.waitFor(caused, stateTimeoutMs);
+        if (!after) {
+          after = port.resync(await port.relay.request('snapshot.get', {}));
+          const wrong = mismatch(action, before, after);
+          return wrong
+            ? { ok: false, code: 'DESYNC_DETECTED', replan: true, detail: wrong }
+            : { ok: true, code: 'TIMEOUT_STATE_UPDATE', replan: false, detail: 'resynced with snapshot.get' };
+        }
+        const wrong = mismatch(action, before, after);
+        return wrong
+          ? { ok: false, code: 'DESYNC_DETECTED', replan: true, detail: wrong }
+          : { ok: true, replan: false };
+      }
+    }
+  } catch (err) {
+    if (err instanceof RelayRequestError) return { ok: false, code: err.code, replan: true, detail: err.message };
+    throw err;
+  }
+}
+
+function sameCall(
+  seen: PerceivedContext['lastAction'],
+  action: { toolName: string; params: Record<string, unknown> },
+): boolean {
+  return seen?.toolName === action.toolName && JSON.stringify(seen.params) === JSON.stringify(action.params);
+}

@@ -1,0 +1,262 @@
+import type { Stage, UiSpec } from '@usher/protocol';
+import { STAGES } from '@usher/protocol';
+import { choiceOn, contextKeyOf } from '../memory/fingerprint.ts';
+import type { WorkingMemory } from '../memory/working.ts';
+import type { PerceivedContext } from '../perception/perceive.ts';
+import type { NavigationPlan, PlannedAction } from './plan.ts';
+import { decideStage, type PreferenceModel, type StageDecision } from './solver/index.ts';
+
+/** How far the agent explores dead ends before it stops and asks the participant to relax a wish. */
+export const MAX_BACKTRACKS = 12;
+
+/** Where the planner is in its search: a stage it is going back to, and how often it went back. */
+export interface Exploration {
+  backtrackTo: Stage | null;
+  why: string;
+  backtracks: number;
+  /** The agent asked what the participant wants (it asks once, then goes by its defaults). */
+  asked: boolean;
+  /** The reason of the first dead end: what the participant is told if the search runs out. */
+  firstDeadEnd: string | null;
+  /** On reaching the seat stage again, free the seats the agent chose before choosing anew. */
+  reseat: boolean;
+}
+
+export const freshExploration = (asked = false): Exploration => ({
+  backtrackTo: null,
+  why: '',
+  backtracks: 0,
+  asked,
+  firstDeadEnd: null,
+  reseat: false,
+});
+
+export interface PlannerInput {
+  context: PerceivedContext;
+  model: PreferenceModel;
+  memory: WorkingMemory;
+  exploration: Exploration;
+  mode: 'autopilot' | 'assist';
+  /** What the participant chose themselves in the UI: kept, never undone. */
+  participantChoices: ReadonlySet<string>;
+  goal: string;
+}
+
+/** The stage whose choice to change when a stage is a dead end (the first stage that can fix it). */
+const BLAME: Partial<Record<Stage, Stage>> = {
+  theater: 'movie',
+  date: 'theater',
+  time: 'date',
+  seat: 'time',
+  ticket: 'time',
+  confirm: 'time',
+};
+
+const REMAINING: Record<Stage, string> = {
+  movie: 'choose a movie',
+  theater: 'choose a theater',
+  date: 'choose a date',
+  time: 'choose a showtime',
+  seat: 'choose seats',
+  ticket: 'choose tickets',
+  confirm: 'confirm the booking',
+};
+
+function plan(
+  input: PlannerInput,
+  nextAction: PlannedAction,
+  confidence: number,
+  stop?: NavigationPlan['stop'],
+): NavigationPlan {
+  const stage = input.context.stage;
+  const from = stage ? STAGES.indexOf(stage) : STAGES.length;
+  return {
+    goal: input.goal,
+    currentStage: stage,
+    remainingSteps: STAGES.slice(from).map((s) => REMAINING[s]),
+    nextAction,
+    confidence,
+    ...(stop && { stop }),
+  };
+}
+
+const call = (toolName: string, params: Record<string, unknown>, reason: string): PlannedAction => ({
+  type: 'tool.call',
+  toolName,
+  params,
+  reason,
+});
+
+/**
+ * The deterministic planner (spec §6, phase 1): at each stage the best option the solver finds
+ * under the participant's hard constraints, one reversible step at a time; on a dead end it goes
+ * back to the stage that can fix it and tries the next option, within {@link MAX_BACKTRACKS}.
+ */
+export function planNext(input: PlannerInput): NavigationPlan {
+  const { context, exploration } = input;
+  const spec = context.uiSpec;
+  if (!spec) {
+    const confirmed = context.messageHistoryTail.findLast(
+      (m) => m.role === 'system' && m.text.startsWith('Booking confirmed'),
+    );
+    if (confirmed)
+      return plan(
+        input,
+        {
+          type: 'agent.message',
+          text: 'Your booking is confirmed. Enjoy the film!',
+          reason: 'the booking was submitted',
+        },
+        1,
+        'done',
+      );
+    return plan(input, { type: 'snapshot.get', reason: 'no uiSpec is loaded; look again' }, 0.5);
+  }
+  const stage = spec.stage;
+  if (exploration.backtrackTo && STAGES.indexOf(stage) > STAGES.indexOf(exploration.backtrackTo)) {
+    return plan(input, call('prev', {}, exploration.why), 0.8);
+  }
+  if (exploration.backtrackTo === stage) exploration.backtrackTo = null;
+  const noWishes = input.model.hard.length === 0 && input.model.soft.length === 0;
+  if (noWishes && !exploration.asked && stage === 'movie' && spec.state.selected === undefined) {
+    // Nothing to go by yet: ask before acting (spec §6, high ambiguity).
+    exploration.asked = true;
+    const text =
+      'Hi! What would you like to see? Tell me a movie or a genre, a day and time, how many tickets, and anything else that matters (IMAX, seats together, a price limit…).';
+    return plan(
+      input,
+      { type: 'agent.message', text, reason: 'the participant has not said what they want yet' },
+      0.5,
+      'waiting',
+    );
+  }
+  return planStage(input, spec, decideStage(spec, input.model));
+}
+
+function planStage(input: PlannerInput, spec: UiSpec, decision: StageDecision): NavigationPlan {
+  const stage = spec.stage;
+  const booking = spec.state.booking;
+  switch (decision.kind) {
+    case 'options': {
+      const dead = input.memory.tried(stage, contextKeyOf(stage, booking));
+      const viable = decision.options.filter((o) => !dead.has(o.itemId));
+      const selected = spec.state.selected;
+      // The participant's own choice stands, even when it is not the one the agent would make.
+      if (selected && input.participantChoices.has(selected) && !dead.has(selected)) {
+        return plan(input, call('next', {}, `You chose ${labelOf(spec, selected)}; moving on`), 0.9);
+      }
+      const best = viable[0];
+      if (!best) return deadEnd(input, spec, `none of the ${stage} options I tried works out`);
+      if (selected !== best.itemId) return plan(input, call('select', { itemId: best.itemId }, best.reason), 0.85);
+      return plan(input, call('next', {}, `${best.label} is chosen; on to the next step`), 0.9);
+    }
+    case 'seats': {
+      const chosen = spec.state.selectedList ?? [];
+      if (input.exploration.reseat) {
+        const mine = chosen.find((id) => !input.participantChoices.has(id));
+        if (mine)
+          return plan(input, call('select', { itemId: mine }, `Freeing seat ${mine} to choose seats that fit`), 0.8);
+        input.exploration.reseat = false;
+      }
+      const target = decision.options[0];
+      if (!target) return deadEnd(input, spec, 'no seats fit');
+      const missing = target.toSelect[0];
+      if (missing) return plan(input, call('select', { itemId: missing }, `Seat ${missing}: ${target.reason}`), 0.85);
+      return plan(input, call('next', {}, `Seats ${chosen.join(', ')} are chosen; on to tickets`), 0.9);
+    }
+    case 'tickets': {
+      const current = spec.state.quantities ?? {};
+      // Lower counts first: the host refuses a total above the seat count at any moment.
+      const types = Object.keys({ ...current, ...decision.quantities });
+      const changes = types
+        .map((typeId) => ({ typeId, quantity: decision.quantities[typeId] ?? 0, now: current[typeId] ?? 0 }))
+        .filter((c) => c.quantity !== c.now)
+        .sort((a, b) => a.quantity - a.now - (b.quantity - b.now));
+      const change = changes[0];
+      if (change)
+        return plan(
+          input,
+          call('setQuantity', { typeId: change.typeId, quantity: change.quantity }, decision.reason),
+          0.9,
+        );
+      return plan(
+        input,
+        call(
+          'next',
+          {},
+          `Tickets match the ${spec.state.selectedList?.length ?? ''} seats; on to the summary`.replace('  ', ' '),
+        ),
+        0.9,
+      );
+    }
+    case 'confirm':
+      if (input.mode === 'assist') {
+        return plan(
+          input,
+          {
+            type: 'agent.message',
+            text: 'Everything is ready: check the summary and confirm when you are happy.',
+            reason: 'in assist mode the participant submits',
+          },
+          0.9,
+          'waiting',
+        );
+      }
+      return plan(input, call('next', {}, decision.reason), 0.95);
+    case 'dead-end':
+      return deadEnd(input, spec, decision.summary, decision.backTo);
+  }
+}
+
+/** Goes back to the stage that can fix a dead end, or stops and says which wish cannot be met. */
+function deadEnd(input: PlannerInput, spec: UiSpec, summary: string, backTo?: Stage): NavigationPlan {
+  const { exploration, memory } = input;
+  exploration.firstDeadEnd ??= summary;
+  const target = backTo ?? BLAME[spec.stage];
+  const booking = spec.state.booking;
+  if (target === 'seat') return reseat(input, spec, summary);
+  const choice = target && choiceOn(booking ?? {}, target);
+  if (choice && input.participantChoices.has(choice)) {
+    const text = `${summary} You chose that ${target} yourself, so I have kept it: would you like to pick another?`;
+    return plan(
+      input,
+      { type: 'agent.message', text, reason: 'the dead end follows from a choice of the participant' },
+      0.4,
+      'waiting',
+    );
+  }
+  if (!target || !choice || exploration.backtracks >= MAX_BACKTRACKS) {
+    const tried = exploration.backtracks > 0 ? ` I tried ${exploration.backtracks} other options.` : '';
+    const text = `I could not find a booking that fits: ${exploration.firstDeadEnd}${tried} Could you relax one of your wishes, or tell me what matters most?`;
+    return plan(input, { type: 'agent.message', text, reason: 'no option meets the hard constraints' }, 0.3, 'blocked');
+  }
+  memory.markTried(target, contextKeyOf(target, booking), choice);
+  exploration.backtracks += 1;
+  exploration.backtrackTo = target;
+  exploration.why = `${summary} Going back to try another ${target}.`;
+  return plan(input, call('prev', {}, exploration.why), 0.7);
+}
+
+/** The seats are what fails: free the ones the agent chose (never the participant's) and choose again. */
+function reseat(input: PlannerInput, spec: UiSpec, summary: string): NavigationPlan {
+  const { exploration } = input;
+  const agentSeats = (spec.state.selectedList ?? []).filter((id) => !input.participantChoices.has(id));
+  if (spec.stage === 'seat' && agentSeats.length === 0) {
+    const text = `${summary} The seats you chose stay as they are: would you like to change them?`;
+    return plan(input, { type: 'agent.message', text, reason: 'the participant chose these seats' }, 0.4, 'waiting');
+  }
+  if (exploration.backtracks >= MAX_BACKTRACKS) {
+    const text = `I could not find seats that fit: ${exploration.firstDeadEnd} Could you relax one of your wishes?`;
+    return plan(input, { type: 'agent.message', text, reason: 'no seats meet the hard constraints' }, 0.3, 'blocked');
+  }
+  exploration.backtracks += 1;
+  exploration.reseat = true;
+  if (spec.stage === 'seat') return planStage(input, spec, { stage: 'seat', kind: 'seats', options: [] });
+  exploration.backtrackTo = 'seat';
+  exploration.why = `${summary} Going back to choose other seats.`;
+  return plan(input, call('prev', {}, exploration.why), 0.7);
+}
+
+function labelOf(spec: UiSpec, itemId: string): string {
+  return spec.visibleItems.find((i) => i.id === itemId)?.value ?? itemId;
+}

@@ -1,0 +1,28 @@
+import type { Stage } from '@usher/protocol';
+
+/** One thing the agent does next (spec §4 `PlannedAction`). A tool call always carries a concrete reason. */
+export type PlannedAction =
+  | { type: 'tool.call'; toolName: string; params: Record<string, unknown>; reason: string }
+  | { type: 'agent.message'; text: string; reason: string }
+  | { type: 'snapshot.get'; reason: string }
+  | { type: 'session.end'; reason: string };
+
+/** The planner's view of the way ahead (spec §6 `NavigationPlan`). */
+export interface NavigationPlan {
+  goal: string;
+  currentStage: Stage | null;
+  remainingSteps: string[];
+  nextAction: PlannedAction;
+  /** 0–1: how sure the planner is that `nextAction` serves the goal. */
+  confidence: number;
+  /** `true` when the agent should stop acting on its own after this action (done, blocked, or waiting on the participant). */
+  stop?: 'done' | 'blocked' | 'waiting';
+}
+
+/** What came of one action (spec §4 `ActionOutcome`), with the code of a failure. */
+export interface ActionOutcome {
+  ok: boolean;
+  code?: string;
+  replan: boolean;
+  detail?: string;
+}

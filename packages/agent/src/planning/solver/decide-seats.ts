@@ -1,0 +1,229 @@
+import type { HardConstraint } from '@usher/booking';
+import type { UiSpec } from '@usher/protocol';
+import { hiddenNote, rowsWish, sentence, wish } from './explain.ts';
+import { money, orList } from './fields.ts';
+import { judgedHere, type SeatLayout, type SeatView, showMix, together, wantedMix } from './judge.ts';
+import { mixSize, ofKind } from './model.ts';
+import { type SeatScoring, scoreSeats } from './rank.ts';
+import { candidateSets, longestRun, readLayout, readSeats, type SeatRules, seatAllowed, seatRules } from './seats.ts';
+import type { FailingConstraint, PreferenceModel, RankedSeats, StageDecision } from './types.ts';
+
+/** At most this many seat sets are returned, best first. */
+export const MAX_SEAT_SETS = 20;
+
+const ids = (seats: readonly SeatView[]) => seats.map((s) => s.id).join(', ');
+/** Earlier seats in catalog order first, seat by seat. */
+const catalogOrder = (a: readonly SeatView[], b: readonly SeatView[]) => {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const d = (a[i]?.order ?? 0) - (b[i]?.order ?? 0);
+    if (d !== 0) return d;
+  }
+  return a.length - b.length;
+};
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * The seat stage: sets of the required size that meet every hard seat constraint and keep the
+ * participant's seats, best first. When their seats break a hard constraint, or no set fits,
+ * a dead-end says which constraint and why (the solver never proposes deselecting a seat).
+ */
+export function decideSeats(spec: UiSpec, model: PreferenceModel): StageDecision {
+  const seats = readSeats(spec);
+  const layout = readLayout(spec, seats);
+  const byId = new Map(seats.map((s) => [s.id, s]));
+  const selected = (spec.state.selectedList ?? []).flatMap((id) => byId.get(id) ?? []);
+  const hard = judgedHere('seat', model.hard);
+  const deadEnd = (failing: FailingConstraint[], summary: string, backTo?: 'seat'): StageDecision => ({
+    stage: 'seat',
+    kind: 'dead-end',
+    failing,
+    summary: sentence(summary),
+    ...(backTo && { backTo }),
+  });
+
+  const [count] = ofKind(hard, 'seatCount');
+  const mix = ofKind(hard, 'ticketMix').find((c) => mixSize(c) > 0);
+  if (count && mix && count.count !== mixSize(mix)) {
+    const detail = `you want ${plural(count.count, 'seat')} but ${plural(mixSize(mix), 'ticket')} (${showMix(wantedMix(mix))}); every seat takes one ticket`;
+    return deadEnd(
+      [
+        { constraint: count, detail },
+        { constraint: mix, detail },
+      ],
+      `The story cannot be met: ${detail}`,
+    );
+  }
+
+  const rules = seatRules(hard, model.soft, selected.length);
+  const maxSeats = spec.meta?.maxSeats;
+  const fixed = hard.find((c) => c.kind === 'seatCount' || c.kind === 'ticketMix');
+  if (fixed && typeof maxSeats === 'number' && rules.size > maxSeats) {
+    const detail = `you want ${plural(rules.size, 'seat')} but the cinema takes at most ${maxSeats} per booking`;
+    return deadEnd([{ constraint: fixed, detail }], detail);
+  }
+  const own = selectionProblems(selected, hard, rules, layout);
+  if (own.length > 0) return deadEnd(own, `Your seats break a wish: ${own.map((f) => f.detail).join('; ')}`, 'seat');
+
+  const free = seats.filter((s) => s.free);
+  const ctx: SeatScoring = {
+    layout,
+    surcharges: free.map((s) => s.surcharge),
+    adjacencyGiven: [...model.hard, ...model.soft].some((c) => c.kind === 'adjacent'),
+  };
+  const seatScore = (seat: SeatView) => scoreSeats([seat], model.soft, ctx).score;
+  const sets = candidateSets(seats, selected, rules, layout, seatScore);
+  if (sets.length === 0) return seatDeadEnd(spec, model, seats, selected, layout, hard);
+
+  const currency = spec.state.booking?.currency;
+  const ranked = sets
+    .map((set) => ({ set: [...set].sort((a, b) => a.order - b.order), ...scoreSeats(set, model.soft, ctx) }))
+    .sort((a, b) => b.score - a.score || catalogOrder(a.set, b.set));
+  const options: RankedSeats[] = ranked.slice(0, MAX_SEAT_SETS).map(({ set, score, notes }) => ({
+    seatIds: set.map((s) => s.id),
+    toSelect: set.filter((s) => !selected.includes(s)).map((s) => s.id),
+    score,
+    reason: seatReason(set, selected, hard, layout, notes, currency),
+  }));
+  return { stage: 'seat', kind: 'seats', options };
+}
+
+function seatReason(
+  set: readonly SeatView[],
+  selected: readonly SeatView[],
+  hard: readonly HardConstraint[],
+  layout: SeatLayout,
+  notes: readonly string[],
+  currency: string | undefined,
+): string {
+  const rows = [...new Set(set.map((s) => s.row))];
+  const first = set[0];
+  const depth = first ? ` (${first.rowIndex + 1} of ${layout.rows.length} from the screen)` : '';
+  const parts = [
+    set.length > 1 && together(set, layout)
+      ? `side by side in row ${rows[0]}${depth}`
+      : `row${rows.length > 1 ? 's' : ''} ${rows.join(', ')}${rows.length === 1 ? depth : ''}`,
+  ];
+  for (const kind of ['premium', 'wheelchair']) {
+    const these = set.filter((s) => s.kind === kind);
+    const extra = these[0]?.surcharge ?? 0;
+    if (these.length > 0) parts.push(`${these.length} ${kind}${extra > 0 ? ` (+${money(extra, currency)} each)` : ''}`);
+  }
+  for (const c of hard) {
+    if (c.kind === 'rows') parts.push(`${rowsWish(c)} as wanted`);
+    if (c.kind === 'seatKind') parts.push(`${wish(c)} as wanted`);
+  }
+  parts.push(...notes);
+  if (selected.length > 0) parts.push(`keeps your ${ids(selected)}`);
+  return `${ids(set)}: ${parts.join('; ')}`;
+}
+
+/** Hard constraints the participant's own seats already break. */
+function selectionProblems(
+  selected: readonly SeatView[],
+  hard: readonly HardConstraint[],
+  rules: SeatRules,
+  layout: SeatLayout,
+): FailingConstraint[] {
+  const out: FailingConstraint[] = [];
+  const fixed = hard.find((c) => c.kind === 'seatCount' || c.kind === 'ticketMix');
+  if (fixed && selected.length > rules.size) {
+    out.push({
+      constraint: fixed,
+      detail: `you already selected ${plural(selected.length, 'seat')} (${ids(selected)}); the booking needs exactly ${rules.size}`,
+    });
+  }
+  for (const c of rules.perSeat) {
+    const bad = selected.filter((s) => !seatAllowed(s, { ...rules, perSeat: [c] }, layout));
+    if (bad.length > 0) {
+      const what = bad.map((s) => `${s.id} (${c.kind === 'rows' ? `row ${s.row}` : s.kind})`).join(', ');
+      const want = c.kind === 'rows' ? `seats ${rowsWish(c)}` : `${c.seatKind} seats`;
+      out.push({ constraint: c, detail: `you selected ${what}, but you want ${want}` });
+    }
+  }
+  return out;
+}
+
+/** Why no seat set fits: each constraint whose removal would leave sets, with what the room offers. */
+function seatDeadEnd(
+  spec: UiSpec,
+  model: PreferenceModel,
+  seats: readonly SeatView[],
+  selected: readonly SeatView[],
+  layout: SeatLayout,
+  hard: readonly HardConstraint[],
+): StageDecision {
+  const rules = seatRules(hard, model.soft, selected.length);
+  const free = seats.filter((s) => s.free);
+  const room = `No ${plural(rules.size, 'seat')}`;
+  if (free.length + selected.length < rules.size && free.length === 0) {
+    return {
+      stage: 'seat',
+      kind: 'dead-end',
+      failing: [],
+      summary: sentence(`${room}: every seat is taken${hiddenNote(spec)}`),
+    };
+  }
+  const fits = (list: readonly HardConstraint[]) =>
+    candidateSets(seats, selected, seatRules(list, model.soft, selected.length), layout, () => 0).length > 0;
+  // The party's size is the last thing to give up: name it only when nothing else would help.
+  const isSize = (c: HardConstraint) => c.kind === 'seatCount' || c.kind === 'ticketMix';
+  const blocking = hard.filter((c) => fits(hard.filter((x) => x !== c)));
+  const named = blocking.some((c) => !isSize(c)) ? blocking.filter((c) => !isSize(c)) : blocking;
+  const failing = (named.length > 0 ? named : hard).map((constraint) => ({
+    constraint,
+    detail: seatFailure(constraint, seats, selected, rules, layout),
+  }));
+  const wishes = hard.filter((c) => c.kind !== 'seatCount' && c.kind !== 'ticketMix').map(wish);
+  const first = failing[0]?.detail ?? `only ${plural(free.length, 'free seat')} left`;
+  return {
+    stage: 'seat',
+    kind: 'dead-end',
+    failing,
+    summary: sentence(`${room}${wishes.length ? ` ${wishes.join(', ')}` : ''}: ${first}${hiddenNote(spec)}`),
+  };
+}
+
+/** `premium seats in rows G or H`: the seats the per-seat rules allow, as a noun phrase. */
+function seatsPhrase(plural: boolean, perSeat: SeatRules['perSeat'], kind?: string): string {
+  const kinds = new Set([
+    ...perSeat.flatMap((c) => (c.kind === 'seatKind' ? [c.seatKind] : [])),
+    ...(kind ? [kind] : []),
+  ]);
+  const rows = perSeat.flatMap((c) => (c.kind === 'rows' ? [rowsWish(c)] : []));
+  return [`${[...kinds].map((k) => `${k} `).join('')}seat${plural ? 's' : ''}`, ...rows].join(' ');
+}
+
+/** What the room offers on one failing seat constraint, among the seats the other rules allow. */
+function seatFailure(
+  c: HardConstraint,
+  seats: readonly SeatView[],
+  selected: readonly SeatView[],
+  rules: SeatRules,
+  layout: SeatLayout,
+): string {
+  const { size } = rules;
+  const mine = new Set(selected.map((s) => s.id));
+  const usable = (s: SeatView) => mine.has(s.id) || (s.free && seatAllowed(s, rules, layout));
+  const count = (pick: (s: SeatView) => boolean) => seats.filter((s) => usable(s) && pick(s)).length;
+  const only = (n: number, kind?: string) =>
+    `only ${n} ${seatsPhrase(n !== 1, rules.perSeat, kind)} ${n === 1 ? 'is' : 'are'} free`;
+  const n = count(() => true);
+  const sideBySide = () => {
+    if (selected.length > 1 && !together(selected, layout)) return `your seats ${ids(selected)} are not side by side`;
+    const r = longestRun(seats, usable, layout);
+    if (r.length < size) {
+      return `the longest run of free ${seatsPhrase(true, rules.perSeat)} side by side is ${r.length}${r.row ? ` (row ${r.row})` : ''}; you need ${size}`;
+    }
+    // Runs long enough exist, but none holds what else the set must hold.
+    const kinds = rules.counted.map((k) => `${k.count} ${k.seatKind}`);
+    if (kinds.length > 0) return `no ${size} free seats side by side include ${orList(kinds, 'and')}`;
+    return `no ${size} free seats side by side include your ${ids(selected)}`;
+  };
+  if (c.kind === 'adjacent') return sideBySide();
+  if (c.kind === 'seatKind' && c.count !== undefined) {
+    const have = count((s) => s.kind === c.seatKind);
+    if (have < c.count) return `${only(have, c.seatKind)}; you want at least ${c.count}`;
+  }
+  if (n < size) return `${only(n)}; you need ${size}`;
+  return rules.adjacent ? sideBySide() : `no set of ${size} seats meets every seat wish`;
+}

@@ -1,0 +1,146 @@
+import type { HardConstraint } from '@usher/booking';
+import type { Item, UiSpec } from '@usher/protocol';
+import { decideSeats } from './decide-seats.ts';
+import { hiddenNote, observe, sentence, stageNoun, wish } from './explain.ts';
+import { dateLabel, money } from './fields.ts';
+import { judgeBooking, judgedHere, judgeOption } from './judge.ts';
+import { scoreOption } from './rank.ts';
+import { decideTickets } from './tickets.ts';
+import type { OptionStage, PreferenceModel, RankedOption, StageDecision, Verdict } from './types.ts';
+
+/**
+ * Decides the stage on screen under the participant's constraints (spec §6): the options that
+ * meet every hard constraint this stage can judge, best first by the soft ones; the seats, the
+ * ticket quantities, or the go-ahead to confirm; or a dead-end naming the constraints that rule
+ * everything out. Pure: the same spec and model always give the same decision.
+ */
+export function decideStage(spec: UiSpec, model: PreferenceModel): StageDecision {
+  switch (spec.stage) {
+    case 'movie':
+    case 'theater':
+    case 'date':
+    case 'time':
+      return decideOptions(spec.stage, spec, model);
+    case 'seat':
+      return decideSeats(spec, model);
+    case 'ticket':
+      return decideTickets(spec, model);
+    case 'confirm':
+      return decideConfirm(spec, model);
+  }
+}
+
+interface Judged {
+  item: Item;
+  /** One per judged hard constraint, in the model's order. */
+  verdicts: Array<Verdict | undefined>;
+}
+
+const passes = (v: Verdict | undefined) => v?.ok !== false;
+
+function decideOptions(stage: OptionStage, spec: UiSpec, model: PreferenceModel): StageDecision {
+  const hard = judgedHere(stage, model.hard);
+  // Ties go to the catalog order (`items`), not to a sort someone applied to the view.
+  const order = new Map(spec.items.map((item, n) => [item.id, n]));
+  const judged: Judged[] = spec.visibleItems
+    .filter((item) => item.isDisabled !== true)
+    .map((item) => ({ item, verdicts: hard.map((c) => judgeOption(stage, c, item)) }));
+  const passing = judged.filter((j) => j.verdicts.every(passes));
+  if (passing.length === 0) return optionsDeadEnd(stage, spec, hard, judged);
+
+  const pool = passing.map((j) => j.item);
+  const options: RankedOption[] = passing
+    .map(({ item, verdicts }) => {
+      const { score, notes } = scoreOption(stage, item, pool, model);
+      const parts = [...verdicts.flatMap((v) => (v ? [v.detail] : [])), ...notes];
+      const why = parts.length > 0 ? parts.join('; ') : 'nothing you asked for depends on this choice';
+      return { itemId: item.id, label: item.value, score, reason: `${item.value}: ${why}` };
+    })
+    .sort((a, b) => b.score - a.score || (order.get(a.itemId) ?? 0) - (order.get(b.itemId) ?? 0));
+  return { stage, kind: 'options', options };
+}
+
+/**
+ * Each hard constraint that ruled out an option, with what the stage offers on it among the
+ * options meeting the others ("no showtime on Sun 22 Nov starting at or after 18:00: among those
+ * in IMAX, the latest starts at 16:30"). Constraints that alone would leave an option come first.
+ */
+function optionsDeadEnd(
+  stage: OptionStage,
+  spec: UiSpec,
+  hard: readonly HardConstraint[],
+  judged: readonly Judged[],
+): StageDecision {
+  const { noun, where } = stageNoun(stage, spec);
+  if (judged.length === 0) {
+    const what =
+      stage === 'time' && spec.visibleItems.length > 0
+        ? `every showtime${where} is sold out`
+        : `no ${noun}${where} is available`;
+    return { stage, kind: 'dead-end', failing: [], summary: sentence(`${what}${hiddenNote(spec)}`) };
+  }
+  const eliminating = hard.flatMap((_c, k) => (judged.some((j) => !passes(j.verdicts[k])) ? [k] : []));
+  const found = eliminating.map((k) => {
+    const c = hard[k] as HardConstraint;
+    const others = eliminating.filter((x) => x !== k);
+    const pool = judged.filter((j) => others.every((x) => passes(j.verdicts[x]))).map((j) => j.item);
+    const among =
+      pool.length > 0 && others.length > 0
+        ? `among those ${others.map((x) => wish(hard[x] as HardConstraint)).join(', ')}, `
+        : '';
+    const seen = `${among}${observe(c, pool.length > 0 ? pool : judged.map((j) => j.item))}`;
+    return { constraint: c, detail: `no ${noun}${where} ${wish(c)}: ${seen}`, seen, alone: pool.length > 0 };
+  });
+  found.sort((a, b) => Number(b.alone) - Number(a.alone));
+  const first = found[0];
+  const summary = `no ${noun}${where} ${found.map((f) => wish(f.constraint)).join(', ')}${first ? `: ${first.seen}` : ''}`;
+  return {
+    stage,
+    kind: 'dead-end',
+    failing: found.map(({ constraint, detail }) => ({ constraint, detail })),
+    summary: sentence(`${summary}${hiddenNote(spec)}`),
+  };
+}
+
+/** The last check before the irreversible submit, on what the summary shows (price above all). */
+function decideConfirm(spec: UiSpec, model: PreferenceModel): StageDecision {
+  const booking = spec.state.booking ?? {};
+  const judged = judgedHere('confirm', model.hard).map((constraint) => ({
+    constraint,
+    verdict: judgeBooking(constraint, booking),
+  }));
+  const failing = judged.flatMap(({ constraint, verdict }) =>
+    verdict && !verdict.ok ? [{ constraint, detail: verdict.detail }] : [],
+  );
+  if (failing.length > 0) {
+    // Over the price limit only because of seat surcharges: other seats can fix it.
+    const tickets = (booking.tickets ?? []).reduce((sum, t) => sum + t.quantity * t.unitPrice, 0);
+    const bySeats = failing.every((f) => f.constraint.kind === 'price' && tickets <= f.constraint.maxTotal);
+    return {
+      stage: 'confirm',
+      kind: 'dead-end',
+      failing,
+      summary: sentence(failing.map((f) => f.detail).join('; ')),
+      ...(bySeats && { backTo: 'seat' as const }),
+    };
+  }
+  const s = booking.showing;
+  const what = [
+    [
+      booking.movie?.title,
+      booking.theater && `at ${booking.theater.name}`,
+      booking.date && `on ${dateLabel(booking.date)}`,
+    ]
+      .filter(Boolean)
+      .join(' '),
+    s && `${s.time} ${s.format}`,
+    booking.seats?.length && `seats ${booking.seats.join(' ')}`,
+    booking.total !== undefined && `total ${money(booking.total, booking.currency)}`,
+  ].filter(Boolean);
+  const checks = judged.flatMap(({ verdict }) => (verdict?.ok ? [verdict.detail] : []));
+  return {
+    stage: 'confirm',
+    kind: 'confirm',
+    reason: `Book ${what.join(', ')}${checks.length ? `: ${checks.join('; ')}` : ''}`,
+  };
+}

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import {
+  addDays,
+  nextWeekday,
+  nextWeekendDates,
+  resolveDayMonth,
+  resolveDayOfMonth,
+  shortDateLabel,
+  weekendDates,
+} from './dates.ts';
+import { hard } from './testing.ts';
+
+// The default scenario's today: Saturday 21 November 2026.
+const dates = (...messages: string[]) => hard(...messages).find((c) => c.kind === 'date');
+
+describe('calendar helpers', () => {
+  it('counts days and names them like the booking UI', () => {
+    expect(addDays('2026-11-30', 1)).toBe('2026-12-01');
+    expect(shortDateLabel('2026-11-22')).toBe('Sun 22 Nov');
+    expect(nextWeekday('2026-11-21', 6)).toBe('2026-11-21');
+    expect(nextWeekday('2026-11-21', 1)).toBe('2026-11-23');
+  });
+
+  it('keeps only the weekend days not yet past', () => {
+    expect(weekendDates('2026-11-21')).toEqual(['2026-11-21', '2026-11-22']);
+    expect(weekendDates('2026-11-22')).toEqual(['2026-11-22']);
+    expect(weekendDates('2026-11-25')).toEqual(['2026-11-28', '2026-11-29']);
+  });
+
+  it('reads "next weekend" as the following one during a weekend, the coming one on a weekday', () => {
+    expect(nextWeekendDates('2026-11-21')).toEqual(['2026-11-28', '2026-11-29']);
+    expect(nextWeekendDates('2026-11-22')).toEqual(['2026-11-28', '2026-11-29']);
+    expect(nextWeekendDates('2026-11-25')).toEqual(['2026-11-28', '2026-11-29']);
+  });
+
+  it('puts dates without a year in the future, and rejects impossible ones', () => {
+    expect(resolveDayMonth('2026-11-21', 3, 1)).toBe('2027-01-03');
+    expect(resolveDayMonth('2026-11-21', 31, 11)).toBeUndefined();
+    expect(resolveDayOfMonth('2026-11-21', 5)).toBe('2026-12-05');
+    expect(resolveDayOfMonth('2026-11-21', 24)).toBe('2026-11-24');
+  });
+});
+
+describe('date phrasings', () => {
+  it.each([
+    ['today', ['2026-11-21']],
+    ['tonight', ['2026-11-21']],
+    ['tomorrow', ['2026-11-22']],
+    ['the day after tomorrow', ['2026-11-23']],
+    ['this weekend', ['2026-11-21', '2026-11-22']],
+    ['next weekend', ['2026-11-28', '2026-11-29']],
+    ['on Monday', ['2026-11-23']],
+    ['Saturday', ['2026-11-21']],
+    ['next Saturday', ['2026-11-28']],
+    ['Friday or Saturday', ['2026-11-21', '2026-11-27']],
+    ['Nov 24', ['2026-11-24']],
+    ['24 November', ['2026-11-24']],
+    ['the 24th of November', ['2026-11-24']],
+    ['2026-11-24', ['2026-11-24']],
+    ['on the 24th', ['2026-11-24']],
+    ['Tue 24 Nov', ['2026-11-24']],
+  ])('"%s"', (text, expected) => {
+    expect(dates(text)).toEqual({ kind: 'date', dates: expected });
+  });
+
+  it('"tonight" also means the evening, unless a time is given', () => {
+    expect(hard('tonight')).toContainEqual({ kind: 'startTime', after: '17:00' });
+    expect(hard('tonight at 7:30')).toContainEqual({ kind: 'startTime', after: '19:30', before: '19:30' });
+  });
+
+  it('a later day replaces the earlier one; "too" adds; "not" removes', () => {
+    expect(dates('this weekend', 'actually make it Sunday')?.dates).toEqual(['2026-11-22']);
+    expect(dates('Monday', 'Tuesday works too')?.dates).toEqual(['2026-11-23', '2026-11-24']);
+    expect(dates('this weekend', 'not Saturday')?.dates).toEqual(['2026-11-22']);
+  });
+
+  it('ignores past dates and "the 2nd row"', () => {
+    expect(dates('2026-11-20')).toBeUndefined();
+    expect(dates('the 2nd row')).toBeUndefined();
+  });
+});

@@ -1,0 +1,153 @@
+import { hits, span } from './match.ts';
+import { clauseAt, polarity } from './text.ts';
+import type { Draft, Hit, Rule, Scan } from './types.ts';
+
+/*
+ * Calendar words → `date` constraints, resolved against the study's "today". Arithmetic runs
+ * in UTC on `YYYY-MM-DD` strings, as in @usher/booking, so results never depend on time zones.
+ */
+
+const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'] as const;
+
+function utc(date: string): Date {
+  const [y, m, d] = date.split('-').map(Number);
+  return new Date(Date.UTC(y ?? 1970, (m ?? 1) - 1, d ?? 1));
+}
+const iso = (d: Date) => d.toISOString().slice(0, 10);
+
+/** The date `days` after `date`. */
+export function addDays(date: string, days: number): string {
+  const d = utc(date);
+  d.setUTCDate(d.getUTCDate() + days);
+  return iso(d);
+}
+
+/** 0 for Sunday … 6 for Saturday. */
+export function weekdayIndex(date: string): number {
+  return utc(date).getUTCDay();
+}
+
+/** "Sun 22 Nov", the label the booking UI uses. */
+export function shortDateLabel(date: string): string {
+  const d = utc(date);
+  const weekday = WEEKDAYS[d.getUTCDay()] ?? '';
+  const month = MONTHS[d.getUTCMonth()] ?? '';
+  const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1, 3);
+  return `${cap(weekday)} ${d.getUTCDate()} ${cap(month)}`;
+}
+
+/** The first date on or after `today` that falls on `weekday` (today itself counts). */
+export function nextWeekday(today: string, weekday: number): string {
+  return addDays(today, (weekday - weekdayIndex(today) + 7) % 7);
+}
+
+/** The Saturday and Sunday of the coming weekend, leaving out days already past. */
+export function weekendDates(today: string): string[] {
+  if (weekdayIndex(today) === 0) return [today];
+  const saturday = nextWeekday(today, 6);
+  return [saturday, addDays(saturday, 1)];
+}
+
+/**
+ * "Next weekend": said during a weekend, the following one; said on a weekday, the coming one
+ * (people use it both ways on weekdays; the nearer reading keeps the most showings in play).
+ */
+export function nextWeekendDates(today: string): string[] {
+  const day = weekdayIndex(today);
+  if (day !== 0 && day !== 6) return weekendDates(today);
+  const saturday = addDays(today, day === 6 ? 7 : 6);
+  return [saturday, addDays(saturday, 1)];
+}
+
+/** A day and month (1-based) without a year: this year, or next year when already past. */
+export function resolveDayMonth(today: string, day: number, month: number, year?: number): string | undefined {
+  const make = (y: number) => {
+    const d = new Date(Date.UTC(y, month - 1, day));
+    return d.getUTCMonth() === month - 1 && d.getUTCDate() === day ? iso(d) : undefined;
+  };
+  const thisYear = utc(today).getUTCFullYear();
+  if (year !== undefined) return make(year);
+  const date = make(thisYear);
+  return date !== undefined && date < today ? make(thisYear + 1) : date;
+}
+
+/** "The 24th": this month if not yet past, otherwise next month. */
+export function resolveDayOfMonth(today: string, day: number): string | undefined {
+  const t = utc(today);
+  for (let ahead = 0; ahead < 3; ahead++) {
+    const d = new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth() + ahead, day));
+    if (d.getUTCDate() === day && iso(d) >= today) return iso(d);
+  }
+  return undefined;
+}
+
+const WEEKDAY = '(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|weds|thu|thurs?|fri)';
+const ANY_WEEKDAY = String.raw`(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+)`;
+const MONTH =
+  '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
+const DAY = String.raw`(\d{1,2})(?:st|nd|rd|th)?`;
+const YEAR = String.raw`(?:,?\s+(\d{4}))?`;
+
+const monthOf = (token: string) => MONTHS.findIndex((m) => token.toLowerCase().startsWith(m)) + 1;
+const weekdayOf = (token: string) => WEEKDAYS.findIndex((w) => w.startsWith(token.toLowerCase().slice(0, 3)));
+
+/** The date patterns, each resolving a match to the dates it names (several for "this weekend"). */
+const PATTERNS: Array<[string, (m: RegExpExecArray, today: string) => string[]]> = [
+  [String.raw`(\d{4})-(\d{2})-(\d{2})`, (m, t) => opt(resolveDayMonth(t, Number(m[3]), Number(m[2]), Number(m[1])))],
+  [String.raw`(?:the\s+)?day after tomorrow`, (_m, t) => [addDays(t, 2)]],
+  [String.raw`today|tonight|this(?=\s+(?:evening|afternoon|morning)\b)`, (_m, t) => [t]],
+  ['tomorrow|tmrw', (_m, t) => [addDays(t, 1)]],
+  [
+    String.raw`(?:(this|next|the|on the|at the|over the)\s+)?weekend`,
+    (m, t) => (m[1]?.toLowerCase() === 'next' ? nextWeekendDates(t) : weekendDates(t)),
+  ],
+  [
+    `${ANY_WEEKDAY}?(?:the\\s+)?${DAY}\\s+(?:of\\s+)?${MONTH}\\.?${YEAR}`,
+    (m, t) => opt(resolveDayMonth(t, Number(m[1]), monthOf(m[2] ?? ''), optNumber(m[3]))),
+  ],
+  [
+    `${ANY_WEEKDAY}?${MONTH}\\.?\\s+(?:the\\s+)?${DAY}${YEAR}(?![:\\d])`,
+    (m, t) => opt(resolveDayMonth(t, Number(m[2]), monthOf(m[1] ?? ''), optNumber(m[3]))),
+  ],
+  [
+    String.raw`(?:(next|this|coming|on)\s+)?${WEEKDAY}\.?(?:s\b)?`,
+    (m, t) => {
+      const day = nextWeekday(t, weekdayOf(m[2] ?? ''));
+      // "Next Saturday" said on a Saturday means a week ahead, not today.
+      return [m[1]?.toLowerCase() === 'next' && day === t ? addDays(t, 7) : day];
+    },
+  ],
+  [
+    String.raw`the\s+(\d{1,2})(?:st|nd|rd|th)(?!\s*(?:row|seat|place))`,
+    (m, t) => opt(resolveDayOfMonth(t, Number(m[1]))),
+  ],
+];
+const opt = (d: string | undefined) => (d === undefined ? [] : [d]);
+const optNumber = (s: string | undefined) => (s === undefined ? undefined : Number(s));
+
+/* "Sunday works too", "also Monday": add to the dates already wanted rather than replace them. */
+const ADDING = /\b(?:also|too|as well|either)\b/i;
+
+/** Dates: today, tonight, tomorrow, weekends, weekday names, explicit dates; "not Monday" drops one. */
+export const dateRule: Rule = (scan) =>
+  PATTERNS.flatMap(([source, resolve]) =>
+    hits(scan, source, (m) => {
+      const dates = resolve(m, scan.context.today).filter((d) => d >= scan.context.today);
+      if (dates.length === 0) return undefined;
+      return { ...span(m), drafts: dateDrafts(scan, m, dates) };
+    }),
+  );
+
+function dateDrafts(scan: Scan, m: RegExpExecArray, dates: string[]): Hit['drafts'] {
+  const at = m.index ?? 0;
+  const p = polarity(scan.original, at);
+  if (p === 'skip') return [];
+  if (p === 'negative') return dates.map((value): Draft => ({ remove: 'date', value }));
+  const [start, end] = clauseAt(scan.original, at);
+  const mode = ADDING.test(scan.original.slice(start, end)) ? 'add' : 'replace';
+  const drafts: Draft[] = [{ set: { kind: 'date', dates }, mode }];
+  // "Tonight" is a time as well as a day: the evening, unless a clock time says otherwise.
+  if (/^tonight$/i.test(m[0])) drafts.push({ set: { kind: 'startTime', after: '17:00' }, rank: 0 });
+  return drafts;
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { read } from './testing.ts';
+
+const kinds = (...m: string[]) => {
+  const { hard, soft } = read(...m).model;
+  return [...hard, ...soft].map((c) => c.kind);
+};
+
+describe('withdrawing wishes', () => {
+  const FULL = 'IMAX, tomorrow after 6pm, done by 10pm, under $50, seats together, nearby, no horror';
+
+  it.each([
+    ['forget the IMAX', 'format'],
+    ['never mind the IMAX', 'format'],
+    ['no preference on time', 'startTime'],
+    ['any time is fine', 'startTime'],
+    ['whenever', 'endTime'],
+    ['any day works', 'date'],
+    ["the price doesn't matter", 'price'],
+    ["I don't care about the distance", 'closest'],
+    ["we don't need to sit together", 'adjacent'],
+    ['horror is fine, forget the horror thing', 'genre'],
+  ])('"%s" removes %s', (text, kind) => {
+    expect(kinds(FULL)).toContain(kind);
+    expect(kinds(FULL, text)).not.toContain(kind);
+  });
+
+  it('removes only the named value of a list', () => {
+    const { hard } = read('IMAX', 'no 3D', 'forget the IMAX').model;
+    expect(hard).toEqual([{ kind: 'format', not: ['3D'] }]);
+  });
+
+  it('"I don\'t mind horror" takes horror off the refusals', () => {
+    const { hard } = read('no horror or thrillers', "I don't mind horror").model;
+    expect(hard).toEqual([{ kind: 'genre', exclude: ['Thriller'] }]);
+  });
+
+  it('"any time" removes every time wish but keeps the rest', () => {
+    expect(kinds('tomorrow, around 7pm, done by 10, the earliest', 'any time is fine')).toEqual(['date']);
+  });
+});

@@ -1,0 +1,66 @@
+import type { ConstraintKind } from '@usher/booking';
+import { hits, span } from './match.ts';
+import type { Draft, Rule, Scan } from './types.ts';
+import { FORMAT_WORDS, genreLexicon, KIND_NOUNS, type Lexicon, lexicon, titleLexicon } from './vocabulary.ts';
+
+/*
+ * Withdrawn wishes: "forget the IMAX", "no preference on time", "any day is fine", "the price
+ * doesn't matter", "don't need to sit together". A named value (IMAX, a genre, a title) drops
+ * only that value; a kind noun (time, day, price …) drops every wish of that kind.
+ * This rule runs first, so the words it reads are not taken as new wishes by later rules.
+ */
+
+type Target = { kinds: ConstraintKind[] } | { kind: ConstraintKind; value: string };
+
+/** What a term names, tried from the most specific table to the most general. */
+function targets(scan: Scan): { source: string; resolve(term: string): Target | undefined } {
+  const tables: Array<[Lexicon<unknown>, (value: never) => Target]> = [
+    [titleLexicon(scan.context.knownTitles), (value: string) => ({ kind: 'title', value })],
+    [lexicon(FORMAT_WORDS), (value: string) => ({ kind: 'format', value })],
+    [genreLexicon(scan.context.knownGenres), (value: string) => ({ kind: 'genre', value })],
+    [lexicon(KIND_NOUNS), (kinds: ConstraintKind[]) => ({ kinds })],
+  ];
+  const present = tables.filter(([l]) => l.source !== '');
+  return {
+    source: present.map(([l]) => l.source).join('|'),
+    resolve(term) {
+      for (const [l, make] of present) {
+        const value = l.lookup(term);
+        if (value !== undefined) return make(value as never);
+      }
+      return undefined;
+    },
+  };
+}
+
+const kindNouns = lexicon(KIND_NOUNS);
+
+const FORGET = String.raw`(?:forget|never\s?mind|drop|scrap|ignore|disregard|remove|cancel)(?:\s+about)?(?:\s+(?:the|that|my|any))?(?:\s+(?:idea of|bit about|part about))?`;
+const NO_PREFERENCE = String.raw`(?:no (?:particular |real |strong )?preferences?|don'?t (?:really )?(?:care|mind)|do not (?:care|mind)|not (?:fussed|bothered))(?:\s+(?:on|for|about|regarding|with|what|which|as to))?(?:\s+(?:the|a|an))?`;
+const NOT_NEEDED = String.raw`(?:no need (?:for|to)|don'?t need(?: to)?|do not need(?: to)?|doesn'?t (?:need|have) to|needn'?t)(?:\s+(?:be|sit|have|get|see))?(?:\s+(?:the|an?|in))?`;
+const DOES_NOT_MATTER = String.raw`(?:really\s+)?(?:(?:doesn'?t|does not|don'?t|do not)\s+matter|(?:is|are)\s+(?:flexible|not important|unimportant|optional|negotiable)|(?:isn'?t|aren'?t)\s+important)`;
+
+/** Withdrawals of a wish, by value or by kind. */
+export const dismissRule: Rule = (scan) => {
+  const t = targets(scan);
+  const read = (term: string | undefined, m: RegExpExecArray) => {
+    const target = t.resolve(term ?? '');
+    return target ? { ...span(m), drafts: drafts(target) } : undefined;
+  };
+  return [
+    ...hits(scan, `(?:${FORGET}|${NO_PREFERENCE}|${NOT_NEEDED})\\s+(${t.source})`, (m) => read(m[1], m)),
+    ...hits(scan, `(?:the\\s+)?(${t.source})\\s+${DOES_NOT_MATTER}`, (m) => read(m[1], m)),
+    ...hits(
+      scan,
+      String.raw`any\s?(${kindNouns.source})(?:\s+(?:is|are|would be|will be)\s+(?:fine|ok|okay|good|great))?`,
+      (m) => read(m[1], m),
+    ),
+    ...hits(scan, 'whenever|anytime', (m) => read('time', m)),
+    ...hits(scan, 'anywhere', (m) => read('distance', m)),
+  ];
+};
+
+function drafts(target: Target): Draft[] {
+  if ('kinds' in target) return target.kinds.map((kind) => ({ remove: kind }));
+  return [{ remove: target.kind, value: target.value }];
+}

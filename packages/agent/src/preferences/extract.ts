@@ -1,0 +1,82 @@
+import { dateRule } from './dates.ts';
+import { dismissRule } from './dismiss.ts';
+import { PREFERENCE_KINDS } from './kinds.ts';
+import { ageRatingRule, genreRule, ratingRule, titleRule } from './movie-rules.ts';
+import { partyRule } from './party.ts';
+import { adjacentRule, centeredRule, rowsRule, seatKindRule } from './seat-rules.ts';
+import { blank, clauseStrength, normalize } from './text.ts';
+import { earliestLatestRule, endTimeRule, periodRule, startTimeRule } from './times.ts';
+import type { Draft, Hit, Op, PreferenceContext, Rule } from './types.ts';
+import { cheapestRule, closestRule, distanceRule, formatRule, priceRule } from './venue-rules.ts';
+
+/**
+ * Every rule, in the order they read the message. A rule's phrases are blanked before the next
+ * rule runs, so the order settles overlaps: withdrawals before wishes ("forget the IMAX"), titles
+ * before words inside them ("Midnight Static"), amounts with units before bare clock numbers
+ * ("within 5 km", "under $40", "rated at least 7"), seats before counts ("2 premium seats"),
+ * rows before dates ("the 2nd row"), end times before start times ("done by 10").
+ */
+export const RULES: ReadonlyArray<readonly [string, Rule]> = [
+  ['dismiss', dismissRule],
+  ['title', titleRule],
+  ['rating', ratingRule],
+  ['ageRating', ageRatingRule],
+  ['distance', distanceRule],
+  ['closest', closestRule],
+  ['price', priceRule],
+  ['cheapest', cheapestRule],
+  ['seatKind', seatKindRule],
+  ['rows', rowsRule],
+  ['party', partyRule],
+  ['endTime', endTimeRule],
+  ['date', dateRule],
+  ['period', periodRule],
+  ['startTime', startTimeRule],
+  ['earliestLatest', earliestLatestRule],
+  ['format', formatRule],
+  ['genre', genreRule],
+  ['adjacent', adjacentRule],
+  ['centered', centeredRule],
+];
+
+/** The operations one message asks for, in the order the rules found them. */
+export function extract(text: string, context: PreferenceContext): Op[] {
+  const original = normalize(text);
+  let working = original;
+  const ops: Op[] = [];
+  for (const [, rule] of RULES) {
+    for (const hit of nonOverlapping(rule({ text: working, original, context }))) {
+      working = blank(working, hit.start, hit.end);
+      for (const draft of hit.drafts) ops.push(toOp(draft, hit.start, original));
+    }
+  }
+  return ops;
+}
+
+/** The earliest, then longest, hits that do not overlap one another. */
+function nonOverlapping(found: Hit[]): Hit[] {
+  const sorted = [...found].sort((a, b) => a.start - b.start || b.end - a.end);
+  const kept: Hit[] = [];
+  for (const hit of sorted) {
+    if (hit.end > hit.start && !kept.some((k) => k.start < hit.end && hit.start < k.end)) kept.push(hit);
+  }
+  return kept;
+}
+
+function toOp(draft: Draft, at: number, original: string): Op {
+  if ('remove' in draft) return { type: 'remove', kind: draft.remove, value: draft.value, at, rank: 1 };
+  const kind = draft.set.kind;
+  // Preferences are soft by definition; otherwise the clause decides, and plain statements are hard.
+  const strength = PREFERENCE_KINDS.includes(kind)
+    ? 'soft'
+    : (clauseStrength(original, at) ?? (draft.vague ? 'soft' : 'hard'));
+  return {
+    type: 'set',
+    constraint: draft.set,
+    strength,
+    mode: draft.mode ?? 'replace',
+    perTicket: draft.perTicket ?? false,
+    at,
+    rank: draft.rank ?? 1,
+  };
+}

@@ -1,0 +1,54 @@
+import type { ConstraintKind, Story } from '@usher/booking';
+import { describeModel } from './describe.ts';
+import { extract } from './extract.ts';
+import { KIND_ORDER } from './kinds.ts';
+import { merge } from './merge.ts';
+import type { PreferenceContext, PreferenceModel, Understanding } from './types.ts';
+
+/*
+ * The preferences stage (specs/external-agent-runtime.md §2.1, "extract user intent signals"):
+ * a deterministic, rule-based reading of what the participant writes into the booking domain's
+ * constraint model (DESIGN.md, "Booking domain"; packages/booking/SCENARIOS.md, "Story").
+ * The rules and decisions are listed in this folder's README.md.
+ */
+
+export { describeModel } from './describe.ts';
+export type { PreferenceContext, PreferenceModel, Understanding } from './types.ts';
+
+/** A model with no wishes yet. */
+export const EMPTY_MODEL: PreferenceModel = { hard: [], soft: [] };
+
+/** The model a scenario's story describes (its hard and soft lists), as the starting point. */
+export function fromStory(story: Story): PreferenceModel {
+  return { hard: structuredClone(story.hard), soft: structuredClone(story.soft) };
+}
+
+/**
+ * Reads one participant message and returns the updated model. Later messages refine or
+ * override earlier ones; `unparsed` is true (and the model unchanged) when nothing was recognized.
+ */
+export function updatePreferences(current: PreferenceModel, text: string, context: PreferenceContext): Understanding {
+  const ops = extract(text, context);
+  if (ops.length === 0) {
+    return {
+      model: current,
+      changed: [],
+      summary: "Sorry, I couldn't find a booking preference in that. Could you say it another way?",
+      unparsed: true,
+    };
+  }
+  const model = merge(current, ops);
+  return {
+    model,
+    changed: changedKinds(current, model),
+    summary: describeModel(model, context.today),
+    unparsed: false,
+  };
+}
+
+/** Kinds whose constraints differ between two models, in `KIND_ORDER`. */
+export function changedKinds(before: PreferenceModel, after: PreferenceModel): ConstraintKind[] {
+  const of = (m: PreferenceModel, kind: ConstraintKind) =>
+    JSON.stringify([m.hard.filter((c) => c.kind === kind), m.soft.filter((c) => c.kind === kind)]);
+  return KIND_ORDER.filter((kind) => of(before, kind) !== of(after, kind));
+}

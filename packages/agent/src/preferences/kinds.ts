@@ -1,0 +1,41 @@
+import type { Constraint, ConstraintKind, HardConstraint } from '@usher/booking';
+
+/** Wishes that only make sense against the alternatives; the model allows them only as soft. */
+export const PREFERENCE_KINDS: readonly ConstraintKind[] = [
+  'cheapest',
+  'closest',
+  'earliest',
+  'latest',
+  'centered',
+  'highestRated',
+];
+
+/** The order in which the model lists and describes constraints: who, what, when, where, seats, money. */
+export const KIND_ORDER: readonly ConstraintKind[] = [
+  'seatCount',
+  'ticketMix',
+  'title',
+  'genre',
+  'rating',
+  'ageRating',
+  'format',
+  'date',
+  'startTime',
+  'endTime',
+  'distance',
+  'price',
+  'adjacent',
+  'rows',
+  'seatKind',
+  ...PREFERENCE_KINDS,
+];
+
+/** True for constraints allowed in a story's hard list. */
+export function isHardConstraint(c: Constraint): c is HardConstraint {
+  return !PREFERENCE_KINDS.includes(c.kind);
+}
+
+/** Sorts constraints by `KIND_ORDER`, keeping the order within a kind. */
+export function byKind<C extends Constraint>(list: readonly C[]): C[] {
+  return [...list].sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind));
+}

@@ -1,0 +1,206 @@
+import type { Constraint, ConstraintKind } from '@usher/booking';
+import { byKind, isHardConstraint, PREFERENCE_KINDS } from './kinds.ts';
+import { minutesOf } from './times.ts';
+import type { Op, PreferenceModel, Strength } from './types.ts';
+
+/*
+ * Applying a message's operations to the model. The general rule is "the latest statement of a
+ * kind wins, with the strength it was said with"; four families refine that rule:
+ * - lists with a positive and a negative side (genre, title, format, date): a new positive list
+ *   replaces the old one (several in one message join: "IMAX or 3D"), refusals accumulate
+ *   ("no horror", later "no thrillers either"), and a value moves sides when restated;
+ * - time windows: a named window ("evening", "around 7") replaces both bounds, a single bound
+ *   ("before 9") changes only its side, dropping the other side if they no longer fit together;
+ * - counts (seat count, ticket mix, dates) may be added to ("plus a child", "Sunday works too");
+ * - everything else is replaced whole.
+ * A kind can then sit in both lists (hard "not 3D", soft "IMAX"); each list holds at most one
+ * constraint per kind once a message has touched it.
+ */
+
+interface Lists {
+  hard: Constraint[];
+  soft: Constraint[];
+}
+
+const SIDES: Partial<Record<ConstraintKind, readonly [string, string?]>> = {
+  genre: ['include', 'exclude'],
+  title: ['is', 'not'],
+  format: ['is', 'not'],
+  date: ['dates'],
+};
+const BOUNDED: readonly ConstraintKind[] = ['startTime', 'endTime'];
+const STRENGTHS: readonly Strength[] = ['hard', 'soft'];
+
+/** The model after a message's operations; pure. */
+export function merge(model: PreferenceModel, ops: readonly Op[]): PreferenceModel {
+  const lists: Lists = { hard: [...model.hard], soft: [...model.soft] };
+  const replaced = new Set<ConstraintKind>();
+  const touched = new Set<ConstraintKind>();
+  const ordered = [...ops].sort((a, b) => a.rank - b.rank || a.at - b.at);
+  for (const op of ordered) {
+    if (op.type === 'set' && op.perTicket) continue;
+    if (op.type === 'remove') remove(lists, op.kind, op.value);
+    else set(lists, op, replaced);
+    touched.add(op.type === 'remove' ? op.kind : op.constraint.kind);
+  }
+  reconcileParty(lists, touched);
+  for (const op of ordered) if (op.type === 'set' && op.perTicket) perTicketPrice(lists, op);
+  return { hard: byKind(lists.hard.filter(isHardConstraint)), soft: byKind(lists.soft) };
+}
+
+function ofKind(lists: Lists, kind: ConstraintKind): Array<{ c: Constraint; strength: Strength }> {
+  return STRENGTHS.flatMap((strength) => lists[strength].filter((c) => c.kind === kind).map((c) => ({ c, strength })));
+}
+
+function replaceKind(lists: Lists, kind: ConstraintKind, next: Array<{ c: Constraint; strength: Strength }>): void {
+  for (const s of STRENGTHS) lists[s] = lists[s].filter((c) => c.kind !== kind);
+  for (const { c, strength } of next) lists[strength].push(c);
+}
+
+type Fields = Record<string, unknown>;
+const fields = (c: Constraint) => c as unknown as Fields;
+const build = (kind: ConstraintKind, f: Fields) => ({ kind, ...f }) as unknown as Constraint;
+
+function set(lists: Lists, op: Extract<Op, { type: 'set' }>, replaced: Set<ConstraintKind>): void {
+  const kind = op.constraint.kind;
+  const strength: Strength = PREFERENCE_KINDS.includes(kind) ? 'soft' : op.strength;
+  if (SIDES[kind]) return setSides(lists, op, strength, replaced);
+  if (BOUNDED.includes(kind)) return setBounds(lists, op, strength);
+  if (op.mode === 'add') return replaceKind(lists, kind, [{ c: added(lists, op.constraint), strength }]);
+  replaceKind(lists, kind, [{ c: op.constraint, strength }]);
+}
+
+interface Side {
+  value: string;
+  positive: boolean;
+  strength: Strength;
+}
+const key = (v: string) => v.toLowerCase();
+
+function setSides(lists: Lists, op: Extract<Op, { type: 'set' }>, strength: Strength, replaced: Set<ConstraintKind>) {
+  const kind = op.constraint.kind;
+  const [pos, neg] = SIDES[kind] ?? [];
+  let entries = readSides(lists, kind);
+  const put = (values: unknown, positive: boolean) => {
+    for (const value of (values as string[] | undefined) ?? []) {
+      entries = entries.filter((e) => key(e.value) !== key(value));
+      entries.push({ value, positive, strength });
+    }
+  };
+  const positives = pos ? fields(op.constraint)[pos] : undefined;
+  if (positives !== undefined && op.mode !== 'add' && !replaced.has(kind)) {
+    entries = entries.filter((e) => !e.positive);
+    replaced.add(kind);
+  }
+  put(positives, true);
+  if (neg) put(fields(op.constraint)[neg], false);
+  writeSides(lists, kind, entries);
+}
+
+function readSides(lists: Lists, kind: ConstraintKind): Side[] {
+  const [pos, neg] = SIDES[kind] ?? [];
+  return ofKind(lists, kind).flatMap(({ c, strength }) => {
+    const f = fields(c);
+    const side = (name: string | undefined, positive: boolean) =>
+      ((name ? f[name] : undefined) as string[] | undefined)?.map((value) => ({ value, positive, strength })) ?? [];
+    return [...side(pos, true), ...side(neg, false)];
+  });
+}
+
+function writeSides(lists: Lists, kind: ConstraintKind, entries: Side[]): void {
+  const [pos = '', neg] = SIDES[kind] ?? [];
+  const next = STRENGTHS.flatMap((strength) => {
+    const of = (positive: boolean) =>
+      entries.filter((e) => e.strength === strength && e.positive === positive).map((e) => e.value);
+    const f: Fields = {};
+    if (of(true).length > 0) f[pos] = kind === 'date' ? [...of(true)].sort() : of(true);
+    if (neg && of(false).length > 0) f[neg] = of(false);
+    return Object.keys(f).length > 0 ? [{ c: build(kind, f), strength }] : [];
+  });
+  replaceKind(lists, kind, next);
+}
+
+type Bound = { value: string; strength: Strength };
+
+function setBounds(lists: Lists, op: Extract<Op, { type: 'set' }>, strength: Strength): void {
+  const kind = op.constraint.kind;
+  const given = fields(op.constraint) as { after?: string; before?: string };
+  const bounds: { after?: Bound; before?: Bound } = {};
+  if (op.mode === 'refine') {
+    for (const { c, strength: s } of ofKind(lists, kind)) {
+      const f = fields(c) as { after?: string; before?: string };
+      if (f.after) bounds.after = { value: f.after, strength: s };
+      if (f.before) bounds.before = { value: f.before, strength: s };
+    }
+  }
+  if (given.after) bounds.after = { value: given.after, strength };
+  if (given.before) bounds.before = { value: given.before, strength };
+  // A new bound that contradicts the old opposite one replaces it ("afternoon", then "after 6pm").
+  if (bounds.after && bounds.before && minutesOf(bounds.after.value) > minutesOf(bounds.before.value)) {
+    if (given.after) delete bounds.before;
+    else delete bounds.after;
+  }
+  const next = STRENGTHS.flatMap((s) => {
+    const f: Fields = {};
+    if (bounds.after?.strength === s) f.after = bounds.after.value;
+    if (bounds.before?.strength === s) f.before = bounds.before.value;
+    return Object.keys(f).length > 0 ? [{ c: build(kind, f), strength: s }] : [];
+  });
+  replaceKind(lists, kind, next);
+}
+
+/** A count added to the current one: seats, or tickets by type (a bare seat count counts as adults). */
+function added(lists: Lists, c: Constraint): Constraint {
+  const seats = ofKind(lists, 'seatCount')[0]?.c;
+  const seatCount = seats?.kind === 'seatCount' ? seats.count : 0;
+  if (c.kind === 'seatCount') return { kind: 'seatCount', count: seatCount + c.count };
+  if (c.kind !== 'ticketMix') return c;
+  const old = ofKind(lists, 'ticketMix')[0]?.c;
+  const base: { adult?: number; child?: number; senior?: number } =
+    old?.kind === 'ticketMix' ? old : { adult: seatCount };
+  const sum = (a = 0, b = 0) => a + b;
+  return mix(sum(base.adult, c.adult), sum(base.child, c.child), sum(base.senior, c.senior));
+}
+
+function mix(adult: number, child: number, senior: number): Constraint {
+  return {
+    kind: 'ticketMix',
+    ...(adult > 0 ? { adult } : {}),
+    ...(child > 0 ? { child } : {}),
+    ...(senior > 0 ? { senior } : {}),
+  };
+}
+
+function remove(lists: Lists, kind: ConstraintKind, value: string | undefined): void {
+  if (value === undefined || !SIDES[kind]) return replaceKind(lists, kind, []);
+  writeSides(
+    lists,
+    kind,
+    readSides(lists, kind).filter((e) => key(e.value) !== key(value)),
+  );
+}
+
+/**
+ * Keeps seat count and ticket mix in agreement: a new mix sets the seat count to its total; a new
+ * seat count that no longer matches the old mix drops the mix, whose types are then unknown.
+ */
+function reconcileParty(lists: Lists, touched: Set<ConstraintKind>): void {
+  const mixEntry = ofKind(lists, 'ticketMix')[0];
+  if (mixEntry?.c.kind !== 'ticketMix') return;
+  const { adult = 0, child = 0, senior = 0 } = mixEntry.c;
+  const total = adult + child + senior;
+  const seats = ofKind(lists, 'seatCount')[0]?.c;
+  if (touched.has('ticketMix') && total > 0) {
+    replaceKind(lists, 'seatCount', [{ c: { kind: 'seatCount', count: total }, strength: mixEntry.strength }]);
+  } else if (touched.has('seatCount') && seats?.kind === 'seatCount' && seats.count !== total) {
+    replaceKind(lists, 'ticketMix', []);
+  }
+}
+
+/** "$15 per ticket" is a total once the seat count is known; without one it is left out. */
+function perTicketPrice(lists: Lists, op: Extract<Op, { type: 'set' }>): void {
+  const seats = ofKind(lists, 'seatCount')[0]?.c;
+  if (seats?.kind !== 'seatCount' || op.constraint.kind !== 'price') return;
+  const maxTotal = Math.round(op.constraint.maxTotal * seats.count * 100) / 100;
+  replaceKind(lists, 'price', [{ c: { kind: 'price', maxTotal }, strength: op.strength }]);
+}

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { updatePreferences } from './index.ts';
+import { hard, soft } from './testing.ts';
+
+const only = (text: string, kind: string) => hard(text).find((c) => c.kind === kind);
+
+describe('title', () => {
+  it.each([
+    ['Orbital Drift', { is: ['Orbital Drift'] }],
+    ["let's see orbital drift", { is: ['Orbital Drift'] }],
+    ['Quiet Harbor', { is: ['The Quiet Harbor'] }],
+    ['not Orbital Drift', { not: ['Orbital Drift'] }],
+    ['Paper Lanterns or Pip and the Comet', { is: ['Paper Lanterns', 'Pip and the Comet'] }],
+  ])('"%s"', (text, expected) => {
+    expect(only(text, 'title')).toEqual({ kind: 'title', ...expected });
+  });
+
+  it('reads words inside a title as the title only ("Midnight Static" is not a time)', () => {
+    expect(hard('Midnight Static please')).toEqual([{ kind: 'title', is: ['Midnight Static'] }]);
+  });
+
+  it('falls back to quoted text when no titles are visible', () => {
+    const u = updatePreferences({ hard: [], soft: [] }, 'I want "Some Film"', { today: '2026-11-21' });
+    expect(u.model.hard).toEqual([{ kind: 'title', is: ['Some Film'] }]);
+  });
+
+  it('does not guess at descriptions ("the lantern one")', () => {
+    expect(hard('the lantern one')).toEqual([]);
+  });
+});
+
+describe('genre', () => {
+  it.each([
+    ['a comedy', { include: ['Comedy'] }],
+    ['something sci-fi', { include: ['Sci-Fi'] }],
+    ['something funny', { include: ['Comedy'] }],
+    ['an animated film', { include: ['Animation'] }],
+    ['a family movie', { include: ['Family'] }],
+    ['a comedy or a drama', { include: ['Comedy', 'Drama'] }],
+    ['no romantic comedies', { exclude: ['Romantic Comedy'] }],
+    ['nothing scary', { exclude: ['Horror'] }],
+    ["I don't want anything scary", { exclude: ['Horror'] }],
+    ['no romantic comedies or horror', { exclude: ['Romantic Comedy', 'Horror'] }],
+    ['no horror, something funny', { include: ['Comedy'], exclude: ['Horror'] }],
+  ])('"%s"', (text, expected) => {
+    expect(only(text, 'genre')).toEqual({ kind: 'genre', ...expected });
+  });
+});
+
+describe('rating', () => {
+  it.each([
+    ['rated at least 7', 7],
+    ['a rating above 8', 8],
+    ['rated 8 or higher', 8],
+    ['at least 7/10', 7],
+    ['a 7.5+ rating', 7.5],
+  ])('"%s" → min %s', (text, min) => {
+    expect(only(text, 'rating')).toEqual({ kind: 'rating', min });
+  });
+
+  it('"highly rated" is a soft 7.5 unless insisted on', () => {
+    expect(soft('something highly rated')).toEqual([{ kind: 'rating', min: 7.5 }]);
+    expect(hard('it must be highly rated')).toEqual([{ kind: 'rating', min: 7.5 }]);
+  });
+
+  it('"best rated" is the soft highestRated preference', () => {
+    expect(soft('the best rated one')).toEqual([{ kind: 'highestRated' }]);
+    expect(hard('it must be the top-rated one')).toEqual([]);
+  });
+
+  it('"2 or more tickets" is not a rating', () => {
+    expect(only('2 or more tickets', 'rating')).toBeUndefined();
+  });
+});
+
+describe('age rating', () => {
+  it.each([
+    ['suitable for kids', ['G', 'PG']],
+    ['it should be kid-friendly', ['G', 'PG']],
+    ['appropriate for a 7-year-old', ['G', 'PG']],
+    ['nothing above PG-13', ['G', 'PG', 'PG-13']],
+    ['PG or lower', ['G', 'PG']],
+    ['no R-rated movies', ['G', 'PG', 'PG-13']],
+    ['rated PG13', ['PG-13']],
+  ])('"%s"', (text, allowed) => {
+    expect(only(text, 'ageRating')).toEqual({ kind: 'ageRating', allowed });
+  });
+});

@@ -1,0 +1,121 @@
+import { AGE_RATINGS } from '@usher/booking';
+import { hits, span } from './match.ts';
+import { polarity } from './text.ts';
+import type { Draft, Rule } from './types.ts';
+import { genreLexicon, titleLexicon } from './vocabulary.ts';
+
+/* Rules about which movie: title, genre, audience rating, age rating. */
+
+type AgeRating = (typeof AGE_RATINGS)[number];
+
+/** Named titles from the visible list; "not Orbital Drift" excludes one. Quoted text when no list is known. */
+export const titleRule: Rule = (scan) => {
+  const titles = titleLexicon(scan.context.knownTitles);
+  if (titles.source === '') {
+    return hits(scan, '"([^"]{2,60})"', (m) => {
+      const title = m[1]?.trim() ?? '';
+      return { ...span(m), drafts: titleDrafts(title, polarity(scan.original, m.index ?? 0)) };
+    });
+  }
+  return hits(scan, titles.source, (m) => {
+    const title = titles.lookup(m[0]);
+    if (!title) return undefined;
+    return { ...span(m), drafts: titleDrafts(title, polarity(scan.original, m.index ?? 0)) };
+  });
+};
+
+function titleDrafts(title: string, p: ReturnType<typeof polarity>): Draft[] {
+  if (p === 'skip' || title === '') return [];
+  return [{ set: p === 'negative' ? { kind: 'title', not: [title] } : { kind: 'title', is: [title] } }];
+}
+
+/** Genre words and synonyms (scary → Horror, funny → Comedy); negated ones are excluded. */
+export const genreRule: Rule = (scan) => {
+  const genres = genreLexicon(scan.context.knownGenres);
+  return hits(scan, genres.source, (m) => {
+    const genre = genres.lookup(m[0]);
+    if (!genre) return undefined;
+    const p = polarity(scan.original, m.index ?? 0);
+    if (p === 'skip') return { ...span(m), drafts: [] };
+    const set = p === 'negative' ? { exclude: [genre] } : { include: [genre] };
+    return { ...span(m), drafts: [{ set: { kind: 'genre', ...set } }] };
+  });
+};
+
+const SCORE = String.raw`(\d{1,2}(?:\.\d)?)`;
+const AT_LEAST = '(?:at least|above|over|higher than|more than|better than|no less than|minimum(?: of)?|min)';
+const OR_MORE = String.raw`(?:\s*\+|\s+(?:or|and) (?:higher|above|more|better|up))`;
+const OUT_OF_TEN = String.raw`(?:\s*(?:/|out of)\s*10)`;
+const NUMERIC_RATING = [
+  // "rated at least 7", "rating above 7", "rated 8 or higher", "a score of 7.5+"
+  String.raw`(?:rated|ratings?|scored?|reviews?)\s+(?:of\s+)?(?:${AT_LEAST}\s+)?${SCORE}${OUT_OF_TEN}?${OR_MORE}?`,
+  // "at least 7/10", "at least 7 stars"
+  String.raw`${AT_LEAST}\s+${SCORE}(?:${OUT_OF_TEN}|\s*stars?)`,
+  // "7+ rating", "8/10 or better"
+  String.raw`${SCORE}(?:${OUT_OF_TEN}|\s*stars?)?${OR_MORE}\s*(?:ratings?|rated|scores?|stars?)`,
+].join('|');
+
+/** "Highly rated" names no number; 7.5 is well above this catalog's median (7.4) yet leaves choice. */
+export const HIGHLY_RATED_MIN = 7.5;
+
+/** Audience rating: a stated minimum (hard), "highly rated" (vague: soft ≥ 7.5), "best rated" (highestRated). */
+export const ratingRule: Rule = (scan) => [
+  ...hits(scan, NUMERIC_RATING, (m) => {
+    const value = Number(m[1] ?? m[2] ?? m[3]);
+    if (!(value >= 0 && value <= 10)) return undefined;
+    return { ...span(m), drafts: [{ set: { kind: 'rating', min: value } }] };
+  }),
+  ...hits(
+    scan,
+    '(?:best|highest|top)[- ](?:rated|reviewed|scored)|(?:the )?best reviews|(?:the )?highest (?:rating|score)|the best (?:one|movie|film)',
+    (m) => ({ ...span(m), drafts: [{ set: { kind: 'highestRated' } }] }),
+  ),
+  ...hits(
+    scan,
+    'highly[- ]rated|rated highly|well[- ](?:rated|reviewed)|reviewed well|good (?:reviews|ratings?|scores?)|great reviews|(?:critically )?acclaimed',
+    (m) => ({ ...span(m), drafts: [{ set: { kind: 'rating', min: HIGHLY_RATED_MIN }, vague: true }] }),
+  ),
+];
+
+const AGE = '(nc-?17|pg-?13|pg|g|r)';
+const KIDS = String.raw`kids|children|a child|a kid|young kids|little ones|the family|families|an? \d{1,2}[- ]year[- ]old`;
+/** What "suitable for kids" allows: general audiences and parental guidance. */
+export const FOR_KIDS: AgeRating[] = ['G', 'PG'];
+
+function ageOf(token: string | undefined): AgeRating | undefined {
+  const t = (token ?? '')
+    .toUpperCase()
+    .replace(/^(PG|NC)-?/, '$1-')
+    .replace(/^PG-$/, 'PG');
+  return AGE_RATINGS.find((r) => r === t);
+}
+const upTo = (r: AgeRating) => AGE_RATINGS.slice(0, AGE_RATINGS.indexOf(r) + 1);
+/* Refusing a rating refuses the stricter ones too: "no R" does not mean "NC-17 is fine". */
+const below = (r: AgeRating) => AGE_RATINGS.slice(0, AGE_RATINGS.indexOf(r));
+
+const ageDraft = (allowed: AgeRating[]): Draft[] =>
+  allowed.length > 0 ? [{ set: { kind: 'ageRating', allowed } }] : [];
+
+/** Age rating: "suitable for kids" (G, PG), "nothing above PG-13", "PG or lower", "no R-rated", "rated PG". */
+export const ageRatingRule: Rule = (scan) => [
+  ...hits(
+    scan,
+    String.raw`(?:suitable|appropriate|ok|okay|fine|safe|good)\s+for\s+(?:my\s+|our\s+|the\s+|young\s+|small\s+|little\s+)*(?:${KIDS})|(?:kid|child|family)[- ]friendly|(?:something|a movie|a film|anything) for (?:the |my |our )?(?:kids|children)`,
+    (m) => ({ ...span(m), drafts: ageDraft(FOR_KIDS) }),
+  ),
+  ...hits(
+    scan,
+    String.raw`(?:nothing\s+(?:above|over|beyond|past|higher than|stronger than|more than)|no(?:thing)?\s+(?:higher|stronger|more|worse)\s+than|at most|up to|max(?:imum)?|not (?:above|over|higher than))\s+(?:rated\s+)?${AGE}(?:[- ]rated)?|(?:rated\s+)?${AGE}(?:[- ]rated)?\s+(?:or|and)\s+(?:below|lower|under|less|younger|milder)|${AGE}\s+max(?:imum)?`,
+    (m) => {
+      const r = ageOf(m[1] ?? m[2] ?? m[3]);
+      return r ? { ...span(m), drafts: ageDraft(upTo(r)) } : undefined;
+    },
+  ),
+  ...hits(scan, String.raw`rated\s+${AGE}|${AGE}[- ]rated|${AGE}\s+(?:movies?|films?|rating)`, (m) => {
+    const r = ageOf(m[1] ?? m[2] ?? m[3]);
+    if (!r) return undefined;
+    const p = polarity(scan.original, m.index ?? 0);
+    if (p === 'skip') return { ...span(m), drafts: [] };
+    return { ...span(m), drafts: ageDraft(p === 'negative' ? below(r) : [r]) };
+  }),
+];

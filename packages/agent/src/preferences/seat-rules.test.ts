@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { hard, soft } from './testing.ts';
+
+describe('rows', () => {
+  it.each([
+    ['the second row', { allowed: ['B'] }],
+    ['in the 3rd row', { allowed: ['C'] }],
+    ['front row', { allowed: ['A'] }],
+    ['row C', { allowed: ['C'] }],
+    ['row C or D', { allowed: ['C', 'D'] }],
+    ['rows C-F', { allowed: ['C', 'D', 'E', 'F'] }],
+    ['row 4', { allowed: ['D'] }],
+    ['in the first two rows', { allowed: ['A', 'B'] }],
+    ['not the first three rows', { notFirst: 3 }],
+    ['not in the front row', { notFirst: 1 }],
+    ['not the back row', { notLast: 1 }],
+  ])('"%s"', (text, expected) => {
+    expect(hard(text)).toEqual([{ kind: 'rows', ...expected }]);
+  });
+
+  it('vague positions are soft approximations', () => {
+    expect(soft('back row please')).toEqual([{ kind: 'rows', notFirst: 4 }]);
+    expect(soft('at the back')).toEqual([{ kind: 'rows', notFirst: 4 }]);
+    expect(soft('not too close to the screen')).toEqual([{ kind: 'rows', notFirst: 3 }]);
+  });
+
+  it('"row or" is not a row label', () => {
+    expect(hard('a row or two')).toEqual([]);
+  });
+});
+
+describe('seat kind', () => {
+  it.each([
+    ['premium seats', { seatKind: 'premium' }],
+    ['no premium seats', { seatKind: 'standard' }],
+    ['I need a wheelchair space', { seatKind: 'wheelchair', count: 1 }],
+    ['two wheelchair spaces', { seatKind: 'wheelchair', count: 2 }],
+    ['my dad uses a wheelchair', { seatKind: 'wheelchair', count: 1 }],
+    ['an accessible seat', { seatKind: 'wheelchair', count: 1 }],
+  ])('"%s"', (text, expected) => {
+    expect(hard(text).find((c) => c.kind === 'seatKind')).toEqual({ kind: 'seatKind', ...expected });
+  });
+
+  it('"2 premium seats" also sets the seat count', () => {
+    expect(hard('2 premium seats')).toEqual([
+      { kind: 'seatCount', count: 2 },
+      { kind: 'seatKind', seatKind: 'premium' },
+    ]);
+  });
+});
+
+describe('adjacent and centered', () => {
+  it.each(['seats together', 'next to each other', 'side by side', 'we want to sit together'])('"%s"', (text) => {
+    expect(hard(text)).toEqual([{ kind: 'adjacent' }]);
+  });
+
+  it('"not together" drops the wish', () => {
+    expect(hard('seats together', "we don't have to sit together")).toEqual([]);
+    expect(hard('seats together', 'not together after all')).toEqual([]);
+  });
+
+  it.each(['in the middle', 'centered seats', 'central seats', 'middle rows'])('"%s" → soft centered', (text) => {
+    expect(soft(text)).toEqual([{ kind: 'centered' }]);
+  });
+});

@@ -1,0 +1,138 @@
+import { hits, span } from './match.ts';
+import { COUNT, ORDINAL, parseCount, parseOrdinal } from './numbers.ts';
+import { polarity } from './text.ts';
+import type { Draft, Rule } from './types.ts';
+
+/*
+ * Rules about seats: rows, seat kinds, sitting together, the middle. Rows are lettered from the
+ * screen (A nearest), as in every scenario seat map; rooms differ in how many rows they have, so
+ * "the back" can only be approximated (see BACK_NOT_FIRST).
+ */
+
+const letter = (n: number) => String.fromCharCode(64 + n);
+/** Rows A..(letter n). */
+const firstRows = (n: number) => Array.from({ length: n }, (_, i) => letter(i + 1));
+
+/**
+ * "At the back" as "not in the first four rows": the smallest room has eight rows, so this keeps
+ * its back half and never empties a larger room. Soft, because it is an approximation.
+ */
+export const BACK_NOT_FIRST = 4;
+/** "Not too close to the screen": not in the first three rows; soft, as it is vague. */
+export const NEAR_SCREEN_ROWS = 3;
+
+const ROW_LABEL = '([a-z]{1,2})';
+
+/** Rows: "second row" (B), "row C", "rows C-F", "front row" (A), "not the first three rows", "at the back". */
+export const rowsRule: Rule = (scan) => [
+  ...hits(scan, String.raw`(?:the\s+)?first\s+(${COUNT})\s+rows`, (m) => {
+    const n = parseCount(m[1] ?? '');
+    if (!n || n > 20) return undefined;
+    const negative = polarity(scan.original, m.index ?? 0) === 'negative';
+    return {
+      ...span(m),
+      drafts: [{ set: negative ? { kind: 'rows', notFirst: n } : { kind: 'rows', allowed: firstRows(n) } }],
+    };
+  }),
+  ...hits(scan, String.raw`(?:the\s+)?(?:(very\s+)?front|${ORDINAL})\s+row`, (m) => {
+    const n = /front/i.test(m[0]) ? 1 : parseOrdinal(/\S+(?=\s+row$)/i.exec(m[0])?.[0] ?? '');
+    if (!n || n > 26) return undefined;
+    if (polarity(scan.original, m.index ?? 0) !== 'negative') {
+      return { ...span(m), drafts: [{ set: { kind: 'rows', allowed: [letter(n)] } }] };
+    }
+    // Only the first row can be refused with this model ("not the front row"); "not the fifth row" cannot.
+    return { ...span(m), drafts: n === 1 ? [{ set: { kind: 'rows', notFirst: 1 } }] : [] };
+  }),
+  ...hits(
+    scan,
+    String.raw`rows?\s+${ROW_LABEL}(?:\s*(?:-|to|through)\s*${ROW_LABEL}|(?:\s*(?:,|or|and)\s*${ROW_LABEL})+)?|rows?\s+(\d{1,2})`,
+    (m) => {
+      const labels = rowLabels(m);
+      return labels ? { ...span(m), drafts: [{ set: { kind: 'rows', allowed: labels } }] } : undefined;
+    },
+  ),
+  ...hits(scan, String.raw`(?:the\s+)?(?:last|back)\s+rows?|(?:at|in|towards?|near)\s+the\s+back`, (m) => {
+    const negative = polarity(scan.original, m.index ?? 0) === 'negative';
+    const draft: Draft = negative
+      ? /row/i.test(m[0])
+        ? { set: { kind: 'rows', notLast: 1 } }
+        : { set: { kind: 'rows', notLast: NEAR_SCREEN_ROWS }, vague: true }
+      : { set: { kind: 'rows', notFirst: BACK_NOT_FIRST }, vague: true };
+    return { ...span(m), drafts: [draft] };
+  }),
+  ...hits(
+    scan,
+    String.raw`not (?:too |so |that )?close to the screen|away from the screen|not (?:sit |sitting |be )?(?:right )?(?:at|in) the front(?!\s+row)|not too far (?:forward|up front)`,
+    (m) => ({ ...span(m), drafts: [{ set: { kind: 'rows', notFirst: NEAR_SCREEN_ROWS }, vague: true }] }),
+  ),
+];
+
+/** Row letters from "row C", "rows C-F", "rows C or D", "row 3"; undefined for words like "row or". */
+function rowLabels(m: RegExpExecArray): string[] | undefined {
+  if (m[4] !== undefined) {
+    const n = Number(m[4]);
+    return n >= 1 && n <= 26 ? [letter(n)] : undefined;
+  }
+  // A two-letter word must be a written label ("AA"): "a row or two" names no row.
+  if ((m[1] ?? '').length === 2 && !/^[A-Z]{2}$/.test(m[1] ?? '')) return undefined;
+  const tail = m[0].replace(/^rows?\s+/i, '');
+  const labels = tail.split(/\s*(?:,|\bor\b|\band\b|-|\bto\b|\bthrough\b)\s*/i).filter(Boolean);
+  // A single letter may be lower case ("row c"); two letters must be written as labels ("AA").
+  if (labels.length === 0 || !labels.every((l) => l.length === 1 || /^[A-Z]{2}$/.test(l))) return undefined;
+  const upper = labels.map((l) => l.toUpperCase());
+  if (m[2] !== undefined && upper.length === 2 && upper[0]?.length === 1 && upper[1]?.length === 1) {
+    const [from, to] = [upper[0].charCodeAt(0), upper[1].charCodeAt(0)];
+    if (from > to) return undefined;
+    return Array.from({ length: to - from + 1 }, (_, i) => String.fromCharCode(from + i));
+  }
+  return upper;
+}
+
+/** Seat kinds: "premium seats", "a wheelchair space", "standard seats"; "no premium" means standard seats. */
+export const seatKindRule: Rule = (scan) => [
+  ...hits(scan, String.raw`(?:(${COUNT})\s+)?(?:premium|vip|luxury)(?:\s+(?:seats?|seating|tickets?))?`, (m) => {
+    if (polarity(scan.original, m.index ?? 0) === 'negative') {
+      return { ...span(m), drafts: [{ set: { kind: 'seatKind', seatKind: 'standard' } }] };
+    }
+    return { ...span(m), drafts: [{ set: { kind: 'seatKind', seatKind: 'premium' } }, ...seatCount(m[1], m[0])] };
+  }),
+  ...hits(
+    scan,
+    String.raw`(?:(${COUNT})\s+)?(?:wheelchair|accessible|disabled)(?:[- ]accessible)?\s+(?:spaces?|spots?|seats?|places?|seating)|wheelchair(?:[- ](?:user|access(?:ible)?))?|(?:in|use|uses|using) a wheelchair`,
+    (m) => {
+      if (polarity(scan.original, m.index ?? 0) !== 'positive') return { ...span(m), drafts: [] };
+      const count = parseCount(m[1] ?? '') ?? 1;
+      return { ...span(m), drafts: [{ set: { kind: 'seatKind', seatKind: 'wheelchair', count } }] };
+    },
+  ),
+  ...hits(scan, String.raw`(?:(${COUNT})\s+)?(?:standard|regular|normal)\s+seats?`, (m) => ({
+    ...span(m),
+    drafts: [{ set: { kind: 'seatKind', seatKind: 'standard' } }, ...seatCount(m[1], m[0])],
+  })),
+];
+
+/** "2 premium seats" also says how many seats. */
+function seatCount(token: string | undefined, phrase: string): Draft[] {
+  const n = parseCount(token ?? '');
+  return n && /seats?$/i.test(phrase) && !/^an?$/i.test(token ?? '') ? [{ set: { kind: 'seatCount', count: n } }] : [];
+}
+
+/** "Together", "next to each other", "side by side"; "not together" drops the wish. */
+export const adjacentRule: Rule = (scan) =>
+  hits(
+    scan,
+    String.raw`(?:sit(?:ting)?\s+|seats?\s+)?(?:together|next to each other|side by side|beside each other|adjacent(?:\s+seats)?)`,
+    (m) => {
+      const p = polarity(scan.original, m.index ?? 0);
+      if (p === 'skip') return { ...span(m), drafts: [] };
+      return { ...span(m), drafts: [p === 'negative' ? { remove: 'adjacent' } : { set: { kind: 'adjacent' } }] };
+    },
+  );
+
+/** "In the middle", "centered", "central seats": a soft preference for seats near the room's centre. */
+export const centeredRule: Rule = (scan) =>
+  hits(
+    scan,
+    String.raw`cent(?:ered|red)|central(?:\s+seats?)?|cent(?:er|re)\s+seats?|in the (?:middle|cent(?:er|re))(?: of the (?:row|room|theater|theatre|cinema))?|middle (?:seats?|rows?)`,
+    (m) => ({ ...span(m), drafts: [{ set: { kind: 'centered' } }] }),
+  );

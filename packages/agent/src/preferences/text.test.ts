@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { clauseAt, clauseStrength, normalize, polarity } from './text.ts';
+
+const at = (text: string, word: string) => text.indexOf(word);
+
+describe('normalize', () => {
+  it('straightens quotes and shortens p.m. without moving any index', () => {
+    const text = 'I don\u2019t want 3D \u2013 home by 10 p.m. please';
+    const out = normalize(text);
+    expect(out).toBe("I don't want 3D - home by 10 pm   please");
+    expect(out.length).toBe(text.length);
+  });
+});
+
+describe('clauses', () => {
+  it('splits on punctuation and "but", not inside times or decimals', () => {
+    const text = 'IMAX if possible, at 19:30, rated 7.5 but tomorrow';
+    expect(text.slice(...clauseAt(text, at(text, 'IMAX')))).toBe('IMAX if possible');
+    expect(text.slice(...clauseAt(text, at(text, '19:30')))).toBe(' at 19:30');
+    expect(text.slice(...clauseAt(text, at(text, '7.5')))).toBe(' rated 7.5 ');
+    expect(text.slice(...clauseAt(text, at(text, 'tomorrow')))).toBe(' tomorrow');
+  });
+
+  it.each([
+    ['IMAX if possible', 'soft'],
+    ['ideally IMAX', 'soft'],
+    ["I'd prefer IMAX", 'soft'],
+    ['maybe IMAX', 'soft'],
+    ['it must be IMAX', 'hard'],
+    ['we need IMAX', 'hard'],
+    ['IMAX is not a must', 'soft'],
+    ['IMAX', undefined],
+  ] as const)('"%s" is %s', (text, strength) => {
+    expect(clauseStrength(text, 0)).toBe(strength);
+  });
+});
+
+describe('polarity', () => {
+  it.each([
+    ['no horror', 'horror', 'negative'],
+    ['nothing too scary', 'scary', 'negative'],
+    ['not a comedy or a drama', 'drama', 'negative'],
+    ["I don't want to see anything scary", 'scary', 'negative'],
+    ['no romantic comedies or horror', 'horror', 'negative'],
+    ['non-IMAX', 'IMAX', 'negative'],
+    ['3D instead of IMAX', 'IMAX', 'skip'],
+    ['no horror, something funny', 'funny', 'positive'],
+    ['nothing scary but a comedy', 'comedy', 'positive'],
+    ['a comedy', 'comedy', 'positive'],
+  ] as const)('"%s": %s is %s', (text, word, expected) => {
+    expect(polarity(text, at(text, word))).toBe(expected);
+  });
+});

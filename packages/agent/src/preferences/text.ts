@@ -1,0 +1,95 @@
+import type { Strength } from './types.ts';
+
+/*
+ * Message-level reading helpers shared by every rule: normalization, clauses, and the two
+ * questions a rule asks about a phrase's surroundings (is it negated? is it hedged?).
+ * Every transformation keeps string length, so an index means the same place everywhere.
+ */
+
+/** Straightens quotes and dashes and shortens "p.m." so that periods only end sentences. */
+export function normalize(text: string): string {
+  return text
+    .replace(/[\u2018\u2019\u02bc]/g, "'")
+    .replace(/[\u201c\u201d]/g, '"')
+    .replace(/[\u2013\u2014]/g, '-')
+    .replace(/\u00a0/g, ' ')
+    .replace(/\b([ap])\.m\./gi, (_m, letter: string) => `${letter}m  `);
+}
+
+/* Commas split clauses too: "IMAX if possible, tomorrow" hedges only the IMAX. */
+const BOUNDARY = /[;:!?\n,]|\.(?!\d)|\b(?:but|though|although|however|whereas)\b/gi;
+
+/** The clause (between punctuation or "but") around `index`, as [start, end). */
+export function clauseAt(text: string, index: number): [number, number] {
+  let start = 0;
+  let end = text.length;
+  for (const m of text.matchAll(BOUNDARY)) {
+    const at = m.index ?? 0;
+    // A colon inside a clock time ("19:30") is not a boundary.
+    if (m[0] === ':' && /\d$/.test(text.slice(0, at)) && /^\d/.test(text.slice(at + 1))) continue;
+    if (at + m[0].length <= index) start = at + m[0].length;
+    else if (at >= index) {
+      end = at;
+      break;
+    }
+  }
+  return [start, end];
+}
+
+/* "not a must" and "doesn't have to" contain hard words but soften. */
+const SOFTENED =
+  /\b(?:not (?:a )?must|not (?:strictly )?(?:essential|required|necessary)|doesn'?t have to|does not have to|don'?t have to|needn'?t)\b/i;
+const HARD =
+  /\b(?:must|need|needs|have to|has to|got to|definitely|only|required|absolutely|essential|non-negotiable)\b/i;
+const HEDGE =
+  /\b(?:ideally|preferably|prefer|preferred|(?:i|we)'?d rather|would rather|if possible|if you can|if we can|if available|if there'?s one|would be (?:nice|great|good|ideal|lovely)|(?:it|that)'?d be (?:nice|great|good|ideal|lovely)|nice to have|maybe|perhaps|possibly|hopefully|would love|i'?d love|bonus|optional)\b/i;
+
+/**
+ * How firmly the clause around `index` states its wish: `hard` for an explicit requirement
+ * ("must", "need", "only"), `soft` for a hedge ("ideally", "if possible", "I'd prefer"), and
+ * undefined for a plain statement, which the caller treats as hard unless the wish is vague.
+ */
+export function clauseStrength(text: string, index: number): Strength | undefined {
+  const [start, end] = clauseAt(text, index);
+  const clause = text.slice(start, end);
+  if (SOFTENED.test(clause)) return 'soft';
+  if (HARD.test(clause)) return 'hard';
+  if (HEDGE.test(clause)) return 'soft';
+  return undefined;
+}
+
+const NEGATION =
+  /\b(?:no|not|nothing|never|none|neither|nor|without|avoid|except|excluding|exclude|hate|dislike|don'?t want|do not want|don'?t like|do not like|can'?t stand|rather not|anything but|non)\b/gi;
+/* Words that turn a clause positive again after a negation: "nothing but …" is not here on purpose. */
+const PIVOT = /\b(?:something|someone|instead|prefer|want|like|love|please|is|are|be)\b/i;
+const SKIP = /\b(?:instead of|rather than|in place of)\s+(?:the\s+|an?\s+)?$/i;
+/** At most this many words may sit between a negation and what it negates ("not a comedy or a drama"). */
+const NEGATION_REACH = 4;
+
+/**
+ * Whether the phrase at `index` is wanted (`positive`), refused (`negative`: "no horror", "not
+ * in 3D", "nothing scary", "no romantic comedies or horror"), or only mentioned as what is being
+ * replaced (`skip`: "3D instead of IMAX"). Looks back within the clause only.
+ */
+export function polarity(text: string, index: number): 'positive' | 'negative' | 'skip' {
+  const [start] = clauseAt(text, index);
+  const before = text.slice(start, index);
+  if (SKIP.test(before)) return 'skip';
+  let last: RegExpExecArray | undefined;
+  for (const m of before.matchAll(NEGATION)) last = m;
+  if (!last) return 'positive';
+  const between = before.slice((last.index ?? 0) + last[0].length);
+  const words = between.split(/[\s-]+/).filter(Boolean);
+  if (words.length > NEGATION_REACH || PIVOT.test(between)) return 'positive';
+  return 'negative';
+}
+
+/** Blanks [start, end) with spaces so later rules cannot read the same words again. */
+export function blank(text: string, start: number, end: number): string {
+  return text.slice(0, start) + ' '.repeat(end - start) + text.slice(end);
+}
+
+/** Escapes a literal for use inside a regular expression. */
+export function escapeRegExp(literal: string): string {
+  return literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

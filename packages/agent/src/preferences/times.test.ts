@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { hard, soft } from './testing.ts';
+import { clock, parseClock } from './times.ts';
+
+const start = (...m: string[]) => hard(...m).find((c) => c.kind === 'startTime');
+const end = (...m: string[]) => hard(...m).find((c) => c.kind === 'endTime');
+
+describe('parseClock', () => {
+  it.each([
+    ['6pm', '18:00'],
+    ['7:30 pm', '19:30'],
+    ['19:30', '19:30'],
+    ['8', '20:00'],
+    ['11', '23:00'],
+    ['12', '12:00'],
+    ['noon', '12:00'],
+    ['midnight', '24:00'],
+    ['1am', '25:00'],
+    ['10am', '10:00'],
+    ["seven o'clock", '19:00'],
+  ])('%s → %s', (text, expected) => {
+    expect(clock(parseClock(text)?.minutes ?? -1)).toBe(expected);
+  });
+
+  it('reads bare hours as morning in a morning clause, and bare numbers as not explicit', () => {
+    expect(parseClock('10:30', true)?.minutes).toBe(630);
+    expect(parseClock('8')?.explicit).toBe(false);
+    expect(parseClock('8pm')?.explicit).toBe(true);
+    expect(parseClock('25')).toBeUndefined();
+  });
+});
+
+describe('start time phrasings', () => {
+  it.each([
+    ['after 6pm', { after: '18:00' }],
+    ['not before 7', { after: '19:00' }],
+    ['before 8', { before: '20:00' }],
+    ['7pm at the latest', { before: '19:00' }],
+    ['in the evening', { after: '17:00' }],
+    ['tomorrow night', { after: '17:00' }],
+    ['in the afternoon', { after: '12:00', before: '17:00' }],
+    ['a matinee', { after: '12:00', before: '17:00' }],
+    ['in the morning', { before: '12:00' }],
+    ['a late show', { after: '21:00' }],
+    ['around 7pm', { after: '18:30', before: '19:30' }],
+    ['8ish', { after: '19:30', before: '20:30' }],
+    ['at 19:30', { after: '19:30', before: '19:30' }],
+    ['the 7pm showing', { after: '19:00', before: '19:00' }],
+    ['between 6 and 8pm', { after: '18:00', before: '20:00' }],
+    ['6-9pm', { after: '18:00', before: '21:00' }],
+    ['at 10:30 in the morning', { after: '10:30', before: '10:30' }],
+    ['after 6pm but before 9', { after: '18:00', before: '21:00' }],
+  ])('"%s"', (text, expected) => {
+    expect(start(text)).toEqual({ kind: 'startTime', ...expected });
+  });
+
+  it('does not take counts, amounts or ratings for times', () => {
+    expect(start('2 adults, within 5 km, under $15, rated at least 7, for 7 people')).toBeUndefined();
+  });
+
+  it('applies a named period before a clock time wherever each is written', () => {
+    expect(start('at 8pm tomorrow evening')).toEqual({ kind: 'startTime', after: '20:00', before: '20:00' });
+    expect(start('tomorrow evening, after 7')).toEqual({ kind: 'startTime', after: '19:00' });
+  });
+});
+
+describe('end time phrasings', () => {
+  it.each([
+    ['done by 10pm', { before: '22:00' }],
+    ['finish before 22:30', { before: '22:30' }],
+    ['finished by 10:30pm', { before: '22:30' }],
+    ['home by 11', { before: '23:00' }],
+    ['out by midnight', { before: '24:00' }],
+    ['back before 1am', { before: '25:00' }],
+    ['ending after 9', { after: '21:00' }],
+  ])('"%s"', (text, expected) => {
+    expect(end(text)).toEqual({ kind: 'endTime', ...expected });
+  });
+
+  it('"not too late" is a soft end before 23:00', () => {
+    expect(soft('not too late')).toEqual([{ kind: 'endTime', before: '23:00' }]);
+  });
+});
+
+describe('earliest and latest', () => {
+  it.each([
+    ['the earliest showing', 'earliest'],
+    ['as early as possible', 'earliest'],
+    ['the latest one', 'latest'],
+    ['the last showing', 'latest'],
+  ])('"%s" → soft %s', (text, kind) => {
+    expect(soft(text)).toEqual([{ kind }]);
+  });
+
+  it('"at the latest" is a bound, not a preference', () => {
+    expect(soft('by 9 at the latest')).toEqual([]);
+    expect(start('by 9 at the latest')).toEqual({ kind: 'startTime', before: '21:00' });
+  });
+});
+
+describe('time refinements', () => {
+  it('a single bound adjusts its side and keeps a compatible other side', () => {
+    expect(start('in the evening', 'before 9')).toEqual({ kind: 'startTime', after: '17:00', before: '21:00' });
+  });
+
+  it('a single bound that contradicts the other side replaces it', () => {
+    expect(start('in the afternoon', 'after 6pm')).toEqual({ kind: 'startTime', after: '18:00' });
+  });
+
+  it('a named window replaces both bounds', () => {
+    expect(start('between 6 and 8pm', 'around 9pm')).toEqual({ kind: 'startTime', after: '20:30', before: '21:30' });
+  });
+});

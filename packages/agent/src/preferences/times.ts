@@ -1,0 +1,184 @@
+import { hits, span } from './match.ts';
+import { parseCount } from './numbers.ts';
+import { clauseAt, polarity } from './text.ts';
+import type { Draft, Hit, Rule, Scan } from './types.ts';
+
+/*
+ * Clock words → `startTime` / `endTime` windows. Cinema hours decide ambiguities: a bare hour
+ * from 1 to 11 ("before 8", "home by 11") is pm unless the clause says "morning" or "am", and a
+ * time before 05:00 is after midnight, written 24:00–28:59 as the constraint model allows.
+ */
+
+/** `HH:MM` for minutes since the showing day's midnight; hours may pass 24. */
+export function clock(minutes: number): string {
+  const m = Math.max(0, Math.round(minutes));
+  return `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+}
+
+/** Minutes since midnight of an `HH:MM` time (hours up to 47). */
+export function minutesOf(time: string): number {
+  const [h, m] = time.split(':').map(Number);
+  return (h ?? 0) * 60 + (m ?? 0);
+}
+
+const HOUR = String.raw`(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)`;
+/** One clock time as written: "7", "7pm", "7:30 pm", "19:30", "seven o'clock", "8ish", "noon". */
+export const CLOCK = String.raw`(?:noon|midday|midnight|${HOUR}(?:[:.]\d{2})?(?:\s*(?:am|pm|o'?clock))?(?:-?ish)?)`;
+/* A number followed by these is a count or an amount, not a time. */
+const NOT_A_TIME = String.raw`(?!\s*(?:km|kilomet|mi\b|miles?|people|persons?|tickets?|seats?|adults?|kids?|child|children|seniors?|dollars|bucks|euros?|usd|%|of us|rows?|stars?|/))`;
+const EARLY_CUTOFF = 5 * 60;
+
+/**
+ * Minutes since midnight for a clock phrase, or undefined. `morning` turns off the pm guess.
+ * `explicit` is false for a bare number ("8"), which only counts after a time word.
+ */
+export function parseClock(text: string, morning = false): { minutes: number; explicit: boolean } | undefined {
+  const t = text.trim().toLowerCase();
+  if (t === 'noon' || t === 'midday') return { minutes: 12 * 60, explicit: true };
+  if (t === 'midnight') return { minutes: 24 * 60, explicit: true };
+  const m = /^([a-z]+|\d{1,2})(?:[:.](\d{2}))?\s*(am|pm|o'?clock)?(-?ish)?$/.exec(t);
+  const hour = parseCount(m?.[1] ?? '');
+  const minute = Number(m?.[2] ?? 0);
+  if (!m || hour === undefined || hour > 23 || minute > 59) return undefined;
+  const suffix = m[3] ?? '';
+  let h = hour;
+  if (suffix === 'pm' && h < 12) h += 12;
+  else if (suffix === 'am' && h === 12) h = 0;
+  else if (suffix !== 'am' && !morning && h >= 1 && h <= 11) h += 12;
+  let minutes = h * 60 + minute;
+  if (minutes < EARLY_CUTOFF) minutes += 24 * 60;
+  // A bare "8" or "seven" is a time only after a time word ("at", "before"); "one" alone is not a time,
+  // "8ish" is.
+  return { minutes, explicit: suffix !== '' || m[2] !== undefined || m[4] !== undefined };
+}
+
+const isMorning = (scan: Scan, at: number) => {
+  const [start, end] = clauseAt(scan.original, at);
+  return /\b(?:morning|am)\b/i.test(scan.original.slice(start, end));
+};
+
+function readClock(scan: Scan, at: number, text: string | undefined, needExplicit: boolean) {
+  const parsed = parseClock(text ?? '', isMorning(scan, at));
+  if (!parsed || (needExplicit && !parsed.explicit)) return undefined;
+  return parsed.minutes;
+}
+
+type Kind = 'startTime' | 'endTime';
+const bound = (kind: Kind, side: 'after' | 'before', minutes: number): Draft => ({
+  set: side === 'after' ? { kind, after: clock(minutes) } : { kind, before: clock(minutes) },
+  mode: 'refine',
+});
+const window = (kind: Kind, after: number, before: number): Draft => ({
+  set: { kind, after: clock(after), before: clock(before) },
+});
+
+const END_CUE = '(?:done|finish(?:ed|es|ing)?|end(?:s|ed|ing)?|over|out|home|back|wrapped up)';
+
+/** End times: "done by 10pm", "finish before 22:30", "home by 11", "ending after 9"; "not too late" (vague). */
+export const endTimeRule: Rule = (scan) => [
+  ...hits(
+    scan,
+    `${END_CUE}\\s+(by|before|no later than|not later than|until|at|around)\\s+(${CLOCK})${NOT_A_TIME}`,
+    (m) => at(m, readClock(scan, m.index ?? 0, m[2], false), (t) => [bound('endTime', 'before', t)]),
+  ),
+  ...hits(scan, `${END_CUE}\\s+(?:after|later than|no earlier than)\\s+(${CLOCK})${NOT_A_TIME}`, (m) =>
+    at(m, readClock(scan, m.index ?? 0, m[1], false), (t) => [bound('endTime', 'after', t)]),
+  ),
+  ...hits(scan, 'not (?:too|very|that) late', (m) => ({
+    ...span(m),
+    drafts: [{ set: { kind: 'endTime', before: '23:00' }, vague: true, mode: 'refine' }],
+  })),
+];
+
+function at(m: RegExpExecArray, minutes: number | undefined, drafts: (t: number) => Draft[]): Hit | undefined {
+  return minutes === undefined ? undefined : { ...span(m), drafts: drafts(minutes) };
+}
+
+const AFTER = 'after|from|later than|not before|no earlier than|past|start(?:s|ing)? (?:after|from)';
+const BEFORE = 'before|by|no later than|not after|earlier than|until|till|start(?:s|ing)? (?:before|by)';
+const AROUND = 'around|about|approximately|roughly|circa|~';
+const AT = 'at|start(?:s|ing)? at|for';
+/** "Around 7" means within half an hour either side. */
+export const AROUND_MINUTES = 30;
+
+/** Start times: windows ("between 6 and 8pm"), bounds ("after 6pm", "before 8"), "around 7", "at 19:30". */
+export const startTimeRule: Rule = (scan) => {
+  const clockAt = (m: RegExpExecArray, text: string | undefined, needExplicit: boolean) =>
+    readClock(scan, m.index ?? 0, text, needExplicit);
+  return [
+    ...hits(
+      scan,
+      `(?:between|from)\\s+(${CLOCK})\\s*(?:and|to|-|until|till)\\s*(${CLOCK})${NOT_A_TIME}|(${CLOCK})\\s*-\\s*(${CLOCK})${NOT_A_TIME}`,
+      (m) => {
+        const [a, b] = sharedSuffix(m[1] ?? m[3], m[2] ?? m[4]);
+        // "6-9pm" needs a clear second time; "2-3" alone is more likely a count.
+        const from = clockAt(m, a, false);
+        const to = clockAt(m, b, m[4] !== undefined);
+        return from !== undefined && to !== undefined && from <= to
+          ? { ...span(m), drafts: [window('startTime', from, to)] }
+          : undefined;
+      },
+    ),
+    ...hits(scan, `(?:${AROUND})\\s*(${CLOCK})${NOT_A_TIME}`, (m) =>
+      at(m, clockAt(m, m[1], false), (t) => [window('startTime', t - AROUND_MINUTES, t + AROUND_MINUTES)]),
+    ),
+    ...hits(scan, `(?:${AFTER})\\s+(${CLOCK})${NOT_A_TIME}|(${CLOCK})\\s+(?:at the earliest|or later)`, (m) =>
+      at(m, clockAt(m, m[1] ?? m[2], false), (t) => [bound('startTime', 'after', t)]),
+    ),
+    ...hits(scan, `(?:${BEFORE})\\s+(${CLOCK})${NOT_A_TIME}|(${CLOCK})\\s+(?:at the latest|or earlier)`, (m) =>
+      at(m, clockAt(m, m[1] ?? m[2], false), (t) => [bound('startTime', 'before', t)]),
+    ),
+    ...hits(scan, `(?:(${AT})\\s+)?(${CLOCK})${NOT_A_TIME}`, (m) => {
+      // Without "at", and always after "for" ("for 7" may be seven people), only a clear clock counts.
+      const needExplicit = m[1] === undefined || /^for$/i.test(m[1]);
+      const ish = /ish$/i.test(m[2] ?? '');
+      return at(m, clockAt(m, m[2], needExplicit), (t) =>
+        ish ? [window('startTime', t - AROUND_MINUTES, t + AROUND_MINUTES)] : [window('startTime', t, t)],
+      );
+    }),
+  ];
+};
+
+/** "6-9pm": the first time takes the second's am/pm when it has none. */
+function sharedSuffix(a = '', b = ''): [string, string] {
+  const suffix = /\s*(am|pm)$/i.exec(b)?.[1];
+  return [suffix && !/(am|pm|o'?clock)$/i.test(a) && !/:/.test(a) ? `${a}${suffix}` : a, b];
+}
+
+/** Named parts of the day, as start-time windows. They apply before clock times in the same message. */
+const PERIODS: Array<[string, number, number | undefined]> = [
+  ['early evening', 17 * 60, 19 * 60],
+  ['late[- ](?:night|show(?:ing)?|evening)|late at night', 21 * 60, undefined],
+  [String.raw`(?:this\s+|in the\s+)?morning`, 0, 12 * 60],
+  [String.raw`(?:this\s+|in the\s+)?afternoon|matinee`, 12 * 60, 17 * 60],
+  [String.raw`(?:this\s+|in the\s+)?evening|night|after work`, 17 * 60, undefined],
+];
+
+/** "Morning" (before 12:00), "afternoon" (12:00–17:00), "evening"/"night" (after 17:00), "late show" (after 21:00). */
+export const periodRule: Rule = (scan) =>
+  PERIODS.flatMap(([source, from, to]) =>
+    hits(scan, source, (m) => {
+      if (polarity(scan.original, m.index ?? 0) !== 'positive') return { ...span(m), drafts: [] };
+      const set =
+        to === undefined
+          ? { kind: 'startTime' as const, after: clock(from) }
+          : from === 0
+            ? { kind: 'startTime' as const, before: clock(to) }
+            : { kind: 'startTime' as const, after: clock(from), before: clock(to) };
+      return { ...span(m), drafts: [{ set, rank: 0 }] };
+    }),
+  );
+
+/** "Earliest", "as early as possible", "first showing" → earliest; "latest", "last showing" → latest. */
+export const earliestLatestRule: Rule = (scan) => [
+  ...hits(
+    scan,
+    String.raw`(?<!\bat\s+(?:the\s+)?)(?:the\s+)?earliest|as early as possible|(?:the\s+)?first (?:showing|screening|show)|early (?:showing|screening|show)|the earlier the better`,
+    (m) => ({ ...span(m), drafts: [{ set: { kind: 'earliest' } }] }),
+  ),
+  ...hits(
+    scan,
+    String.raw`(?<!\bat\s+(?:the\s+)?)(?:the\s+)?latest|as late as possible|(?:the\s+)?last (?:showing|screening|show)|the later the better`,
+    (m) => ({ ...span(m), drafts: [{ set: { kind: 'latest' } }] }),
+  ),
+];

@@ -1,0 +1,84 @@
+import type { Constraint, ConstraintKind, HardConstraint } from '@usher/booking';
+
+/** What the agent knows besides the message: the study's day and what the movie stage shows. */
+export interface PreferenceContext {
+  /** `YYYY-MM-DD`: the date stage item marked `isToday`, or the scenario's `today`. */
+  today: string;
+  /** Titles the agent can see (movie stage items), so a named movie is recognized. */
+  knownTitles?: string[];
+  /** Genres the agent can see (movie items' `genres`), so their spelling is reused. */
+  knownGenres?: string[];
+}
+
+/** The participant's wishes: hard ones a booking must meet, soft ones it should. */
+export interface PreferenceModel {
+  hard: HardConstraint[];
+  soft: Constraint[];
+}
+
+/** The result of reading one message. */
+export interface Understanding {
+  model: PreferenceModel;
+  /** Kinds whose constraints differ from before, in a fixed order. */
+  changed: ConstraintKind[];
+  /** One sentence for the participant saying what is now understood. */
+  summary: string;
+  /** True when nothing in the message was recognized, so the agent can ask instead. */
+  unparsed: boolean;
+}
+
+export type Strength = 'hard' | 'soft';
+
+/**
+ * How a `set` combines with what the model already has:
+ * - `replace`: the kind is stated afresh (a date, a named time window, a seat count).
+ * - `refine`: only the stated field changes (one time bound, "after 7").
+ * - `add`: the stated amounts join the old ones ("also Sunday", "plus a child").
+ */
+export type Mode = 'replace' | 'refine' | 'add';
+
+/** What a rule read from one phrase, before the clause around it decides hard or soft. */
+export type Draft =
+  | {
+      set: Constraint;
+      /** A vague wish ("highly rated"): soft unless the participant insists ("must"). */
+      vague?: boolean;
+      mode?: Mode;
+      /** Lower ranks apply first within a message: named periods before clock times. */
+      rank?: number;
+      /** A price per ticket, multiplied by the seat count once the message is merged. */
+      perTicket?: boolean;
+    }
+  | { remove: ConstraintKind; value?: string };
+
+/** A phrase a rule recognized: its span in the message and what it means. */
+export interface Hit {
+  start: number;
+  end: number;
+  drafts: Draft[];
+}
+
+/** A change to the model, placed in the message and with its strength decided. */
+export type Op =
+  | {
+      type: 'set';
+      constraint: Constraint;
+      strength: Strength;
+      mode: Mode;
+      perTicket: boolean;
+      at: number;
+      rank: number;
+    }
+  | { type: 'remove'; kind: ConstraintKind; value?: string; at: number; rank: number };
+
+/** What a rule reads: the message with earlier rules' phrases blanked, and the untouched one. */
+export interface Scan {
+  /** The message with phrases that earlier rules recognized replaced by spaces. */
+  text: string;
+  /** The normalized message, for looking at a phrase's clause (negations, hedges). */
+  original: string;
+  context: PreferenceContext;
+}
+
+/** One extraction rule: finds its phrases and says what each means. */
+export type Rule = (scan: Scan) => Hit[];

@@ -1,0 +1,78 @@
+import { hits, span } from './match.ts';
+import { polarity } from './text.ts';
+import type { Rule } from './types.ts';
+import { FORMAT_WORDS, lexicon } from './vocabulary.ts';
+
+/* Rules about where and how it is shown, and what it costs: distance, format, price. */
+
+const KM_PER_MILE = 1.609;
+const UNIT = '(km|kms|kilomet(?:er|re)s?|k|mi|miles?)';
+const UP_TO =
+  '(?:within|under|below|less than|no more than|not more than|at most|max(?:imum)?|up to|no further than|not further than|closer than)';
+
+/** "Within 5 km", "under 3 miles", "5 km max"; miles are converted. */
+export const distanceRule: Rule = (scan) =>
+  hits(
+    scan,
+    String.raw`${UP_TO}\s+(\d+(?:\.\d+)?)\s*${UNIT}(?:\s+(?:away|from (?:me|home|here)))?|(\d+(?:\.\d+)?)\s*${UNIT}\s+(?:or less|or closer|max(?:imum)?|tops|at most|radius)`,
+    (m) => {
+      const value = Number(m[1] ?? m[3]);
+      const unit = (m[2] ?? m[4] ?? '').toLowerCase();
+      const km = unit.startsWith('mi') ? Math.round(value * KM_PER_MILE * 10) / 10 : value;
+      return km > 0 ? { ...span(m), drafts: [{ set: { kind: 'distance', maxKm: km } }] } : undefined;
+    },
+  );
+
+/** "Nearby", "close to me", "not too far", "closest": a soft preference for the closest theater. */
+export const closestRule: Rule = (scan) =>
+  hits(
+    scan,
+    'nearby|near (?:me|here|home|us)|close (?:to (?:me|home|here|us|where (?:I|we) live)|by)|somewhere (?:close|near)|closest|nearest|not (?:too|very|that|so) far(?: away)?|walking distance|around here|local',
+    (m) => ({ ...span(m), drafts: [{ set: { kind: 'closest' } }] }),
+  );
+
+const formats = lexicon(FORMAT_WORDS);
+
+/** "IMAX", "in 3D", "2D"/"regular screening" (Standard); "no IMAX", "not 3D", "non-3D" exclude. */
+export const formatRule: Rule = (scan) =>
+  hits(scan, formats.source, (m) => {
+    const format = formats.lookup(m[0]);
+    if (!format) return undefined;
+    const p = polarity(scan.original, m.index ?? 0);
+    if (p === 'skip') return { ...span(m), drafts: [] };
+    return {
+      ...span(m),
+      drafts: [{ set: { kind: 'format', ...(p === 'negative' ? { not: [format] } : { is: [format] }) } }],
+    };
+  });
+
+const CUR = '[$€£]';
+const AMOUNT = String.raw`\d+(?:\.\d{1,2})?`;
+const CUR_WORD = '(?:dollars|bucks|usd|eur|euros?|pounds?|gbp)';
+const MONEY = String.raw`(?:${CUR}\s*${AMOUNT}(?:\s*${CUR_WORD})?|${AMOUNT}\s*${CUR_WORD})`;
+const PER = String.raw`(?:\s*(?:per|a|each|/)\s*(?:ticket|person|head|seat)|\s+each)`;
+const PRICE = [
+  String.raw`${UP_TO}\s+(?:of\s+)?${MONEY}${PER}?(?:\s+(?:in )?total)?`,
+  String.raw`(?:budget|spend)(?:\s+(?:is|of|up to|at most|no more than))?(?:\s+(?:about|around|roughly))?\s+(?:${CUR}\s*)?${AMOUNT}(?:\s*${CUR_WORD})?${PER}?`,
+  String.raw`${MONEY}${PER}?\s+(?:max(?:imum)?|tops|or less|at most|total|in total|budget)`,
+].join('|');
+
+/**
+ * Price ceilings: "under $40", "max 50 dollars", "budget of 60". A per-ticket amount ("$15 per
+ * ticket") becomes a total once the seat count is known (see merge).
+ */
+export const priceRule: Rule = (scan) =>
+  hits(scan, PRICE, (m) => {
+    const amount = Number(new RegExp(AMOUNT).exec(m[0])?.[0]);
+    if (!Number.isFinite(amount)) return undefined;
+    const perTicket = new RegExp(PER, 'i').test(m[0]);
+    return { ...span(m), drafts: [{ set: { kind: 'price', maxTotal: amount }, perTicket }] };
+  });
+
+/** "Cheapest", "as cheap as possible", "not too expensive": a soft preference for the lowest total. */
+export const cheapestRule: Rule = (scan) =>
+  hits(
+    scan,
+    String.raw`(?:the\s+)?cheapest|as cheap as possible|cheap(?:er)?|lowest price|least expensive|inexpensive|budget[- ]friendly|affordable|not (?:too|very|that|so) expensive|save (?:some )?money|low[- ]cost`,
+    (m) => ({ ...span(m), drafts: [{ set: { kind: 'cheapest' } }] }),
+  );

@@ -1,0 +1,330 @@
+import type { Story } from '@usher/booking';
+import type { Message, MessageOf } from '@usher/protocol';
+import { type ExecutionPort, execute } from '../action/executor.ts';
+import { EpisodicLog } from '../memory/episodic.ts';
+import { fingerprintOf } from '../memory/fingerprint.ts';
+import { WorkingMemory } from '../memory/working.ts';
+import { EMPTY_CONTEXT, type PerceivedContext, perceive } from '../perception/perceive.ts';
+import { freshExploration, planNext } from '../planning/deterministic.ts';
+import type { NavigationPlan } from '../planning/plan.ts';
+import type { PreferenceModel } from '../planning/solver/index.ts';
+import { recoveryFor } from '../policies/retry.ts';
+import { unsafeBecause } from '../policies/safety.ts';
+import { fromStory, updatePreferences } from '../preferences/index.ts';
+import { RelayClient, type RelayEvent, RelayRequestError } from './relay-client.ts';
+
+/** The runtime's phases (spec §4). */
+export type AgentPhase = 'DISCONNECTED' | 'CONNECTED' | 'JOINED' | 'SESSION_ACTIVE' | 'WAITING_RESULT' | 'TERMINATING';
+
+export interface AgentOptions {
+  url: string;
+  room: string;
+  study: string;
+  participant: string;
+  mode: 'autopilot' | 'assist';
+  /** What to book, in the participant's words (`--goal`). */
+  goal?: string;
+  /** A scenario's story: its constraints are the starting model. */
+  story?: Story;
+  /** The episode log (in memory when omitted). */
+  episodes?: EpisodicLog;
+  /** How long to wait for the `state.updated` after a tool result before resyncing. */
+  stateTimeoutMs?: number;
+  requestTimeoutMs?: number;
+  /** Return when blocked instead of waiting for the participant to say more (suites, tests). */
+  returnWhenBlocked?: boolean;
+  /** Send `session.end` once the booking is made, so the study log is complete and on disk. */
+  endSessionWhenDone?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface AgentResult {
+  status: 'done' | 'blocked' | 'stopped';
+  message: string;
+  toolCalls: number;
+}
+
+/**
+ * The agent runtime (spec §5): joins the room, starts the study session, then perceives, plans,
+ * acts one action at a time and verifies, until the booking is made or it cannot go on. A
+ * participant may write or act at any moment: their messages refine the wishes, their choices stand.
+ */
+export class Agent {
+  phase: AgentPhase = 'DISCONNECTED';
+  private context: PerceivedContext = EMPTY_CONTEXT;
+  private model: PreferenceModel;
+  private readonly memory = new WorkingMemory();
+  private exploration = freshExploration();
+  private readonly participantChoices = new Set<string>();
+  private readonly relay: RelayClient;
+  private readonly episodes: EpisodicLog;
+  private readonly log: (line: string) => void;
+  private wake: (() => void) | null = null;
+  private pendingReplies: string[] = [];
+  private stopped = false;
+  private toolCalls = 0;
+
+  constructor(private readonly options: AgentOptions) {
+    this.model = options.story ? fromStory(options.story) : { hard: [], soft: [] };
+    this.episodes = options.episodes ?? new EpisodicLog({ dir: null });
+    this.log = options.log ?? (() => {});
+    this.relay = new RelayClient({
+      url: options.url,
+      room: options.room,
+      requestTimeoutMs: options.requestTimeoutMs ?? 10_000,
+      onEvent: (event) => this.onRelayEvent(event),
+    });
+  }
+
+  /** Runs until the booking is done, the agent is blocked (with `returnWhenBlocked`), or {@link stop}. */
+  async run(): Promise<AgentResult> {
+    try {
+      await this.relay.connect();
+      this.phase = 'JOINED';
+      await this.untilSessionStarts();
+      if (this.options.goal) this.hear(this.options.goal);
+      return await this.loop();
+    } finally {
+      this.phase = 'TERMINATING';
+      this.relay.close();
+      this.episodes.close();
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.wake?.();
+  }
+
+  private async loop(): Promise<AgentResult> {
+    const stateTimeoutMs = this.options.stateTimeoutMs ?? 2000;
+    let retried = false;
+    while (!this.stopped) {
+      for (const text of this.pendingReplies.splice(0)) this.relay.say(text);
+      const plan = this.plan();
+      if (plan.stop) {
+        await this.act(plan, stateTimeoutMs);
+        if (plan.stop === 'done') {
+          if (this.options.endSessionWhenDone) await this.relay.request('session.end', { reason: 'booking-complete' });
+          return this.result('done', plan);
+        }
+        if (plan.stop === 'blocked' && this.options.returnWhenBlocked) return this.result('blocked', plan);
+        await this.participantSpeaks();
+        continue;
+      }
+      const unsafe = unsafeBecause(plan.nextAction, this.context, this.participantChoices);
+      if (unsafe) {
+        this.log(`agent: not sending an unsafe action (${unsafe}); looking again`);
+        this.memory.recordFailure(this.context.stage, 'DESYNC_DETECTED');
+        await this.resync();
+        continue;
+      }
+      const outcome = await this.act(plan, stateTimeoutMs);
+      if (outcome.ok) {
+        retried = false;
+        continue;
+      }
+      const failures = this.memory.recordFailure(this.context.stage, outcome.code ?? 'FAILED');
+      const recovery = recoveryFor(outcome.code ?? 'FAILED', failures, retried);
+      this.log(`agent: ${outcome.code} on the ${this.context.stage} stage (${outcome.detail}); ${recovery}`);
+      if (recovery === 'stop') {
+        const text = `I am stopping here: ${failures} attempts on the ${this.context.stage} stage failed (last: ${outcome.detail}). Please take over or tell me how to continue.`;
+        this.relay.say(text);
+        if (this.options.returnWhenBlocked) return { status: 'blocked', message: text, toolCalls: this.toolCalls };
+        await this.participantSpeaks();
+        this.memory.clearFailures(this.context.stage);
+        continue;
+      }
+      retried = recovery === 'adjust-and-retry';
+      if (recovery === 'resync') await this.resync();
+    }
+    return { status: 'stopped', message: 'stopped', toolCalls: this.toolCalls };
+  }
+
+  private plan(): NavigationPlan {
+    const plan = planNext({
+      context: this.context,
+      model: this.model,
+      memory: this.memory,
+      exploration: this.exploration,
+      mode: this.options.mode,
+      participantChoices: this.participantChoices,
+      goal: this.options.goal ?? this.options.story?.text ?? 'book what the participant asks for',
+    });
+    return plan;
+  }
+
+  /** Sends the plan's action (single flight) and records plan, action and outcome. */
+  private async act(plan: NavigationPlan, stateTimeoutMs: number) {
+    const recorded = this.episodes.plan({
+      goal: plan.goal,
+      stage: plan.currentStage,
+      remainingSteps: plan.remainingSteps,
+      confidence: plan.confidence,
+    });
+    const action = plan.nextAction;
+    const payload =
+      action.type === 'tool.call'
+        ? { toolName: action.toolName, params: action.params }
+        : action.type === 'agent.message'
+          ? { text: action.text }
+          : {};
+    const sent = this.episodes.action({
+      planId: recorded.planId,
+      type: action.type,
+      reason: action.reason,
+      payload,
+      stage: this.context.stage,
+      fingerprint: fingerprintOf(this.context.uiSpec),
+    });
+    if (action.type === 'tool.call') this.toolCalls += 1;
+    this.phase = 'WAITING_RESULT';
+    const outcome = await execute(action, this.port(), stateTimeoutMs);
+    this.phase = 'SESSION_ACTIVE';
+    this.episodes.outcome({
+      actionId: sent.actionId,
+      ok: outcome.ok,
+      replan: outcome.replan,
+      ...(outcome.code && { code: outcome.code }),
+      ...(outcome.detail && { detail: outcome.detail }),
+      fingerprint: fingerprintOf(this.context.uiSpec),
+    });
+    return outcome;
+  }
+
+  private port(): ExecutionPort {
+    return {
+      relay: this.relay,
+      context: () => this.context,
+      waitFor: (test, timeoutMs) => this.waitFor(test, timeoutMs),
+      resync: (snapshot) => this.perceive(snapshot),
+    };
+  }
+
+  /** Starts (or, after a reconnect, continues) the study session and reads the whole state. */
+  private async resync(): Promise<void> {
+    const started = await this.relay.request('session.start', {
+      studyId: this.options.study,
+      participantId: this.options.participant,
+    });
+    this.episodes.sessionId = started.payload.sessionId;
+    this.phase = 'SESSION_ACTIVE';
+    this.perceive(await this.relay.request('snapshot.get', {}));
+  }
+
+  /** Starts the study session, waiting for a host to join the room when there is none yet. */
+  private async untilSessionStarts(): Promise<void> {
+    for (;;) {
+      try {
+        return await this.resync();
+      } catch (err) {
+        if (!(err instanceof RelayRequestError) || err.code !== 'SESSION_NOT_ACTIVE' || this.stopped) throw err;
+        this.log('agent: no host in the room yet; waiting for one to join');
+        await new Promise<void>((resolve) => {
+          this.hostJoined = resolve;
+        });
+      }
+    }
+  }
+
+  private perceive(
+    event: MessageOf<'snapshot.state'> | MessageOf<'state.updated'> | MessageOf<'user.message'>,
+  ): PerceivedContext {
+    this.context = perceive(this.context, event);
+    this.memory.noteState(this.context.uiSpec);
+    this.wake?.();
+    return this.context;
+  }
+
+  private onRelayEvent(event: RelayEvent): void {
+    if (event.kind === 'disconnected') this.phase = 'DISCONNECTED';
+    if (event.kind === 'joined' && event.reconnect) {
+      this.phase = 'JOINED';
+      this.resync().catch((err: Error) => this.log(`agent: resync after reconnect failed: ${err.message}`));
+    }
+    if (event.kind === 'message') this.onMessage(event.message);
+  }
+
+  /** Set while waiting for a host: called when the relay says one joined. */
+  private hostJoined: (() => void) | null = null;
+
+  private onMessage(message: Message): void {
+    if (message.type === 'relay.joined' && message.payload.role === 'host') {
+      this.hostJoined?.();
+      this.hostJoined = null;
+    }
+    if (message.type === 'state.updated') {
+      const action = message.payload.action;
+      if (
+        message.payload.source === 'user' &&
+        action?.toolName === 'select' &&
+        typeof action.params.itemId === 'string'
+      ) {
+        const id = action.params.itemId;
+        const seats = message.payload.uiSpec?.state.selectedList;
+        // A seat the participant clicked twice is theirs to drop again.
+        if (seats && !seats.includes(id)) this.participantChoices.delete(id);
+        else this.participantChoices.add(id);
+      }
+      this.perceive(message);
+    } else if (message.type === 'user.message') {
+      this.perceive(message);
+      this.hear(message.payload.text);
+    }
+  }
+
+  /** Reads a participant's words into the wishes and says what was understood. */
+  private hear(text: string): void {
+    const today = this.todayFromContext();
+    const known = this.context.uiSpec?.stage === 'movie' ? this.context.uiSpec.items : [];
+    const understanding = updatePreferences(this.model, text, {
+      today,
+      knownTitles: known.map((item) => String(item.title ?? item.value)),
+      knownGenres: [...new Set(known.flatMap((item) => (Array.isArray(item.genres) ? item.genres : [])))],
+    });
+    this.episodes.note({ text: `participant: ${text}`, data: { changed: understanding.changed } });
+    if (understanding.unparsed) return;
+    this.model = understanding.model;
+    this.exploration = freshExploration(true);
+    this.pendingReplies.push(understanding.summary);
+    this.wake?.();
+  }
+
+  private todayFromContext(): string {
+    const today = this.context.uiSpec?.items.find((item) => item.isToday === true)?.date;
+    return typeof today === 'string' ? today : new Date().toISOString().slice(0, 10);
+  }
+
+  private waitFor(test: (context: PerceivedContext) => boolean, timeoutMs: number): Promise<PerceivedContext | null> {
+    if (test(this.context)) return Promise.resolve(this.context);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.wake = null;
+        resolve(null);
+      }, timeoutMs);
+      this.wake = () => {
+        if (!test(this.context)) return;
+        clearTimeout(timer);
+        this.wake = null;
+        resolve(this.context);
+      };
+    });
+  }
+
+  /** Waits for the participant to write or act (after a question, or when blocked). */
+  private participantSpeaks(): Promise<void> {
+    const revision = this.context.revision;
+    return new Promise((resolve) => {
+      this.wake = () => {
+        if (!this.stopped && this.context.revision <= revision && this.pendingReplies.length === 0) return;
+        this.wake = null;
+        resolve();
+      };
+    });
+  }
+
+  private result(status: AgentResult['status'], plan: NavigationPlan): AgentResult {
+    const message = plan.nextAction.type === 'agent.message' ? plan.nextAction.text : plan.nextAction.reason;
+    return { status, message, toolCalls: this.toolCalls };
+  }
+}

@@ -1,0 +1,50 @@
+import { Agent, EpisodicLog, RelayRequestError } from '@usher/agent';
+import { loadScenarioFile } from '@usher/server';
+
+export interface AgentFlags {
+  url: string;
+  room: string;
+  study: string;
+  participant: string;
+  mode: 'autopilot' | 'assist';
+  goal?: string;
+  scenario?: string;
+  episodes: string;
+  /** End the study session once the booking is made (the log is then complete and on disk). */
+  endSession?: boolean;
+}
+
+/** Builds the agent the flags describe; its episodes go to `<episodes>/<agent session>.episodes.jsonl`. */
+export function agentFromFlags(flags: AgentFlags, log: (line: string) => void): Agent {
+  const story = flags.scenario ? loadScenarioFile(flags.scenario).story : undefined;
+  return new Agent({
+    url: flags.url,
+    room: flags.room,
+    study: flags.study,
+    participant: flags.participant,
+    mode: flags.mode,
+    ...(flags.goal && { goal: flags.goal }),
+    ...(story && { story }),
+    episodes: new EpisodicLog({ dir: flags.episodes }),
+    endSessionWhenDone: flags.endSession ?? false,
+    log,
+  });
+}
+
+/** `usher agent`: runs until the booking is made, or until stopped (Ctrl-C). */
+export async function runAgent(flags: AgentFlags): Promise<number> {
+  const agent = agentFromFlags(flags, (line) => process.stderr.write(`${line}\n`));
+  const stop = () => agent.stop();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  console.log(`Usher agent (${flags.mode}) joining room "${flags.room}" at ${flags.url}`);
+  try {
+    const result = await agent.run();
+    console.log(`agent ${result.status} after ${result.toolCalls} tool calls: ${result.message}`);
+    return 0;
+  } catch (err) {
+    if (!(err instanceof RelayRequestError)) throw err;
+    process.stderr.write(`usher agent: ${err.message}${err.wire ? ` (${err.code})` : ''}\n`);
+    return 1;
+  }
+}
