@@ -1,8 +1,9 @@
+import { Agent } from '@usher/agent';
 import { defaultScenario, parseScenario } from '@usher/booking';
 import type { UiSpec } from '@usher/protocol';
 import { bookThrough, callTool, TestClient } from '@usher/server/testing';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { launchChromium, openPage, screenshot, startPageServer, VIEWPORTS } from './browser.ts';
 
 let browser: Browser;
@@ -311,5 +312,27 @@ describe('the page', () => {
       }
       await callTool(agent, 'next', {}, 'on');
     }
+  });
+
+  it('lets a participant ask the agent in the chat, and the agent books it on the page', async () => {
+    const { server, pageUrl } = await startPageServer();
+    const room = nextRoom();
+    const page = await openPage(browser);
+    await page.goto(pageUrl(room));
+    const agent = new Agent({ url: server.url, room, study: 'pilot-01', participant: 'P07', mode: 'autopilot' });
+    const running = agent.run();
+    onTestFinished(() => agent.stop());
+    await page
+      .locator('[data-testid="chat-message"][data-role="agent"]')
+      .filter({ hasText: 'What would you like to see' })
+      .waitFor();
+    await page.getByTestId('chat-input').fill('Two adults for Orbital Drift tomorrow evening in IMAX, seats together');
+    await page.getByTestId('chat-send').click();
+    await page.locator('[data-testid="chat-message"][data-role="agent"]').filter({ hasText: 'Understood' }).waitFor();
+    const confirmation = page.getByTestId('confirmation');
+    await confirmation.waitFor({ timeout: 15_000 });
+    expect(await confirmation.textContent()).toContain('Orbital Drift');
+    expect((await running).status).toBe('done');
+    await screenshot(page, 'desktop-agent-chat-booking');
   });
 });
