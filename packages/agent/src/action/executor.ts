@@ -26,6 +26,8 @@ export async function execute(
 ): Promise<ActionOutcome> {
   try {
     switch (action.type) {
+      case 'wait':
+        return { ok: true, replan: false };
       case 'agent.message':
         port.relay.say(action.text);
         return { ok: true, replan: false };

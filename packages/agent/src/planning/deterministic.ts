@@ -3,6 +3,7 @@ import { STAGES } from '@usher/protocol';
 import { choiceOn, contextKeyOf } from '../memory/fingerprint.ts';
 import type { WorkingMemory } from '../memory/working.ts';
 import type { PerceivedContext } from '../perception/perceive.ts';
+import { assistAction } from './assist.ts';
 import type { NavigationPlan, PlannedAction } from './plan.ts';
 import { decideStage, type PreferenceModel, type StageDecision } from './solver/index.ts';
 
@@ -20,6 +21,8 @@ export interface Exploration {
   firstDeadEnd: string | null;
   /** On reaching the seat stage again, free the seats the agent chose before choosing anew. */
   reseat: boolean;
+  /** Stages (with the choices before them) already explained to the participant in assist mode. */
+  presented: Set<string>;
 }
 
 export const freshExploration = (asked = false): Exploration => ({
@@ -29,6 +32,7 @@ export const freshExploration = (asked = false): Exploration => ({
   asked,
   firstDeadEnd: null,
   reseat: false,
+  presented: new Set(),
 });
 
 export interface PlannerInput {
@@ -134,6 +138,10 @@ export function planNext(input: PlannerInput): NavigationPlan {
 }
 
 function planStage(input: PlannerInput, spec: UiSpec, decision: StageDecision): NavigationPlan {
+  if (input.mode === 'assist') {
+    const action = assistAction(input, spec, decision);
+    return plan(input, action, 0.8, action.type === 'wait' ? 'waiting' : undefined);
+  }
   const stage = spec.stage;
   const booking = spec.state.booking;
   switch (decision.kind) {
@@ -190,18 +198,6 @@ function planStage(input: PlannerInput, spec: UiSpec, decision: StageDecision): 
       );
     }
     case 'confirm':
-      if (input.mode === 'assist') {
-        return plan(
-          input,
-          {
-            type: 'agent.message',
-            text: 'Everything is ready: check the summary and confirm when you are happy.',
-            reason: 'in assist mode the participant submits',
-          },
-          0.9,
-          'waiting',
-        );
-      }
       return plan(input, call('next', {}, decision.reason), 0.95);
     case 'dead-end':
       return deadEnd(input, spec, decision.summary, decision.backTo);

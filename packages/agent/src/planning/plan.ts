@@ -5,7 +5,9 @@ export type PlannedAction =
   | { type: 'tool.call'; toolName: string; params: Record<string, unknown>; reason: string }
   | { type: 'agent.message'; text: string; reason: string }
   | { type: 'snapshot.get'; reason: string }
-  | { type: 'session.end'; reason: string };
+  | { type: 'session.end'; reason: string }
+  /** Nothing to send: the participant is to act (assist mode). Never goes on the wire. */
+  | { type: 'wait'; reason: string };
 
 /** The planner's view of the way ahead (spec §6 `NavigationPlan`). */
 export interface NavigationPlan {

@@ -1,5 +1,5 @@
 import { checkBooking, defaultScenario, type Story } from '@usher/booking';
-import type { StudyLogRecord, ToolDefinition } from '@usher/protocol';
+import type { StudyLogRecord, ToolDefinition, UiSpec } from '@usher/protocol';
 import { readLog, startTestServer, TestClient } from '@usher/server/testing';
 import { describe, expect, it } from 'vitest';
 import { EpisodicLog } from '../memory/episodic.ts';
@@ -98,5 +98,68 @@ describe('Agent in autopilot', () => {
       (f) => f.type === 'state.updated' && JSON.stringify(f.payload.messageHistory).includes('relax'),
     );
     expect(said).toBeDefined();
+  });
+});
+
+describe('Agent in assist mode', () => {
+  it('marks and explains what fits, selects only what was clearly asked for, and lets the participant book', async () => {
+    const { server, agent } = await studyRoom();
+    const host = server.headlessHost as NonNullable<typeof server.headlessHost>;
+    const observer = await TestClient.join(server.url, 'observer');
+    const running = agent({
+      mode: 'assist',
+      goal: 'Two adults for Orbital Drift tomorrow evening in IMAX, seats together',
+      returnWhenBlocked: false,
+    }).run();
+    const agentSays = (text: string) =>
+      observer.waitFor(
+        (f) => f.type === 'state.updated' && JSON.stringify(f.payload.messageHistory).includes(text),
+        8000,
+      );
+    const onStage = (stage: string) =>
+      observer.waitFor((f) => f.type === 'state.updated' && (f.payload.uiSpec as UiSpec | null)?.stage === stage, 8000);
+    const marked = () => host.view().uiSpec?.modification.highlight?.itemIds ?? [];
+
+    // Named title and day: the agent selects them itself; theaters and times it only marks.
+    await onStage('theater');
+    await agentSays('I marked what fits your wishes');
+    expect(marked().length).toBeGreaterThan(0);
+    expect(host.view().uiSpec?.modification.augment?.length).toBeGreaterThan(0);
+    host.act('select', { itemId: marked()[0] });
+    host.act('next');
+    await onStage('time');
+    expect(host.view().uiSpec?.state.booking?.date).toBe('2026-11-22');
+    await observer.waitFor(
+      (f) =>
+        f.type === 'state.updated' &&
+        ((f.payload.uiSpec as UiSpec | null)?.modification.highlight?.itemIds.length ?? 0) > 0 &&
+        (f.payload.uiSpec as UiSpec).stage === 'time',
+      8000,
+    );
+    const time = marked()[0] as string;
+    expect(host.view().uiSpec?.visibleItems.find((i) => i.id === time)).toMatchObject({ format: 'IMAX' });
+    host.act('select', { itemId: time });
+    host.act('next');
+    await onStage('seat');
+    await observer.waitFor(
+      (f) =>
+        f.type === 'state.updated' &&
+        (f.payload.uiSpec as UiSpec | null)?.stage === 'seat' &&
+        ((f.payload.uiSpec as UiSpec).modification.highlight?.itemIds.length ?? 0) === 2,
+      8000,
+    );
+    for (const seat of marked()) host.act('select', { itemId: seat });
+    host.act('next');
+    await observer.waitFor(
+      (f) => f.type === 'state.updated' && (f.payload.uiSpec as UiSpec | null)?.state.quantities?.adult === 2,
+      8000,
+    );
+    host.act('next');
+    await agentSays('check the summary and confirm');
+    expect(host.submitted()).toBeNull();
+    host.act('next');
+    const result = await running;
+    expect(result.status).toBe('done');
+    expect(host.submitted()).toMatchObject({ movieTitle: 'Orbital Drift', date: '2026-11-22', format: 'IMAX' });
   });
 });

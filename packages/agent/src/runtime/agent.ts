@@ -102,6 +102,10 @@ export class Agent {
     while (!this.stopped) {
       for (const text of this.pendingReplies.splice(0)) this.relay.say(text);
       const plan = this.plan();
+      if (plan.nextAction.type === 'wait') {
+        await this.participantSpeaks();
+        continue;
+      }
       if (plan.stop) {
         await this.act(plan, stateTimeoutMs);
         if (plan.stop === 'done') {
@@ -156,13 +160,14 @@ export class Agent {
 
   /** Sends the plan's action (single flight) and records plan, action and outcome. */
   private async act(plan: NavigationPlan, stateTimeoutMs: number) {
+    const action = plan.nextAction;
+    if (action.type === 'wait') return { ok: true, replan: false };
     const recorded = this.episodes.plan({
       goal: plan.goal,
       stage: plan.currentStage,
       remainingSteps: plan.remainingSteps,
       confidence: plan.confidence,
     });
-    const action = plan.nextAction;
     const payload =
       action.type === 'tool.call'
         ? { toolName: action.toolName, params: action.params }
