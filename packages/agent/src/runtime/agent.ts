@@ -5,7 +5,7 @@ import { EpisodicLog } from '../memory/episodic.ts';
 import { fingerprintOf } from '../memory/fingerprint.ts';
 import { WorkingMemory } from '../memory/working.ts';
 import { EMPTY_CONTEXT, type PerceivedContext, perceive } from '../perception/perceive.ts';
-import { freshExploration, planNext } from '../planning/deterministic.ts';
+import { freshExploration, type PlannerInput, planNext } from '../planning/deterministic.ts';
 import type { NavigationPlan } from '../planning/plan.ts';
 import type { PreferenceModel } from '../planning/solver/index.ts';
 import { recoveryFor } from '../policies/retry.ts';
@@ -35,6 +35,8 @@ export interface AgentOptions {
   returnWhenBlocked?: boolean;
   /** Send `session.end` once the booking is made, so the study log is complete and on disk. */
   endSessionWhenDone?: boolean;
+  /** The planner (the deterministic one by default); an LLM planner is asynchronous. */
+  planner?: (input: PlannerInput) => NavigationPlan | Promise<NavigationPlan>;
   log?: (line: string) => void;
 }
 
@@ -101,7 +103,7 @@ export class Agent {
     let retried = false;
     while (!this.stopped) {
       for (const text of this.pendingReplies.splice(0)) this.relay.say(text);
-      const plan = this.plan();
+      const plan = await this.plan();
       if (plan.nextAction.type === 'wait') {
         await this.participantSpeaks();
         continue;
@@ -145,8 +147,9 @@ export class Agent {
     return { status: 'stopped', message: 'stopped', toolCalls: this.toolCalls };
   }
 
-  private plan(): NavigationPlan {
-    const plan = planNext({
+  private plan(): NavigationPlan | Promise<NavigationPlan> {
+    const planner = this.options.planner ?? planNext;
+    return planner({
       context: this.context,
       model: this.model,
       memory: this.memory,
@@ -155,7 +158,6 @@ export class Agent {
       participantChoices: this.participantChoices,
       goal: this.options.goal ?? this.options.story?.text ?? 'book what the participant asks for',
     });
-    return plan;
   }
 
   /** Sends the plan's action (single flight) and records plan, action and outcome. */
