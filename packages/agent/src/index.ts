@@ -3,6 +3,7 @@
  * perception/ → preferences/ → planning/ → action/ → memory/, with runtime/ joining them to the relay.
  */
 export * from './memory/index.ts';
+export { createLlmPlanner, LlmConfigError, llmConfigFromEnv } from './planning/llm/index.ts';
 export {
   describeModel,
   EMPTY_MODEL,

@@ -1,4 +1,4 @@
-import { Agent, EpisodicLog, RelayRequestError } from '@usher/agent';
+import { Agent, createLlmPlanner, EpisodicLog, llmConfigFromEnv, RelayRequestError } from '@usher/agent';
 import { loadScenarioFile } from '@usher/server';
 
 export interface AgentFlags {
@@ -17,6 +17,9 @@ export interface AgentFlags {
 /** Builds the agent the flags describe; its episodes go to `<episodes>/<agent session>.episodes.jsonl`. */
 export function agentFromFlags(flags: AgentFlags, log: (line: string) => void): Agent {
   const story = flags.scenario ? loadScenarioFile(flags.scenario).story : undefined;
+  // An OpenAI-compatible service, when USHER_LLM_* configure one; the deterministic planner otherwise.
+  const llm = llmConfigFromEnv(process.env);
+  if (llm) log(`agent: planning with ${llm.model} at ${llm.baseUrl}, the deterministic planner as fallback`);
   return new Agent({
     url: flags.url,
     room: flags.room,
@@ -27,6 +30,7 @@ export function agentFromFlags(flags: AgentFlags, log: (line: string) => void): 
     ...(story && { story }),
     episodes: new EpisodicLog({ dir: flags.episodes }),
     endSessionWhenDone: flags.endSession ?? false,
+    ...(llm && { planner: createLlmPlanner(llm, undefined, { log }) }),
     log,
   });
 }

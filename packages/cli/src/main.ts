@@ -1,3 +1,4 @@
+import { LlmConfigError } from '@usher/agent';
 import { StartupError, VERSION } from '@usher/server';
 import { Command, CommanderError, Option } from 'commander';
 import { type AgentFlags, runAgent } from './agent.ts';
@@ -82,7 +83,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await (run as () => Promise<number>)();
   } catch (err) {
-    if (err instanceof StartupError) {
+    if (err instanceof StartupError || err instanceof LlmConfigError) {
       process.stderr.write(`usher: ${err.message}\n`);
       return 1;
     }

@@ -22,7 +22,7 @@ export function familyOf(code: string): ErrorFamily {
 
 /** What to do after a failed action. */
 export type Recovery =
-  /** Refresh with snapshot.get and rebuild the plan from the new toolSchema (UNKNOWN_TOOL, timeouts, desync). */
+  /** Refresh with snapshot.get and rebuild the plan from the new toolSchema (UNKNOWN_TOOL, a host gone, timeouts, desync). */
   | 'resync'
   /** Try the same intent once more with adjusted params (the first INVALID_PARAMS). */
   | 'adjust-and-retry'
@@ -42,6 +42,7 @@ export function recoveryFor(code: string, failuresOnStage: number, alreadyRetrie
   if (failuresOnStage >= MAX_FAILURES_PER_STAGE) return 'stop';
   switch (code) {
     case 'UNKNOWN_TOOL':
+    case 'SESSION_NOT_ACTIVE':
     case 'TIMEOUT_RESULT':
     case 'TIMEOUT_STATE_UPDATE':
     case 'DESYNC_DETECTED':

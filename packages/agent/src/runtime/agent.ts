@@ -13,6 +13,9 @@ import { unsafeBecause } from '../policies/safety.ts';
 import { fromStory, updatePreferences } from '../preferences/index.ts';
 import { RelayClient, type RelayEvent, RelayRequestError } from './relay-client.ts';
 
+/** How long to wait before trying a resync again after it timed out. */
+const RESYNC_RETRY_MS = 500;
+
 /** The runtime's phases (spec §4). */
 export type AgentPhase = 'DISCONNECTED' | 'CONNECTED' | 'JOINED' | 'SESSION_ACTIVE' | 'WAITING_RESULT' | 'TERMINATING';
 
@@ -35,8 +38,8 @@ export interface AgentOptions {
   returnWhenBlocked?: boolean;
   /** Send `session.end` once the booking is made, so the study log is complete and on disk. */
   endSessionWhenDone?: boolean;
-  /** The planner (the deterministic one by default); an LLM planner is asynchronous. */
-  planner?: (input: PlannerInput) => NavigationPlan | Promise<NavigationPlan>;
+  /** The planner (the deterministic one by default); an LLM planner is asynchronous and can be cancelled. */
+  planner?: (input: PlannerInput, call?: { signal?: AbortSignal }) => NavigationPlan | Promise<NavigationPlan>;
   log?: (line: string) => void;
 }
 
@@ -64,6 +67,8 @@ export class Agent {
   private wake: (() => void) | null = null;
   private pendingReplies: string[] = [];
   private stopped = false;
+  /** Cancels a planner call in flight when the agent stops. */
+  private readonly abort = new AbortController();
   private toolCalls = 0;
 
   constructor(private readonly options: AgentOptions) {
@@ -95,15 +100,27 @@ export class Agent {
 
   stop(): void {
     this.stopped = true;
+    this.abort.abort();
     this.wake?.();
+    this.rejoined?.();
+    this.hostJoined?.();
   }
 
   private async loop(): Promise<AgentResult> {
     const stateTimeoutMs = this.options.stateTimeoutMs ?? 2000;
     let retried = false;
     while (!this.stopped) {
+      await this.ensureSynced();
+      if (this.stopped) break;
       for (const text of this.pendingReplies.splice(0)) this.relay.say(text);
+      const revision = this.context.revision;
       const plan = await this.plan();
+      if (this.stopped) break;
+      // A slow planner may have planned on a state the participant has changed since: plan again.
+      if (this.context.revision !== revision || this.pendingReplies.length > 0) continue;
+      if ('source' in plan && plan.source === 'fallback' && 'fallbackReason' in plan) {
+        this.log(`agent: the LLM planner fell back to the deterministic one: ${String(plan.fallbackReason)}`);
+      }
       if (plan.nextAction.type === 'wait') {
         await this.participantSpeaks();
         continue;
@@ -122,7 +139,7 @@ export class Agent {
       if (unsafe) {
         this.log(`agent: not sending an unsafe action (${unsafe}); looking again`);
         this.memory.recordFailure(this.context.stage, 'DESYNC_DETECTED');
-        await this.resync();
+        this.needsResync = true;
         continue;
       }
       const outcome = await this.act(plan, stateTimeoutMs);
@@ -142,22 +159,25 @@ export class Agent {
         continue;
       }
       retried = recovery === 'adjust-and-retry';
-      if (recovery === 'resync') await this.resync();
+      if (recovery === 'resync') this.needsResync = true;
     }
     return { status: 'stopped', message: 'stopped', toolCalls: this.toolCalls };
   }
 
   private plan(): NavigationPlan | Promise<NavigationPlan> {
     const planner = this.options.planner ?? planNext;
-    return planner({
-      context: this.context,
-      model: this.model,
-      memory: this.memory,
-      exploration: this.exploration,
-      mode: this.options.mode,
-      participantChoices: this.participantChoices,
-      goal: this.options.goal ?? this.options.story?.text ?? 'book what the participant asks for',
-    });
+    return planner(
+      {
+        context: this.context,
+        model: this.model,
+        memory: this.memory,
+        exploration: this.exploration,
+        mode: this.options.mode,
+        participantChoices: this.participantChoices,
+        goal: this.options.goal ?? this.options.story?.text ?? 'book what the participant asks for',
+      },
+      { signal: this.abort.signal },
+    );
   }
 
   /** Sends the plan's action (single flight) and records plan, action and outcome. */
@@ -187,7 +207,8 @@ export class Agent {
     if (action.type === 'tool.call') this.toolCalls += 1;
     this.phase = 'WAITING_RESULT';
     const outcome = await execute(action, this.port(), stateTimeoutMs);
-    this.phase = 'SESSION_ACTIVE';
+    // The connection may have dropped meanwhile: that phase stands until the relay is back.
+    if (this.phase === 'WAITING_RESULT') this.phase = 'SESSION_ACTIVE';
     this.episodes.outcome({
       actionId: sent.actionId,
       ok: outcome.ok,
@@ -219,17 +240,46 @@ export class Agent {
     this.perceive(await this.relay.request('snapshot.get', {}));
   }
 
+  /**
+   * Before each turn: after a drop, wait until the relay is back; after a reconnect, a new host,
+   * a host leaving or a failure that calls for it, start the session again and read the whole state.
+   */
+  private async ensureSynced(): Promise<void> {
+    while (!this.stopped && (this.phase === 'DISCONNECTED' || this.needsResync)) {
+      if (this.phase === 'DISCONNECTED') {
+        await new Promise<void>((resolve) => {
+          this.rejoined = resolve;
+        });
+        continue;
+      }
+      this.needsResync = false;
+      try {
+        await this.untilSessionStarts();
+      } catch (err) {
+        if (!(err instanceof RelayRequestError) || err.wire) throw err;
+        // Never retry at once: a lost connection waits for the relay's rejoin, a timeout waits a moment.
+        this.needsResync = true;
+        if (err.code === 'DISCONNECTED' || err.code === 'CLOSED') this.phase = 'DISCONNECTED';
+        else await new Promise((resolve) => setTimeout(resolve, RESYNC_RETRY_MS));
+      }
+    }
+  }
+
   /** Starts the study session, waiting for a host to join the room when there is none yet. */
   private async untilSessionStarts(): Promise<void> {
     for (;;) {
+      // A host may join between the refusal and the wait below: count joins to not miss it.
+      const hostJoinsBefore = this.hostJoins;
       try {
         return await this.resync();
       } catch (err) {
         if (!(err instanceof RelayRequestError) || err.code !== 'SESSION_NOT_ACTIVE' || this.stopped) throw err;
+        if (this.hostJoins > hostJoinsBefore) continue;
         this.log('agent: no host in the room yet; waiting for one to join');
         await new Promise<void>((resolve) => {
           this.hostJoined = resolve;
         });
+        if (this.stopped) return;
       }
     }
   }
@@ -247,18 +297,44 @@ export class Agent {
     if (event.kind === 'disconnected') this.phase = 'DISCONNECTED';
     if (event.kind === 'joined' && event.reconnect) {
       this.phase = 'JOINED';
-      this.resync().catch((err: Error) => this.log(`agent: resync after reconnect failed: ${err.message}`));
+      this.needsResync = true;
+      this.rejoined?.();
+      this.rejoined = null;
+      this.wake?.();
     }
     if (event.kind === 'message') this.onMessage(event.message);
   }
 
   /** Set while waiting for a host: called when the relay says one joined. */
   private hostJoined: (() => void) | null = null;
+  /** How many times the relay said a host joined the room. */
+  private hostJoins = 0;
+  /** How many times the participant wrote or acted: what a wait for them waits on. */
+  private participantEvents = 0;
+  /** Set while the relay is out of reach: called when the client has joined again. */
+  private rejoined: (() => void) | null = null;
+  /** The state must be read again before the next action (see {@link ensureSynced}). */
+  private needsResync = false;
 
   private onMessage(message: Message): void {
+    if (message.type === 'user.message' || (message.type === 'state.updated' && message.payload.source === 'user')) {
+      this.participantEvents += 1;
+    }
     if (message.type === 'relay.joined' && message.payload.role === 'host') {
-      this.hostJoined?.();
-      this.hostJoined = null;
+      this.hostJoins += 1;
+      // A new host has its own state: read it before acting on the old one.
+      if (this.hostJoined) {
+        this.hostJoined();
+        this.hostJoined = null;
+      } else {
+        this.needsResync = true;
+        this.wake?.();
+      }
+    }
+    if (message.type === 'error' && message.payload.code === 'SESSION_NOT_ACTIVE') {
+      // The host left: the next turn waits for one before going on.
+      this.needsResync = true;
+      this.wake?.();
     }
     if (message.type === 'state.updated') {
       const action = message.payload.action;
@@ -298,7 +374,8 @@ export class Agent {
   }
 
   private todayFromContext(): string {
-    const today = this.context.uiSpec?.items.find((item) => item.isToday === true)?.date;
+    // The host says which day the study is on (uiSpec.meta.today); the machine's clock is the last resort.
+    const today = this.context.uiSpec?.meta?.today;
     return typeof today === 'string' ? today : new Date().toISOString().slice(0, 10);
   }
 
@@ -318,12 +395,13 @@ export class Agent {
     });
   }
 
-  /** Waits for the participant to write or act (after a question, or when blocked). */
+  /** Waits for the participant to write or act (after a question, or when blocked), or for the host to change. */
   private participantSpeaks(): Promise<void> {
-    const revision = this.context.revision;
+    const before = this.participantEvents;
     return new Promise((resolve) => {
       this.wake = () => {
-        if (!this.stopped && this.context.revision <= revision && this.pendingReplies.length === 0) return;
+        const spoke = this.participantEvents > before || this.pendingReplies.length > 0;
+        if (!this.stopped && !spoke && !this.needsResync) return;
         this.wake = null;
         resolve();
       };

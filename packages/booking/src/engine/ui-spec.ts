@@ -41,7 +41,9 @@ export function buildUiSpec(catalog: Catalog, state: EngineState): StageSnapshot
     modification: copyModification(state.modification),
     display: { component: frame.component, valueField: 'value' },
   };
-  if (frame.meta) spec.meta = frame.meta;
+  // The study's date is on every stage: the participant sees it (the calendar marks "Today"), and an
+  // agent needs it to read "tonight" or "on Monday" before the date stage.
+  spec.meta = { ...frame.meta, today: catalog.scenario.today };
   return { spec, items, visible };
 }
 

@@ -1,4 +1,4 @@
-import type { HardConstraint } from '@usher/booking';
+import type { Constraint, HardConstraint } from '@usher/booking';
 import type { UiSpec } from '@usher/protocol';
 import { hiddenNote, rowsWish, sentence, wish } from './explain.ts';
 import { money, orList } from './fields.ts';
@@ -64,19 +64,22 @@ export function decideSeats(spec: UiSpec, model: PreferenceModel): StageDecision
   const own = selectionProblems(selected, hard, rules, layout);
   if (own.length > 0) return deadEnd(own, `Your seats break a wish: ${own.map((f) => f.detail).join('; ')}`, 'seat');
 
+  // Under a price cap, seat surcharges count against it: rank the cheaper seats first.
+  const capped = model.hard.some((c) => c.kind === 'price') && !model.soft.some((c) => c.kind === 'cheapest');
+  const soft: Constraint[] = capped ? [...model.soft, { kind: 'cheapest' }] : model.soft;
   const free = seats.filter((s) => s.free);
   const ctx: SeatScoring = {
     layout,
     surcharges: free.map((s) => s.surcharge),
     adjacencyGiven: [...model.hard, ...model.soft].some((c) => c.kind === 'adjacent'),
   };
-  const seatScore = (seat: SeatView) => scoreSeats([seat], model.soft, ctx).score;
+  const seatScore = (seat: SeatView) => scoreSeats([seat], soft, ctx).score;
   const sets = candidateSets(seats, selected, rules, layout, seatScore);
   if (sets.length === 0) return seatDeadEnd(spec, model, seats, selected, layout, hard);
 
   const currency = spec.state.booking?.currency;
   const ranked = sets
-    .map((set) => ({ set: [...set].sort((a, b) => a.order - b.order), ...scoreSeats(set, model.soft, ctx) }))
+    .map((set) => ({ set: [...set].sort((a, b) => a.order - b.order), ...scoreSeats(set, soft, ctx) }))
     .sort((a, b) => b.score - a.score || catalogOrder(a.set, b.set));
   const options: RankedSeats[] = ranked.slice(0, MAX_SEAT_SETS).map(({ set, score, notes }) => ({
     seatIds: set.map((s) => s.id),
