@@ -1,8 +1,9 @@
-import { checkBooking, defaultScenario, type Story } from '@usher/booking';
+import { checkBooking, defaultScenario } from '@usher/booking';
 import type { StudyLogRecord, ToolDefinition, UiSpec } from '@usher/protocol';
 import { readLog, startTestServer, TestClient } from '@usher/server/testing';
 import { describe, expect, it } from 'vitest';
 import { EpisodicLog } from '../memory/episodic.ts';
+import { ORBITAL_IMAX_PAIR } from '../testing/stories.ts';
 import { Agent, type AgentOptions } from './agent.ts';
 
 async function studyRoom() {
@@ -38,24 +39,11 @@ function toolCallsFollowTheSchema(log: StudyLogRecord[]): void {
 describe('Agent in autopilot', () => {
   it('books what the goal asks for over real sockets, every call in the schema and with a reason', async () => {
     const { server, scenario, agent } = await studyRoom();
-    const goal = 'Two adult tickets for Orbital Drift tomorrow evening in IMAX, seats together';
+    const story = ORBITAL_IMAX_PAIR;
     const episodes = new EpisodicLog({ dir: null });
-    const result = await agent({ goal, episodes }).run();
+    const result = await agent({ goal: story.text, episodes }).run();
     expect(result.status).toBe('done');
 
-    const story: Story = {
-      text: goal,
-      hard: [
-        { kind: 'title', is: ['Orbital Drift'] },
-        { kind: 'date', dates: ['2026-11-22'] },
-        { kind: 'startTime', after: '17:00' },
-        { kind: 'format', is: ['IMAX'] },
-        { kind: 'seatCount', count: 2 },
-        { kind: 'adjacent' },
-        { kind: 'ticketMix', adult: 2 },
-      ],
-      soft: [],
-    };
     const booking = server.headlessHost?.submitted();
     expect(booking).not.toBeNull();
     const check = checkBooking(scenario, booking as never, story);

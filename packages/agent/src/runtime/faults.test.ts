@@ -1,24 +1,13 @@
-import { checkBooking, defaultScenario, type Story, type SubmittedBooking } from '@usher/booking';
+import { checkBooking, defaultScenario, type SubmittedBooking } from '@usher/booking';
 import type { Message } from '@usher/protocol';
 import { startTestServer } from '@usher/server/testing';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { everyCall, FaultyHost, type FaultyHostOptions, nthCall } from '../testing/faulty-host.ts';
+import { ORBITAL_IMAX_PAIR } from '../testing/stories.ts';
 import { Agent, type AgentResult } from './agent.ts';
 
-const GOAL = 'Two adults for Orbital Drift tomorrow evening in IMAX, seats together';
-const STORY: Story = {
-  text: GOAL,
-  hard: [
-    { kind: 'title', is: ['Orbital Drift'] },
-    { kind: 'date', dates: ['2026-11-22'] },
-    { kind: 'startTime', after: '17:00' },
-    { kind: 'format', is: ['IMAX'] },
-    { kind: 'seatCount', count: 2 },
-    { kind: 'adjacent' },
-    { kind: 'ticketMix', adult: 2 },
-  ],
-  soft: [],
-};
+const GOAL = ORBITAL_IMAX_PAIR.text;
+const STORY = ORBITAL_IMAX_PAIR;
 /** How long a run may take before the test calls it a hang. */
 const RUN_LIMIT_MS = 15_000;
 

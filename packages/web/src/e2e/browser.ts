@@ -56,3 +56,15 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: true });
 }
+
+/** Opens the study page at `url` and waits until it has joined its room as the host. */
+export async function openStudyPage(
+  browser: Browser,
+  url: string,
+  viewport: keyof typeof VIEWPORTS = 'desktop',
+): Promise<Page> {
+  const page = await openPage(browser, viewport);
+  await page.goto(url);
+  await page.getByTestId('connection').and(page.locator('[data-state="open"]')).waitFor();
+  return page;
+}

@@ -4,7 +4,7 @@ import type { UiSpec } from '@usher/protocol';
 import { bookThrough, callTool, TestClient } from '@usher/server/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { launchChromium, openPage, screenshot, startPageServer, VIEWPORTS } from './browser.ts';
+import { launchChromium, openPage, openStudyPage, screenshot, startPageServer, VIEWPORTS } from './browser.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -55,9 +55,7 @@ describe.each(Object.keys(VIEWPORTS) as Array<keyof typeof VIEWPORTS>)('a partic
   it('books a ticket by clicking through every stage, and the summary is right', async () => {
     const { server, pageUrl } = await startPageServer();
     const room = nextRoom();
-    const page = await openPage(browser, viewport);
-    await page.goto(pageUrl(room));
-    await page.getByTestId('connection').and(page.locator('[data-state="open"]')).waitFor();
+    const page = await openStudyPage(browser, pageUrl(room), viewport);
     const agent = await agentIn(server.url, room);
 
     for (const stage of ['movie', 'theater', 'date', 'time'] as const) {
@@ -112,9 +110,7 @@ describe('an agent over a real socket', () => {
   it('drives the page through a booking; its modifications and steps show as they happen', async () => {
     const { server, pageUrl } = await startPageServer();
     const room = nextRoom();
-    const page = await openPage(browser);
-    await page.goto(pageUrl(room));
-    await page.getByTestId('connection').and(page.locator('[data-state="open"]')).waitFor();
+    const page = await openStudyPage(browser, pageUrl(room));
     const agent = await agentIn(server.url, room);
 
     const all = (await currentSpec(agent)).visibleItems;
@@ -169,9 +165,7 @@ describe('an agent over a real socket', () => {
   it('hears the participant act in the page as state.updated from the user', async () => {
     const { server, pageUrl } = await startPageServer();
     const room = nextRoom();
-    const page = await openPage(browser);
-    await page.goto(pageUrl(room));
-    await page.getByTestId('connection').and(page.locator('[data-state="open"]')).waitFor();
+    const page = await openStudyPage(browser, pageUrl(room));
     const agent = await agentIn(server.url, room);
     const movie = (await currentSpec(agent)).visibleItems[3]?.id as string;
     await page.getByTestId(`item-${movie}`).click();
@@ -185,9 +179,7 @@ describe('the page', () => {
   it('keeps the stage, the selections and the chat across a reload', async () => {
     const { server, pageUrl } = await startPageServer();
     const room = nextRoom();
-    const page = await openPage(browser);
-    await page.goto(pageUrl(room));
-    await page.getByTestId('connection').and(page.locator('[data-state="open"]')).waitFor();
+    const page = await openStudyPage(browser, pageUrl(room));
     await clickFirstItem(page);
     await page.getByTestId('next').click();
     await onStage(page, TITLES.theater);
@@ -237,9 +229,7 @@ describe('the page', () => {
 
   it('shows the developer panel with the uiSpec, the toolSchema, backendData and the frames', async () => {
     const { pageUrl } = await startPageServer();
-    const page = await openPage(browser);
-    await page.goto(pageUrl(nextRoom()));
-    await page.getByTestId('connection').and(page.locator('[data-state="open"]')).waitFor();
+    const page = await openStudyPage(browser, pageUrl(nextRoom()));
     expect(await page.getByTestId('dev-panel').count()).toBe(0);
     await page.getByTestId('dev-toggle').click();
     const panel = page.getByTestId('dev-panel');
@@ -254,9 +244,7 @@ describe('the page', () => {
 
   it('can be used with the keyboard alone', async () => {
     const { pageUrl } = await startPageServer();
-    const page = await openPage(browser);
-    await page.goto(pageUrl(nextRoom()));
-    await page.getByTestId('connection').and(page.locator('[data-state="open"]')).waitFor();
+    const page = await openStudyPage(browser, pageUrl(nextRoom()));
     const focusedTestId = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? '');
     async function tabTo(match: (testId: string) => boolean): Promise<string> {
       for (let i = 0; i < 80; i++) {
@@ -277,9 +265,7 @@ describe('the page', () => {
   it('fits a 360 px wide phone, and names every control for a screen reader', async () => {
     const { server, pageUrl } = await startPageServer();
     const room = nextRoom();
-    const page = await openPage(browser, 'phone');
-    await page.goto(pageUrl(room));
-    await page.getByTestId('connection').and(page.locator('[data-state="open"]')).waitFor();
+    const page = await openStudyPage(browser, pageUrl(room), 'phone');
     const agent = await agentIn(server.url, room);
     const unnamed = () =>
       page.evaluate(() =>
