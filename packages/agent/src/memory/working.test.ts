@@ -1,5 +1,6 @@
 import type { UiSpec } from '@usher/protocol';
 import { describe, expect, it } from 'vitest';
+import { recoveryFor } from '../policies/retry.ts';
 import { contextKeyOf, fingerprintOf, NO_SPEC_FINGERPRINT } from './fingerprint.ts';
 import { WorkingMemory } from './working.ts';
 
@@ -64,29 +65,31 @@ describe('WorkingMemory states and drift', () => {
 });
 
 describe('WorkingMemory failures', () => {
-  it('says stop at the third failure on one stage, counting stages apart', () => {
+  it('counts failures per stage, so the recovery policy stops at the third on one stage', () => {
     const memory = new WorkingMemory();
+    const stops = (stage: 'seat' | 'time') =>
+      recoveryFor('TOOL_EXECUTION_FAILED', memory.failuresOn(stage), false) === 'stop';
     memory.recordFailure('seat', 'TOOL_EXECUTION_FAILED');
     memory.recordFailure('time', 'INVALID_PARAMS');
     expect(memory.recordFailure('seat', 'INVALID_PARAMS')).toBe(2);
-    expect(memory.shouldStop('seat')).toBe(false);
+    expect(stops('seat')).toBe(false);
     memory.recordFailure('seat', 'TOOL_EXECUTION_FAILED');
-    expect(memory.shouldStop('seat')).toBe(true);
-    expect(memory.shouldStop('time')).toBe(false);
+    expect(stops('seat')).toBe(true);
+    expect(stops('time')).toBe(false);
     expect(memory.failuresOn('seat', 'TOOL_EXECUTION_FAILED')).toBe(2);
     memory.clearFailures('seat');
     expect(memory.failuresOn('seat')).toBe(0);
   });
 
   it('counts failures with no stage loaded on their own', () => {
-    const memory = new WorkingMemory({ stopAfterFailures: 1 });
+    const memory = new WorkingMemory();
     memory.recordFailure(null, 'NO_ACTIVE_SPEC');
-    expect(memory.shouldStop(null)).toBe(true);
+    expect(memory.failuresOn(null)).toBe(1);
     expect(memory.failuresOn('movie')).toBe(0);
   });
 
   it('refuses a nonsensical window', () => {
-    expect(() => new WorkingMemory({ stopAfterFailures: 0 })).toThrow(RangeError);
+    expect(() => new WorkingMemory({ stateWindow: 0 })).toThrow(RangeError);
   });
 });
 

@@ -16,8 +16,6 @@ export interface WorkingMemoryOptions {
   stateWindow?: number;
   /** How many chat messages the timeline keeps. Default 12. */
   timelineWindow?: number;
-  /** Failures on one stage at which the agent stops acting on its own (spec §7, rule 4). Default 3. */
-  stopAfterFailures?: number;
 }
 
 /** A stage key for failures and tried options; `null` (no uiSpec) is a stage of its own. */
@@ -38,12 +36,10 @@ export class WorkingMemory {
   private messages: ChatEntry[] = [];
   private readonly stateWindow: number;
   private readonly timelineWindow: number;
-  readonly stopAfterFailures: number;
 
   constructor(options: WorkingMemoryOptions = {}) {
     this.stateWindow = positive(options.stateWindow ?? 20, 'stateWindow');
     this.timelineWindow = positive(options.timelineWindow ?? 12, 'timelineWindow');
-    this.stopAfterFailures = positive(options.stopAfterFailures ?? 3, 'stopAfterFailures');
   }
 
   /** The plan being followed, or null before the first plan and after {@link setPlan}(null). */
@@ -111,11 +107,6 @@ export class WorkingMemory {
   failuresOn(stage: Stage | null, code?: string): number {
     const codes = this.failures.get(keyOf(stage)) ?? [];
     return code === undefined ? codes.length : codes.filter((c) => c === code).length;
-  }
-
-  /** True once a stage has {@link stopAfterFailures} failures: tell the participant and stop acting. */
-  shouldStop(stage: Stage | null): boolean {
-    return this.failuresOn(stage) >= this.stopAfterFailures;
   }
 
   /**

@@ -1,25 +1,8 @@
 /**
- * The recovery policy of spec §7. Errors fall in three families; each code has one response.
+ * The recovery policy of spec §7: protocol errors (INVALID_MESSAGE, SESSION_NOT_ACTIVE), tool
+ * errors (UNKNOWN_TOOL, INVALID_PARAMS, NO_ACTIVE_SPEC, TOOL_EXECUTION_FAILED) and runtime ones
+ * (TIMEOUT_RESULT, TIMEOUT_STATE_UPDATE, DESYNC_DETECTED, DISCONNECTED) each get one response.
  */
-export type ErrorFamily = 'protocol' | 'tool' | 'runtime';
-
-const FAMILIES: Record<string, ErrorFamily> = {
-  INVALID_MESSAGE: 'protocol',
-  SESSION_NOT_ACTIVE: 'protocol',
-  UNKNOWN_TOOL: 'tool',
-  INVALID_PARAMS: 'tool',
-  NO_ACTIVE_SPEC: 'tool',
-  TOOL_EXECUTION_FAILED: 'tool',
-  TIMEOUT_RESULT: 'runtime',
-  TIMEOUT_STATE_UPDATE: 'runtime',
-  DESYNC_DETECTED: 'runtime',
-  DISCONNECTED: 'runtime',
-};
-
-export function familyOf(code: string): ErrorFamily {
-  return FAMILIES[code] ?? 'runtime';
-}
-
 /** What to do after a failed action. */
 export type Recovery =
   /** Refresh with snapshot.get and rebuild the plan from the new toolSchema (UNKNOWN_TOOL, a host gone, timeouts, desync). */

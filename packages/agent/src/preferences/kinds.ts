@@ -1,14 +1,6 @@
-import type { Constraint, ConstraintKind, HardConstraint } from '@usher/booking';
+import { type Constraint, type ConstraintKind, type HardConstraint, PREFERENCE_KINDS } from '@usher/booking';
 
-/** Wishes that only make sense against the alternatives; the model allows them only as soft. */
-export const PREFERENCE_KINDS: readonly ConstraintKind[] = [
-  'cheapest',
-  'closest',
-  'earliest',
-  'latest',
-  'centered',
-  'highestRated',
-];
+export { PREFERENCE_KINDS };
 
 /** The order in which the model lists and describes constraints: who, what, when, where, seats, money. */
 export const KIND_ORDER: readonly ConstraintKind[] = [

@@ -81,6 +81,14 @@ export const ConstraintSchema = z.discriminatedUnion('kind', [...HARD_OPTIONS, .
 export type Constraint = z.infer<typeof ConstraintSchema>;
 export type ConstraintKind = Constraint['kind'];
 
+/** The soft-only kinds (`cheapest`, `closest` …): they rank options and never rule one out. */
+export const PREFERENCE_KINDS: readonly ConstraintKind[] = PREFERENCE_OPTIONS.map((option) => option.shape.kind.value);
+export type Preference = Extract<Constraint, { kind: (typeof PREFERENCE_OPTIONS)[number]['shape']['kind']['value'] }>;
+
+export function isPreference(c: Constraint): c is Preference {
+  return PREFERENCE_KINDS.includes(c.kind);
+}
+
 /** What the participant wants: their own words, plus what a checker can verify. */
 export const StorySchema = z.strictObject({
   text: z.string().min(1),

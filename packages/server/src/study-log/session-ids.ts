@@ -1,4 +1,4 @@
-import { closeSync, openSync, readdirSync } from 'node:fs';
+import { openSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ID_PATTERN = /^s-(\d{8})-(\d{3,})\.jsonl$/;
@@ -44,9 +44,4 @@ export class SessionIdAllocator {
     }
     return highest;
   }
-}
-
-/** Closes a descriptor from {@link SessionIdAllocator.allocate} that will not be used. */
-export function discard(fd: number): void {
-  closeSync(fd);
 }

@@ -1,24 +1,7 @@
-import type { Constraint, HardConstraint } from '@usher/booking';
+import { type Constraint, type HardConstraint, isPreference } from '@usher/booking';
 import type { PreferenceModel } from './types.ts';
 
-/** The soft-only kinds: they rank options relative to each other and never rule one out. */
-export type Preference = Extract<
-  Constraint,
-  { kind: 'cheapest' | 'closest' | 'earliest' | 'latest' | 'centered' | 'highestRated' }
->;
-
-const PREFERENCE_KINDS: ReadonlySet<string> = new Set([
-  'cheapest',
-  'closest',
-  'earliest',
-  'latest',
-  'centered',
-  'highestRated',
-]);
-
-export function isPreference(c: Constraint): c is Preference {
-  return PREFERENCE_KINDS.has(c.kind);
-}
+export { isPreference, type Preference } from '@usher/booking';
 
 /** A hard kind used softly: scored 1 when it holds and 0 when not, like `checkBooking` does. */
 export function asHard(c: Constraint): HardConstraint | undefined {

@@ -1,12 +1,8 @@
-import type { Constraint, HardConstraint } from '@usher/booking';
+import type { HardConstraint } from '@usher/booking';
 import type { Stage } from '@usher/protocol';
 
-/** What the participant wants, as the solver reads it: constraints every booking must meet, and wishes to rank by. */
-export interface PreferenceModel {
-  hard: HardConstraint[];
-  /** Preferences (`cheapest`, `closest` …) and hard kinds used softly (scored 1 when met). */
-  soft: Constraint[];
-}
+/** What the participant wants: the preferences stage's output, the solver's input. */
+export type { PreferenceModel } from '../../preferences/types.ts';
 
 /** One option of a choice stage, for a `select` whose reason is `reason`. */
 export interface RankedOption {
