@@ -13,5 +13,17 @@ export {
   type Understanding,
   updatePreferences,
 } from './preferences/index.ts';
-export { Agent, type AgentOptions, type AgentPhase, type AgentResult } from './runtime/agent.ts';
+export {
+  Agent,
+  type AgentObserver,
+  type AgentOptions,
+  type AgentPhase,
+  type AgentResult,
+  type Instruction,
+  type InstructionResult,
+  type ObservedCall,
+} from './runtime/agent.ts';
+export type { PerceivedContext } from './perception/perceive.ts';
+export { type PlannerInput, planNext } from './planning/deterministic.ts';
+export type { ActionOutcome, NavigationPlan } from './planning/plan.ts';
 export { RelayClient, RelayRequestError } from './runtime/relay-client.ts';

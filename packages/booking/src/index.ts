@@ -17,3 +17,4 @@ export * from './scenario/schema.ts';
 export { type Seat, seatsOf } from './scenario/seats.ts';
 export { type BookingCheck, candidateShowings, checkBooking } from './story/checker.ts';
 export * from './story/constraints.ts';
+export { shortDateLabel } from './time.ts';

@@ -1,4 +1,4 @@
-import type { Story } from '@usher/booking';
+import { type Story, shortDateLabel } from '@usher/booking';
 import type { Message, MessageOf } from '@usher/protocol';
 import { type ExecutionPort, execute } from '../action/executor.ts';
 import { EpisodicLog } from '../memory/episodic.ts';
@@ -6,7 +6,7 @@ import { fingerprintOf } from '../memory/fingerprint.ts';
 import { WorkingMemory } from '../memory/working.ts';
 import { EMPTY_CONTEXT, type PerceivedContext, perceive } from '../perception/perceive.ts';
 import { freshExploration, type PlannerInput, planNext } from '../planning/deterministic.ts';
-import type { NavigationPlan } from '../planning/plan.ts';
+import type { ActionOutcome, NavigationPlan } from '../planning/plan.ts';
 import type { PreferenceModel } from '../planning/solver/index.ts';
 import { recoveryFor } from '../policies/retry.ts';
 import { unsafeBecause } from '../policies/safety.ts';
@@ -44,9 +44,46 @@ export interface AgentOptions {
 }
 
 export interface AgentResult {
-  status: 'done' | 'blocked' | 'stopped';
+  /** `declined`: the booking was ready but whoever was asked before submitting said no. */
+  status: 'done' | 'blocked' | 'declined' | 'stopped';
   message: string;
   toolCalls: number;
+}
+
+/** One tool call as an observer sees it; `id` is the call's own, unique within the agent. */
+export interface ObservedCall {
+  id: string;
+  toolName: string;
+  params: Record<string, unknown>;
+  reason: string;
+  stage: PerceivedContext['stage'];
+}
+
+/** Watches what the agent does while it carries out an instruction (the operator's and orchestrator's doors). */
+export interface AgentObserver {
+  /** The agent wrote in the host's chat. */
+  said?(text: string): void;
+  /** A tool call is about to be sent. */
+  calling?(call: ObservedCall): void;
+  /** What came of it, and the state the agent sees afterwards. */
+  called?(call: ObservedCall, outcome: ActionOutcome, after: PerceivedContext): void;
+}
+
+/** One instruction for {@link Agent.instruct}. */
+export interface Instruction {
+  text: string;
+  /** Aborting stops the agent after the action in flight; the result is then `stopped`. */
+  signal?: AbortSignal;
+  observer?: AgentObserver;
+  /** The wishes to start from (a conversation's own); the agent's current ones when omitted. */
+  model?: PreferenceModel;
+  /** Asked before the irreversible submit on the confirm stage; `false` leaves the booking unsubmitted. */
+  confirmSubmit?: (summary: string) => Promise<boolean>;
+}
+
+export interface InstructionResult extends AgentResult {
+  /** The wishes after this instruction, to start the conversation's next one from. */
+  model: PreferenceModel;
 }
 
 /**
@@ -70,6 +107,9 @@ export class Agent {
   /** Cancels a planner call in flight when the agent stops. */
   private readonly abort = new AbortController();
   private toolCalls = 0;
+  /** The instruction being carried out ({@link instruct}), if any. */
+  private current: Instruction | null = null;
+  private callIds = 0;
 
   constructor(private readonly options: AgentOptions) {
     this.model = options.story ? fromStory(options.story) : { hard: [], soft: [] };
@@ -86,36 +126,98 @@ export class Agent {
   /** Runs until the booking is done, the agent is blocked (with `returnWhenBlocked`), or {@link stop}. */
   async run(): Promise<AgentResult> {
     try {
-      await this.relay.connect();
-      this.phase = 'JOINED';
-      await this.untilSessionStarts();
+      await this.start();
       if (this.options.goal) this.hear(this.options.goal);
       return await this.loop();
     } finally {
-      this.phase = 'TERMINATING';
-      this.relay.close();
-      this.episodes.close();
+      this.close();
     }
+  }
+
+  /** Joins the room and starts the study session (waiting for a host when there is none yet). */
+  async start(): Promise<void> {
+    await this.relay.connect();
+    this.phase = 'JOINED';
+    await this.untilSessionStarts();
+  }
+
+  /**
+   * Carries out one instruction on the host (after {@link start}): reads it into the wishes, then
+   * acts until the booking is made, the agent is blocked (it says why and returns), or the
+   * instruction's signal aborts. One instruction at a time; the caller queues them.
+   */
+  async instruct(instruction: Instruction): Promise<InstructionResult> {
+    if (this.current) throw new Error('the agent is already carrying out an instruction');
+    this.current = instruction;
+    const onAbort = () => this.interrupt();
+    instruction.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      if (instruction.model) this.model = instruction.model;
+      if (this.halted()) return { ...this.stoppedResult(), model: this.model };
+      const understood = this.hear(instruction.text);
+      const noWishes = this.model.hard.length === 0 && this.model.soft.length === 0;
+      if (!understood && noWishes) {
+        // Nothing to act on: say so rather than guess. ("Go on" with wishes already known just goes on.)
+        const text = `I could not tell what to book from "${instruction.text}". Tell me a film or genre, a day, a time or how many tickets.`;
+        this.say(text);
+        return { status: 'blocked', message: text, toolCalls: 0, model: this.model };
+      }
+      const callsBefore = this.toolCalls;
+      const result = await this.loop();
+      return { ...result, toolCalls: result.toolCalls - callsBefore, model: this.model };
+    } finally {
+      instruction.signal?.removeEventListener('abort', onAbort);
+      this.current = null;
+    }
+  }
+
+  /** Leaves the room and closes the episode log. */
+  close(): void {
+    this.phase = 'TERMINATING';
+    this.relay.close();
+    this.episodes.close();
   }
 
   stop(): void {
     this.stopped = true;
     this.abort.abort();
+    this.interrupt();
+  }
+
+  /** Wakes every wait so the loop sees it should end. */
+  private interrupt(): void {
     this.wake?.();
     this.rejoined?.();
     this.hostJoined?.();
   }
 
+  /** Stopped for good, or the instruction being carried out was cancelled. */
+  private halted(): boolean {
+    return this.stopped || this.current?.signal?.aborted === true;
+  }
+
+  private stoppedResult(): AgentResult {
+    return { status: 'stopped', message: 'stopped', toolCalls: this.toolCalls };
+  }
+
+  /** Writes in the host's chat, and tells the observer. */
+  private say(text: string): void {
+    this.relay.say(text);
+    this.current?.observer?.said?.(text);
+  }
+
   private async loop(): Promise<AgentResult> {
     const stateTimeoutMs = this.options.stateTimeoutMs ?? 2000;
+    // An instruction returns when blocked: the one who gave it answers with another.
+    const returnWhenBlocked = this.options.returnWhenBlocked || this.current !== null;
     let retried = false;
-    while (!this.stopped) {
+    while (!this.halted()) {
       await this.ensureSynced();
-      if (this.stopped) break;
-      for (const text of this.pendingReplies.splice(0)) this.relay.say(text);
+      if (this.halted()) break;
+      for (const text of this.pendingReplies.splice(0)) this.say(text);
       const revision = this.context.revision;
       const plan = await this.plan();
-      if (this.stopped) break;
+      if (this.halted()) break;
       // A slow planner may have planned on a state the participant has changed since: plan again.
       if (this.context.revision !== revision || this.pendingReplies.length > 0) continue;
       if ('source' in plan && plan.source === 'fallback' && 'fallbackReason' in plan) {
@@ -128,10 +230,14 @@ export class Agent {
       if (plan.stop) {
         await this.act(plan, stateTimeoutMs);
         if (plan.stop === 'done') {
-          if (this.options.endSessionWhenDone) await this.relay.request('session.end', { reason: 'booking-complete' });
+          if (this.options.endSessionWhenDone) {
+            await this.relay.request('session.end', { reason: 'booking-complete' });
+            // The host resets: the next instruction starts a new study session.
+            this.needsResync = true;
+          }
           return this.result('done', plan);
         }
-        if (plan.stop === 'blocked' && this.options.returnWhenBlocked) return this.result('blocked', plan);
+        if (plan.stop === 'blocked' && returnWhenBlocked) return this.result('blocked', plan);
         await this.participantSpeaks();
         continue;
       }
@@ -141,6 +247,11 @@ export class Agent {
         this.memory.recordFailure(this.context.stage, 'DESYNC_DETECTED');
         this.needsResync = true;
         continue;
+      }
+      if (await this.submitDeclined(plan)) {
+        const text = 'I have not submitted the booking: it was not confirmed. Tell me what to change.';
+        this.say(text);
+        return { status: 'declined', message: text, toolCalls: this.toolCalls };
       }
       const outcome = await this.act(plan, stateTimeoutMs);
       if (outcome.ok) {
@@ -152,8 +263,11 @@ export class Agent {
       this.log(`agent: ${outcome.code} on the ${this.context.stage} stage (${outcome.detail}); ${recovery}`);
       if (recovery === 'stop') {
         const text = `I am stopping here: ${failures} attempts on the ${this.context.stage} stage failed (last: ${outcome.detail}). Please take over or tell me how to continue.`;
-        this.relay.say(text);
-        if (this.options.returnWhenBlocked) return { status: 'blocked', message: text, toolCalls: this.toolCalls };
+        this.say(text);
+        if (returnWhenBlocked) {
+          this.memory.clearFailures(this.context.stage);
+          return { status: 'blocked', message: text, toolCalls: this.toolCalls };
+        }
         await this.participantSpeaks();
         this.memory.clearFailures(this.context.stage);
         continue;
@@ -161,7 +275,32 @@ export class Agent {
       retried = recovery === 'adjust-and-retry';
       if (recovery === 'resync') this.needsResync = true;
     }
-    return { status: 'stopped', message: 'stopped', toolCalls: this.toolCalls };
+    return this.stoppedResult();
+  }
+
+  /** Before the irreversible submit, asks whoever gave the instruction, when they asked to be asked. */
+  private async submitDeclined(plan: NavigationPlan): Promise<boolean> {
+    const action = plan.nextAction;
+    const confirm = this.current?.confirmSubmit;
+    if (!confirm || action.type !== 'tool.call' || action.toolName !== 'next' || this.context.stage !== 'confirm') {
+      return false;
+    }
+    return !(await confirm(this.bookingSummary()));
+  }
+
+  /** The booking on the confirm stage, in words: film, place, time, seats, tickets and total. */
+  private bookingSummary(): string {
+    const booking = this.context.uiSpec?.state.booking ?? {};
+    const when = [booking.date && shortDateLabel(booking.date), booking.showing?.time].filter(Boolean).join(' at ');
+    const format = booking.showing?.format ? ` (${booking.showing.format})` : '';
+    const tickets = (booking.tickets ?? []).map((t) => `${t.quantity} × ${t.label}`).join(', ');
+    const total = booking.total !== undefined ? `total ${booking.currency ?? ''} ${booking.total.toFixed(2)}` : '';
+    return [
+      `${booking.movie?.title ?? 'The film'} at ${booking.theater?.name ?? 'the theater'}, ${when}${format}`,
+      [booking.seats?.length ? `seats ${booking.seats.join(', ')}` : '', tickets, total.replace('  ', ' ')]
+        .filter(Boolean)
+        .join('; '),
+    ].join('\n');
   }
 
   private plan(): NavigationPlan | Promise<NavigationPlan> {
@@ -176,7 +315,7 @@ export class Agent {
         participantChoices: this.participantChoices,
         goal: this.options.goal ?? this.options.story?.text ?? 'book what the participant asks for',
       },
-      { signal: this.abort.signal },
+      { signal: this.current?.signal ? AbortSignal.any([this.abort.signal, this.current.signal]) : this.abort.signal },
     );
   }
 
@@ -204,9 +343,25 @@ export class Agent {
       stage: this.context.stage,
       fingerprint: fingerprintOf(this.context.uiSpec),
     });
-    if (action.type === 'tool.call') this.toolCalls += 1;
+    const observer = this.current?.observer;
+    const observed: ObservedCall | null =
+      action.type === 'tool.call'
+        ? {
+            id: `call-${++this.callIds}`,
+            toolName: action.toolName,
+            params: action.params,
+            reason: action.reason,
+            stage: this.context.stage,
+          }
+        : null;
+    if (observed) {
+      this.toolCalls += 1;
+      observer?.calling?.(observed);
+    }
+    if (action.type === 'agent.message') observer?.said?.(action.text);
     this.phase = 'WAITING_RESULT';
     const outcome = await execute(action, this.port(), stateTimeoutMs);
+    if (observed) observer?.called?.(observed, outcome, this.context);
     // The connection may have dropped meanwhile: that phase stands until the relay is back.
     if (this.phase === 'WAITING_RESULT') this.phase = 'SESSION_ACTIVE';
     this.episodes.outcome({
@@ -245,7 +400,7 @@ export class Agent {
    * a host leaving or a failure that calls for it, start the session again and read the whole state.
    */
   private async ensureSynced(): Promise<void> {
-    while (!this.stopped && (this.phase === 'DISCONNECTED' || this.needsResync)) {
+    while (!this.halted() && (this.phase === 'DISCONNECTED' || this.needsResync)) {
       if (this.phase === 'DISCONNECTED') {
         await new Promise<void>((resolve) => {
           this.rejoined = resolve;
@@ -273,13 +428,13 @@ export class Agent {
       try {
         return await this.resync();
       } catch (err) {
-        if (!(err instanceof RelayRequestError) || err.code !== 'SESSION_NOT_ACTIVE' || this.stopped) throw err;
+        if (!(err instanceof RelayRequestError) || err.code !== 'SESSION_NOT_ACTIVE' || this.halted()) throw err;
         if (this.hostJoins > hostJoinsBefore) continue;
         this.log('agent: no host in the room yet; waiting for one to join');
         await new Promise<void>((resolve) => {
           this.hostJoined = resolve;
         });
-        if (this.stopped) return;
+        if (this.halted()) return;
       }
     }
   }
@@ -356,8 +511,8 @@ export class Agent {
     }
   }
 
-  /** Reads a participant's words into the wishes and says what was understood. */
-  private hear(text: string): void {
+  /** Reads a participant's words into the wishes and says what was understood; false when nothing in them was understood. */
+  private hear(text: string): boolean {
     const today = this.todayFromContext();
     const known = this.context.uiSpec?.stage === 'movie' ? this.context.uiSpec.items : [];
     const understanding = updatePreferences(this.model, text, {
@@ -366,11 +521,12 @@ export class Agent {
       knownGenres: [...new Set(known.flatMap((item) => (Array.isArray(item.genres) ? item.genres : [])))],
     });
     this.episodes.note({ text: `participant: ${text}`, data: { changed: understanding.changed } });
-    if (understanding.unparsed) return;
+    if (understanding.unparsed) return false;
     this.model = understanding.model;
     this.exploration = freshExploration(true);
     this.pendingReplies.push(understanding.summary);
     this.wake?.();
+    return true;
   }
 
   private todayFromContext(): string {
@@ -387,10 +543,11 @@ export class Agent {
         resolve(null);
       }, timeoutMs);
       this.wake = () => {
-        if (!test(this.context)) return;
+        const halted = this.halted();
+        if (!halted && !test(this.context)) return;
         clearTimeout(timer);
         this.wake = null;
-        resolve(this.context);
+        resolve(halted ? null : this.context);
       };
     });
   }
@@ -401,7 +558,7 @@ export class Agent {
     return new Promise((resolve) => {
       this.wake = () => {
         const spoke = this.participantEvents > before || this.pendingReplies.length > 0;
-        if (!this.stopped && !spoke && !this.needsResync) return;
+        if (!this.halted() && !spoke && !this.needsResync) return;
         this.wake = null;
         resolve();
       };

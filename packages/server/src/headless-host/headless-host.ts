@@ -21,6 +21,8 @@ const MAX_BACKOFF_MS = 30_000;
  */
 export class HeadlessHost {
   readonly protocol: HostProtocol;
+  /** Every booking submitted on this host, oldest first: they outlive the reset that ends each session. */
+  readonly bookings: SubmittedBooking[] = [];
   private ws: WebSocket | null = null;
   private stopped = false;
   private backoffMs = 1000;
@@ -86,7 +88,7 @@ export class HeadlessHost {
 
   /** The participant acts in the UI; throws a ProtocolError when the action is refused. */
   act(toolName: string, params: Record<string, unknown> = {}): void {
-    this.send(this.protocol.participantAction(toolName, params));
+    this.keepingBookings(() => this.send(this.protocol.participantAction(toolName, params)));
   }
 
   view(): HostView {
@@ -104,7 +106,15 @@ export class HeadlessHost {
   }
 
   private receive(message: Message): void {
-    this.send(this.protocol.handle(message));
+    this.keepingBookings(() => this.send(this.protocol.handle(message)));
+  }
+
+  /** Runs `change`, and keeps the booking it submitted, if it did. */
+  private keepingBookings(change: () => void): void {
+    const before = this.protocol.engine.submitted() !== null;
+    change();
+    const booking = this.protocol.engine.submitted();
+    if (!before && booking) this.bookings.push(booking);
   }
 
   private send(messages: Message[]): void {

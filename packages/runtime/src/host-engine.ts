@@ -1,0 +1,227 @@
+import {
+  type ActionOutcome,
+  Agent,
+  type AgentObserver,
+  type AgentOptions,
+  EpisodicLog,
+  type InstructionResult,
+  type ObservedCall,
+  type PerceivedContext,
+  planNext,
+} from '@usher/agent';
+import type { Conversation, RunEngine, RunOutcome, RunRequest } from './engine.ts';
+import type { AgentEvent } from './events.ts';
+
+export interface HostRunEngineOptions {
+  /** The relay, `ws://127.0.0.1:8787`. */
+  url: string;
+  room: string;
+  study: string;
+  participant: string;
+  /** The planner the agent uses; it may change between runs (`model.set`). */
+  planner?: () => AgentOptions['planner'];
+  /** Folder of the agent's episode logs (`null`: in memory). */
+  episodesDir?: string | null;
+  /** How many times a run may ask for a missing wish before it ends with the question. */
+  maxPrompts?: number;
+  log?: (line: string) => void;
+}
+
+/**
+ * Runs instructions with one agent on the host in a room, through the relay: the agent joins on
+ * the first run and stays; runs are queued and carried out one at a time. What the agent does is
+ * reported as AgentEvents; a booking made ends the study session, so its log is complete on disk
+ * and the next instruction starts on a fresh host.
+ */
+export class HostRunEngine implements RunEngine {
+  private agent: Agent | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+
+  constructor(private readonly options: HostRunEngineOptions) {}
+
+  run(request: RunRequest): Promise<RunOutcome> {
+    const outcome = this.queue.then(() => this.carryOut(request));
+    this.queue = outcome.catch(() => {});
+    return outcome;
+  }
+
+  contextLeftPercent(_conversation: Conversation): number {
+    // The deterministic planner reads only the current state: its context never fills.
+    return 100;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.agent?.stop();
+    this.agent?.close();
+    this.agent = null;
+    await this.queue;
+  }
+
+  private async carryOut(request: RunRequest): Promise<RunOutcome> {
+    const report = new RunReporter(request);
+    if (request.signal.aborted) return report.cancelled();
+    if (this.closed) return report.failed('the runtime is shutting down');
+    let agent: Agent;
+    try {
+      agent = await this.connectedAgent(request.signal);
+    } catch (err) {
+      if (request.signal.aborted) return report.cancelled();
+      return report.failed(`cannot reach the host through the relay at ${this.options.url}: ${messageOf(err)}`);
+    }
+    let text = request.text;
+    let toolCalls = 0;
+    for (let prompts = 0; ; prompts++) {
+      let result: InstructionResult;
+      try {
+        result = await agent.instruct({
+          text,
+          signal: request.signal,
+          observer: report.observer,
+          model: request.conversation.model,
+          ...(request.questions?.confirm && {
+            confirmSubmit: (summary: string) =>
+              // biome-ignore lint/style/noNonNullAssertion: checked in the spread's condition
+              request.questions!.confirm!({ title: 'Submit this booking?', message: summary }),
+          }),
+        });
+      } catch (err) {
+        if (request.signal.aborted) return report.cancelled();
+        return report.failed(messageOf(err));
+      }
+      request.conversation.model = result.model;
+      toolCalls += result.toolCalls;
+      if (request.signal.aborted || result.status === 'stopped') return report.cancelled();
+      const prompt = request.questions?.prompt;
+      if (result.status !== 'blocked' || !prompt || prompts >= (this.options.maxPrompts ?? 3)) {
+        return report.finished(result.message, result.status === 'done', toolCalls);
+      }
+      // A wish is missing: ask whoever gave the instruction, and go on with their answer.
+      const answer = await prompt({ title: 'The agent needs to know', message: result.message });
+      if (request.signal.aborted) return report.cancelled();
+      if (answer === null || answer.trim() === '') return report.finished(result.message, false, toolCalls);
+      text = answer;
+    }
+  }
+
+  /** The agent, joined to the room with a study session running; joins on first use. */
+  private async connectedAgent(signal: AbortSignal): Promise<Agent> {
+    if (this.agent) return this.agent;
+    const agent = new Agent({
+      url: this.options.url,
+      room: this.options.room,
+      study: this.options.study,
+      participant: this.options.participant,
+      mode: 'autopilot',
+      episodes: new EpisodicLog({ dir: this.options.episodesDir ?? null }),
+      endSessionWhenDone: true,
+      planner: (input, call) => (this.options.planner?.() ?? planNext)(input, call),
+      ...(this.options.log && { log: this.options.log }),
+    });
+    const onAbort = () => agent.stop();
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      await agent.start();
+    } catch (err) {
+      agent.close();
+      throw err;
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+    if (signal.aborted) {
+      agent.close();
+      throw new Error('cancelled');
+    }
+    this.agent = agent;
+    return agent;
+  }
+}
+
+/** Turns what the agent does during one run into that run's AgentEvents. */
+class RunReporter {
+  private steps = 0;
+  private readonly started = new Map<string, number>();
+  private settled = false;
+
+  constructor(private readonly request: RunRequest) {}
+
+  readonly observer: AgentObserver = {
+    said: (text) => this.emit({ type: 'text', content: text, timestamp: Date.now() }),
+    calling: (call) => {
+      this.steps += 1;
+      this.started.set(call.id, performance.now());
+      this.emit({ type: 'step_start', step_id: call.id, title: call.reason, step_number: this.steps });
+      this.emit({
+        type: 'tool_call',
+        tool: call.toolName,
+        args: call.params,
+        tool_call_id: call.id,
+        display_name: displayName(call),
+      });
+    },
+    called: (call, outcome, after) => {
+      this.emit({
+        type: 'tool_result',
+        tool: call.toolName,
+        result: resultOf(outcome, after),
+        tool_call_id: call.id,
+        is_error: !outcome.ok,
+      });
+      const began = this.started.get(call.id) ?? performance.now();
+      this.started.delete(call.id);
+      this.emit({
+        type: 'step_complete',
+        step_id: call.id,
+        status: outcome.ok ? 'completed' : 'error',
+        duration_ms: Math.round(performance.now() - began),
+      });
+    },
+  };
+
+  finished(message: string, booked: boolean, toolCalls: number): RunOutcome {
+    this.emit({ type: 'final', content: message });
+    return this.settle({ status: 'completed', message, booked, toolCalls });
+  }
+
+  failed(message: string): RunOutcome {
+    return this.settle({ status: 'error', message, booked: false, toolCalls: this.steps });
+  }
+
+  cancelled(): RunOutcome {
+    return this.settle({ status: 'cancelled', message: 'cancelled', booked: false, toolCalls: this.steps });
+  }
+
+  private settle(outcome: RunOutcome): RunOutcome {
+    this.settled = true;
+    return outcome;
+  }
+
+  /** Nothing is emitted once the run is settled or cancelled. */
+  private emit(event: AgentEvent): void {
+    if (this.settled || this.request.signal.aborted) return;
+    this.request.emit(event);
+  }
+}
+
+/** `select · Orbital Drift`, for a UI to show instead of the raw call. */
+function displayName(call: ObservedCall): string {
+  const detail = Object.values(call.params)
+    .filter((v) => typeof v === 'string' || typeof v === 'number')
+    .join(' ');
+  return detail ? `${call.toolName} · ${detail}` : call.toolName;
+}
+
+/** What a tool call's result says: whether it worked, and where the booking stands after it. */
+function resultOf(outcome: ActionOutcome, after: PerceivedContext): Record<string, unknown> {
+  return {
+    ok: outcome.ok,
+    stage: after.stage,
+    ...(outcome.code && { code: outcome.code }),
+    ...(outcome.detail && { detail: outcome.detail }),
+  };
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
