@@ -152,6 +152,23 @@ describe('HostRunEngine', () => {
     expect(next.outcome).toMatchObject({ status: 'completed', booked: true });
   });
 
+  it('submits nothing when cancelled while the confirm question is open, even if the answer is yes', async () => {
+    const { server, engine } = await setup();
+    const controller = new AbortController();
+    const { outcome, events } = await run(engine, ORBITAL, {
+      signal: controller.signal,
+      questions: {
+        confirm: async () => {
+          controller.abort();
+          return true;
+        },
+      },
+    });
+    expect(outcome.status).toBe('cancelled');
+    expect(events.some((e) => e.type === 'final')).toBe(false);
+    expect(server.headlessHost?.bookings).toEqual([]);
+  });
+
   it('asks for a missing wish when it can, and books from the answer', async () => {
     const { server, engine } = await setup();
     const prompts: string[] = [];

@@ -248,7 +248,10 @@ export class Agent {
         this.needsResync = true;
         continue;
       }
-      if (await this.submitDeclined(plan)) {
+      const declined = await this.submitDeclined(plan);
+      // Cancelled while the question was open: nothing is submitted, whatever the answer.
+      if (this.halted()) break;
+      if (declined) {
         const text = 'I have not submitted the booking: it was not confirmed. Tell me what to change.';
         this.say(text);
         return { status: 'declined', message: text, toolCalls: this.toolCalls };
