@@ -3,7 +3,10 @@
  * perception/ → preferences/ → planning/ → action/ → memory/, with runtime/ joining them to the relay.
  */
 export * from './memory/index.ts';
+export type { PerceivedContext } from './perception/perceive.ts';
+export { type PlannerInput, planNext } from './planning/deterministic.ts';
 export { createLlmPlanner, LlmConfigError, llmConfigFromEnv } from './planning/llm/index.ts';
+export type { ActionOutcome, NavigationPlan } from './planning/plan.ts';
 export {
   describeModel,
   EMPTY_MODEL,
@@ -23,7 +26,4 @@ export {
   type InstructionResult,
   type ObservedCall,
 } from './runtime/agent.ts';
-export type { PerceivedContext } from './perception/perceive.ts';
-export { type PlannerInput, planNext } from './planning/deterministic.ts';
-export type { ActionOutcome, NavigationPlan } from './planning/plan.ts';
 export { RelayClient, RelayRequestError } from './runtime/relay-client.ts';

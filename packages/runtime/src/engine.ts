@@ -16,6 +16,8 @@ export interface RunQuestions {
   confirm?(question: { title: string; message: string }): Promise<boolean>;
   /** When a needed wish is missing: the answer, or null when they would not say. */
   prompt?(question: { title: string; message: string }): Promise<string | null>;
+  /** When several options are equally good: the ids picked (the first counts), or none to leave it to the agent. */
+  pick?(question: { title: string; items: { id: string; label: string; detail: string }[] }): Promise<string[]>;
 }
 
 export interface RunRequest {

@@ -202,3 +202,43 @@ describe('HostRunEngine', () => {
     expect(events).toEqual([]);
   });
 });
+
+describe('HostRunEngine, picking among equals', () => {
+  it('offers options that fit equally well, books the one picked, and asks each question once', async () => {
+    const { server, engine } = await setup();
+    const asked: { title: string; items: { id: string; label: string }[] }[] = [];
+    const { outcome } = await run(engine, 'Two adults for Orbital Drift tomorrow evening', {
+      questions: {
+        pick: async (question) => {
+          asked.push(question);
+          // Not the agent's own first choice.
+          return [question.items.at(-1)?.id ?? ''];
+        },
+      },
+    });
+    expect(outcome).toMatchObject({ status: 'completed', booked: true });
+    const stages = asked.map((q) => q.title.match(/These (\w+) options/)?.[1]);
+    expect(new Set(stages).size).toBe(stages.length);
+    expect(asked.length).toBeGreaterThan(0);
+    const [booking] = server.headlessHost?.bookings ?? [];
+    const picked = asked.map((q) => q.items.at(-1)?.id);
+    for (const question of asked) expect(question.items.length).toBeGreaterThan(1);
+    expect(picked).toContain(stages.includes('theater') ? booking?.theaterId : booking?.showingId);
+  });
+
+  it('keeps its own choice when nothing is picked', async () => {
+    const { server, engine } = await setup();
+    let offered: string | undefined;
+    const { outcome } = await run(engine, 'Two adults for Orbital Drift tomorrow evening', {
+      questions: {
+        pick: async (question) => {
+          offered ??= question.items[0]?.id;
+          return [];
+        },
+      },
+    });
+    expect(outcome).toMatchObject({ status: 'completed', booked: true });
+    const [booking] = server.headlessHost?.bookings ?? [];
+    expect([booking?.theaterId, booking?.showingId]).toContain(offered);
+  });
+});

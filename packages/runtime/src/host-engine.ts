@@ -80,6 +80,10 @@ export class HostRunEngine implements RunEngine {
           signal: request.signal,
           observer: report.observer,
           model: request.conversation.model,
+          ...(request.questions?.pick && {
+            // biome-ignore lint/style/noNonNullAssertion: checked in the spread's condition
+            pick: (question) => request.questions!.pick!(question),
+          }),
           ...(request.questions?.confirm && {
             confirmSubmit: (summary: string) =>
               // biome-ignore lint/style/noNonNullAssertion: checked in the spread's condition

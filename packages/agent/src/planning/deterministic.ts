@@ -43,6 +43,8 @@ export interface PlannerInput {
   mode: 'autopilot' | 'assist';
   /** What the participant chose themselves in the UI: kept, never undone. */
   participantChoices: ReadonlySet<string>;
+  /** Options picked among equals by whoever gave the instruction: kept while they work out, changed on a dead end. */
+  picked?: ReadonlySet<string>;
   goal: string;
 }
 
@@ -153,9 +155,17 @@ function planStage(input: PlannerInput, spec: UiSpec, decision: StageDecision): 
       if (selected && input.participantChoices.has(selected) && !dead.has(selected)) {
         return plan(input, call('next', {}, `You chose ${labelOf(spec, selected)}; moving on`), 0.9);
       }
+      if (selected && input.picked?.has(selected) && viable.some((o) => o.itemId === selected)) {
+        return plan(input, call('next', {}, `You picked ${labelOf(spec, selected)}; moving on`), 0.9);
+      }
       const best = viable[0];
       if (!best) return deadEnd(input, spec, `none of the ${stage} options I tried works out`);
-      if (selected !== best.itemId) return plan(input, call('select', { itemId: best.itemId }, best.reason), 0.85);
+      if (selected !== best.itemId) {
+        const chosen = plan(input, call('select', { itemId: best.itemId }, best.reason), 0.85);
+        const ties = viable.filter((o) => o.score === best.score);
+        if (ties.length < 2) return chosen;
+        return { ...chosen, alternatives: ties.map(({ itemId, label, reason }) => ({ itemId, label, reason })) };
+      }
       return plan(input, call('next', {}, `${best.label} is chosen; on to the next step`), 0.9);
     }
     case 'seats': {

@@ -19,6 +19,18 @@ export interface NavigationPlan {
   confidence: number;
   /** `true` when the agent should stop acting on its own after this action (done, blocked, or waiting on the participant). */
   stop?: 'done' | 'blocked' | 'waiting';
+  /**
+   * Set when `nextAction` selects one of several options that are equally good by every wish
+   * known: all of them, the chosen one first, so whoever gave the instruction may pick instead.
+   */
+  alternatives?: PlanAlternative[];
+}
+
+/** An option as good as the planned one: its item, its label, and why it fits. */
+export interface PlanAlternative {
+  itemId: string;
+  label: string;
+  reason: string;
 }
 
 /** What came of one action (spec §4 `ActionOutcome`), with the code of a failure. */

@@ -79,6 +79,8 @@ export interface Instruction {
   model?: PreferenceModel;
   /** Asked before the irreversible submit on the confirm stage; `false` leaves the booking unsubmitted. */
   confirmSubmit?: (summary: string) => Promise<boolean>;
+  /** Asked when several options are equally good: the ids picked (the first counts), or none to leave it to the agent. */
+  pick?: (question: { title: string; items: { id: string; label: string; detail: string }[] }) => Promise<string[]>;
 }
 
 export interface InstructionResult extends AgentResult {
@@ -98,6 +100,8 @@ export class Agent {
   private readonly memory = new WorkingMemory();
   private exploration = freshExploration();
   private readonly participantChoices = new Set<string>();
+  /** Options picked among equals by whoever gave an instruction ({@link offerAlternatives}). */
+  private readonly picked = new Set<string>();
   private readonly relay: RelayClient;
   private readonly episodes: EpisodicLog;
   private readonly log: (line: string) => void;
@@ -248,9 +252,12 @@ export class Agent {
         this.needsResync = true;
         continue;
       }
+      await this.offerAlternatives(plan);
       const declined = await this.submitDeclined(plan);
-      // Cancelled while the question was open: nothing is submitted, whatever the answer.
+      // Cancelled while a question was open: nothing is sent, whatever the answer.
       if (this.halted()) break;
+      // The participant acted while a question was open: look again.
+      if (this.context.revision !== revision) continue;
       if (declined) {
         const text = 'I have not submitted the booking: it was not confirmed. Tell me what to change.';
         this.say(text);
@@ -279,6 +286,27 @@ export class Agent {
       if (recovery === 'resync') this.needsResync = true;
     }
     return this.stoppedResult();
+  }
+
+  /** When the plan selects one of several equally good options, lets whoever gave the instruction pick. */
+  private async offerAlternatives(plan: NavigationPlan): Promise<void> {
+    const pick = this.current?.pick;
+    const action = plan.nextAction;
+    if (!pick || !plan.alternatives || action.type !== 'tool.call' || action.toolName !== 'select') return;
+    const stage = this.context.stage ?? 'option';
+    const ids = await pick({
+      title: `These ${stage} options fit your wishes equally well. Which one?`,
+      items: plan.alternatives.map((a) => ({ id: a.itemId, label: a.label, detail: a.reason })),
+    });
+    const picked = plan.alternatives.find((a) => a.itemId === ids[0]);
+    if (!picked || this.halted()) return;
+    this.picked.add(picked.itemId);
+    plan.nextAction = {
+      type: 'tool.call',
+      toolName: 'select',
+      params: { itemId: picked.itemId },
+      reason: `You picked ${picked.label}: ${picked.reason}`,
+    };
   }
 
   /** Before the irreversible submit, asks whoever gave the instruction, when they asked to be asked. */
@@ -316,6 +344,7 @@ export class Agent {
         exploration: this.exploration,
         mode: this.options.mode,
         participantChoices: this.participantChoices,
+        picked: this.picked,
         goal: this.options.goal ?? this.options.story?.text ?? 'book what the participant asks for',
       },
       { signal: this.current?.signal ? AbortSignal.any([this.abort.signal, this.current.signal]) : this.abort.signal },
