@@ -80,7 +80,13 @@ describe('HostRunEngine', () => {
     expect(outcome.status).toBe('completed');
     expect(outcome.booked).toBe(true);
     expectWellFramedSteps(events);
-    expect(events.at(-1)?.type).toBe('final');
+    // The final answer says what was booked.
+    expect(events.at(-1)).toMatchObject({
+      type: 'final',
+      content: expect.stringMatching(
+        /^Your booking is confirmed: USH-\w+\. 2 tickets for Orbital Drift .* seats \w+, \w+/,
+      ),
+    });
     // The agent says what it understood before acting.
     expect(events[0]?.type).toBe('text');
     const [booking] = server.headlessHost?.bookings ?? [];

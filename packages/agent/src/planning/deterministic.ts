@@ -110,7 +110,8 @@ export function planNext(input: PlannerInput): NavigationPlan {
         input,
         {
           type: 'agent.message',
-          text: 'Your booking is confirmed. Enjoy the film!',
+          // The host's confirmation holds the reference, the film, the time, the seats and the total.
+          text: `${confirmed.text.replace(/^Booking confirmed/, 'Your booking is confirmed')} Enjoy the film!`,
           reason: 'the booking was submitted',
         },
         1,

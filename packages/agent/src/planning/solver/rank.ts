@@ -21,6 +21,8 @@ export const WEIGHTS = {
   together: 0.25,
   /** Central seats when no `centered` preference is given (so the default is not the front corner). */
   centring: 0.1,
+  /** Seats without a surcharge when no wish speaks of price or seat kind: no premium nobody asked for. */
+  noSurcharge: 0.15,
 } as const;
 
 /** Where `value` sits between the worst and the best of `values`: 1 is the best (the checker's `relative`). */
@@ -180,5 +182,8 @@ export function scoreSeats(seats: readonly SeatView[], soft: readonly Constraint
   }
   if (!ctx.adjacencyGiven && seats.length > 1 && isTogether) score += WEIGHTS.together;
   if (!soft.some((c) => c.kind === 'centered')) score += WEIGHTS.centring * central;
+  if (!soft.some((c) => c.kind === 'cheapest' || c.kind === 'seatKind')) {
+    score += WEIGHTS.noSurcharge * mean(seats.map((seat) => relative(seat.surcharge, ctx.surcharges, false)));
+  }
   return { score: round(score), notes };
 }
