@@ -85,6 +85,18 @@ describe('seat sets', () => {
     expect(Math.abs((a?.number ?? 0) - (b?.number ?? 0))).toBe(1);
   });
 
+  it('spends nothing on premium seats nobody asked for, but takes them when asked', () => {
+    const spec = seatStage();
+    const kindsOf = (decision: StageDecision) => (sets(decision)[0]?.seatIds ?? []).map((id) => seat(spec, id).kind);
+    expect(kindsOf(decideStage(spec, model([{ kind: 'seatCount', count: 2 }])))).toEqual(['standard', 'standard']);
+    expect(kindsOf(decideStage(spec, model([{ kind: 'seatCount', count: 2 }], [{ kind: 'centered' }])))).toEqual([
+      'premium',
+      'premium',
+    ]);
+    const asked = model([{ kind: 'seatCount', count: 2 }], [{ kind: 'seatKind', seatKind: 'premium' }]);
+    expect(kindsOf(decideStage(spec, asked))).toEqual(['premium', 'premium']);
+  });
+
   it('keeps the seats the participant chose and lists only the missing ones to select', () => {
     const found = sets(decideStage(seatStage(['C5']), model([{ kind: 'seatCount', count: 2 }, { kind: 'adjacent' }])));
     // C4 is across the aisle after seat 4, so C5 can only pair with C6.
