@@ -41,7 +41,8 @@ describe('Agent in autopilot', () => {
     const { server, scenario, agent } = await studyRoom();
     const story = ORBITAL_IMAX_PAIR;
     const episodes = new EpisodicLog({ dir: null });
-    const result = await agent({ goal: story.text, episodes }).run();
+    const booker = agent({ goal: story.text, episodes });
+    const result = await booker.run();
     expect(result.status).toBe('done');
 
     const booking = server.headlessHost?.submitted();
@@ -54,6 +55,10 @@ describe('Agent in autopilot', () => {
     const kinds = episodes.records.map((e) => e.kind);
     expect(kinds).toContain('plan');
     expect(kinds.filter((k) => k === 'action').length).toBe(kinds.filter((k) => k === 'outcome').length);
+    // Working memory holds the plan followed last, under the id its episode was written with.
+    const lastPlan = episodes.records.findLast((e) => e.kind === 'plan');
+    expect(booker.memory.plan?.id).toBe(lastPlan && 'planId' in lastPlan ? lastPlan.planId : undefined);
+    expect(booker.memory.plan?.goal).toBe(story.text);
   });
 
   it('asks first when it knows nothing, then books from the participant’s answer', async () => {

@@ -97,7 +97,8 @@ export class Agent {
   phase: AgentPhase = 'DISCONNECTED';
   private context: PerceivedContext = EMPTY_CONTEXT;
   private model: PreferenceModel;
-  private readonly memory = new WorkingMemory();
+  /** The session's working memory (spec §2.4): the active plan, recent states, failures, options tried. */
+  readonly memory = new WorkingMemory();
   private exploration = freshExploration();
   private readonly participantChoices = new Set<string>();
   /** Options picked among equals by whoever gave an instruction ({@link offerAlternatives}). */
@@ -358,6 +359,13 @@ export class Agent {
     const recorded = this.episodes.plan({
       goal: plan.goal,
       stage: plan.currentStage,
+      remainingSteps: plan.remainingSteps,
+      confidence: plan.confidence,
+    });
+    // The plan being followed now (spec §2.4); each new one supersedes the last.
+    this.memory.setPlan({
+      id: recorded.planId,
+      goal: plan.goal,
       remainingSteps: plan.remainingSteps,
       confidence: plan.confidence,
     });
