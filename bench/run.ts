@@ -3,13 +3,15 @@
  * their targets, never asserted. `BENCH_QUICK=1` shortens every phase for a smoke run.
  */
 import { fileURLToPath } from 'node:url';
+import { agentSuite } from './agent.bench.ts';
 import type { Suite } from './lib/suite.ts';
 import { formatTable } from './lib/table.ts';
 import { pageSuite } from './page.bench.ts';
 import { relaySuite } from './relay.bench.ts';
+import { syncSuite } from './sync.bench.ts';
 
 /** Add a suite here to have it run and printed. */
-const SUITES: Suite[] = [pageSuite, relaySuite];
+const SUITES: Suite[] = [pageSuite, relaySuite, agentSuite, syncSuite];
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const quick = process.env.BENCH_QUICK === '1';

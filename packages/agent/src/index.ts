@@ -5,7 +5,7 @@
 export * from './memory/index.ts';
 export type { PerceivedContext } from './perception/perceive.ts';
 export { type PlannerInput, planNext } from './planning/deterministic.ts';
-export { createLlmPlanner, LlmConfigError, llmConfigFromEnv } from './planning/llm/index.ts';
+export { createLlmPlanner, LlmConfigError, listModels, llmConfigFromEnv } from './planning/llm/index.ts';
 export type { ActionOutcome, NavigationPlan } from './planning/plan.ts';
 export {
   describeModel,

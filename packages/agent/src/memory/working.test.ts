@@ -103,6 +103,15 @@ describe('WorkingMemory tried options', () => {
     expect(memory.tried('seat', 'showing=s2').size).toBe(0);
     expect(memory.tried('time', 'showing=s1').size).toBe(0);
   });
+
+  it('forgets every tried option at once (a new wish may make them fit)', () => {
+    const memory = new WorkingMemory();
+    memory.markTried('theater', 'movie=m1', 't-riverside');
+    memory.markTried('date', 'theater=t1', '2026-11-22');
+    memory.forgetTried();
+    expect(memory.tried('theater', 'movie=m1').size).toBe(0);
+    expect(memory.tried('date', 'theater=t1').size).toBe(0);
+  });
 });
 
 describe('WorkingMemory plan and timeline', () => {

@@ -131,6 +131,11 @@ export class WorkingMemory {
     return this.triedOptions.get(`${keyOf(stage)}\u0000${contextKey}`) ?? new Set();
   }
 
+  /** Forgets every option attempted: under a wish said since, an option that failed may fit. */
+  forgetTried(): void {
+    this.triedOptions.clear();
+  }
+
   /** Takes the host's `messageHistory` (the canonical chat) and keeps its last messages. */
   noteTimeline(messageHistory: readonly ChatEntry[]): void {
     this.messages = messageHistory.slice(-this.timelineWindow);

@@ -160,7 +160,7 @@ function planStage(input: PlannerInput, spec: UiSpec, decision: StageDecision): 
         return plan(input, call('next', {}, `You picked ${labelOf(spec, selected)}; moving on`), 0.9);
       }
       const best = viable[0];
-      if (!best) return deadEnd(input, spec, `none of the ${stage} options I tried works out`);
+      if (!best) return deadEnd(input, spec, `none of the ${stage} options I tried works out.`);
       if (selected !== best.itemId) {
         const chosen = plan(input, call('select', { itemId: best.itemId }, best.reason), 0.85);
         const ties = viable.filter((o) => o.score === best.score);
@@ -222,6 +222,18 @@ function deadEnd(input: PlannerInput, spec: UiSpec, summary: string, backTo?: St
   const target = backTo ?? BLAME[spec.stage];
   const booking = spec.state.booking;
   if (target === 'seat') return reseat(input, spec, summary);
+  // Going back from the seats would drop the ones the participant chose: ask them instead.
+  const theirSeats =
+    spec.stage === 'seat' ? (spec.state.selectedList ?? []).filter((id) => input.participantChoices.has(id)) : [];
+  if (theirSeats.length > 0) {
+    const text = `${summary} You chose ${theirSeats.join(', ')} yourself, so I have kept ${theirSeats.length === 1 ? 'it' : 'them'}: would you like other seats, or another showtime?`;
+    return plan(
+      input,
+      { type: 'agent.message', text, reason: 'going back would drop the participant’s seats' },
+      0.4,
+      'waiting',
+    );
+  }
   const choice = target && choiceOn(booking ?? {}, target);
   if (choice && input.participantChoices.has(choice)) {
     const text = `${summary} You chose that ${target} yourself, so I have kept it: would you like to pick another?`;

@@ -29,6 +29,52 @@ describe('title', () => {
   });
 });
 
+describe('a title the visible list does not hold', () => {
+  /** What the agent reads on a movie stage that lists only these titles. */
+  const showing = (text: string, knownTitles = ['Orbital Drift', 'Night Ledger']) =>
+    updatePreferences({ hard: [], soft: [] }, text, { today: '2026-11-21', knownTitles }).model;
+
+  it.each([
+    ['Winter Kings tomorrow, the earliest showing, one ticket', 'Winter Kings'],
+    ["let's see Dune on Sunday", 'Dune'],
+    ['two tickets for Pip and the Comet', 'Pip and the Comet'],
+    ['Is Winter Kings on tomorrow evening?', 'Winter Kings'],
+    ['Actually, make it Night Ledger', 'Night Ledger'],
+  ])('"%s" names %s', (text, title) => {
+    expect(showing(text, []).hard.find((c) => c.kind === 'title')).toEqual({ kind: 'title', is: [title] });
+  });
+
+  it('reads "Night Ledger" as a title, not as a night showing, when no list is visible', () => {
+    expect(showing('Actually, make it Night Ledger', [])).toEqual({
+      hard: [{ kind: 'title', is: ['Night Ledger'] }],
+      soft: [],
+    });
+  });
+
+  it('excludes one that is refused', () => {
+    expect(showing('not Winter Kings, something else').hard).toEqual([{ kind: 'title', not: ['Winter Kings'] }]);
+  });
+
+  it('keeps listed titles as listed and adds the unlisted one', () => {
+    expect(showing('Orbital Drift or Winter Kings').hard).toEqual([
+      { kind: 'title', is: ['Orbital Drift', 'Winter Kings'] },
+    ]);
+  });
+
+  it.each([
+    'Sunday Evening, two adults',
+    'Tomorrow Night in IMAX',
+    'at Grand Central tomorrow',
+    'Starlight Multiplex on Monday',
+    'a Romantic Comedy tonight',
+    'Me and my Wife, rows C and D',
+    'Cheapest seats please',
+    'I want two tickets for Monday',
+  ])('names no title in "%s"', (text) => {
+    expect(showing(text).hard.filter((c) => c.kind === 'title')).toEqual([]);
+  });
+});
+
 describe('genre', () => {
   it.each([
     ['a comedy', { include: ['Comedy'] }],

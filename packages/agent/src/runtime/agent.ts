@@ -243,6 +243,8 @@ export class Agent {
           return this.result('done', plan);
         }
         if (plan.stop === 'blocked' && returnWhenBlocked) return this.result('blocked', plan);
+        // An instruction's run never waits for the participant: it ends with the question asked.
+        if (plan.stop === 'waiting' && this.current) return this.result('blocked', plan);
         await this.participantSpeaks();
         continue;
       }
@@ -564,6 +566,8 @@ export class Agent {
     if (understanding.unparsed) return false;
     this.model = understanding.model;
     this.exploration = freshExploration(true);
+    // Options that failed the old wishes may fit the new ones.
+    this.memory.forgetTried();
     this.pendingReplies.push(understanding.summary);
     this.wake?.();
     return true;

@@ -1,5 +1,13 @@
 import { BookingEngine, HostProtocol, type Scenario } from '@usher/booking';
-import { AGENT_WS_PATH, createError, createMessage, decodeFrame, type Message, type Stage } from '@usher/protocol';
+import {
+  AGENT_WS_PATH,
+  createError,
+  createMessage,
+  decodeFrame,
+  type Message,
+  type MessageOf,
+  type Stage,
+} from '@usher/protocol';
 import WebSocket from 'ws';
 
 /** One `tool.call` as the host received it, with what the host had offered and what it did. */
@@ -15,12 +23,17 @@ export interface ReceivedCall {
   stage: Stage | null;
   /** The tool names of the toolSchema this host last sent, when the call arrived. */
   offered: string[];
-  /** What the host did: applied it, applied it and dropped its state.updated, failed it on purpose, or held it. */
-  fate: 'answered' | 'state-dropped' | 'failed' | 'held';
+  /**
+   * What the host did: applied it, applied it and dropped its state.updated, failed it on purpose,
+   * held it (unanswered so far), or held it and applied it later ({@link FaultyHost.release}).
+   */
+  fate: 'answered' | 'state-dropped' | 'failed' | 'held' | 'released';
 }
 
+/** A rule picking tool calls: those to fail, or those to hold. */
+export type CallRule = (call: Omit<ReceivedCall, 'fate' | 'offered'>) => boolean;
 /** A rule picking the calls to answer with `TOOL_EXECUTION_FAILED` instead of applying them. */
-export type FailRule = (call: Omit<ReceivedCall, 'fate' | 'offered'>) => boolean;
+export type FailRule = CallRule;
 
 export interface FaultyHostOptions {
   /** Base URL of the relay (`http://` or `ws://`). */
@@ -33,10 +46,15 @@ export interface FaultyHostOptions {
   fail?: FailRule;
   /** Leave the Nth tool call (1-based) unanswered, so a test can replace the host or stop the relay meanwhile. */
   holdCall?: number;
+  /**
+   * Leave the calls this rule picks unanswered until the test calls {@link FaultyHost.release}: the
+   * test paces the agent, e.g. the participant writes or clicks while the agent waits for a result.
+   */
+  hold?: CallRule;
 }
 
 /** Fails the Nth call (1-based) of `toolName`, on `stage` when given. */
-export function nthCall(toolName: string, n: number, stage?: Stage): FailRule {
+export function nthCall(toolName: string, n: number, stage?: Stage): CallRule {
   let seen = 0;
   return (call) => {
     if (call.toolName !== toolName || (stage !== undefined && call.stage !== stage)) return false;
@@ -46,16 +64,17 @@ export function nthCall(toolName: string, n: number, stage?: Stage): FailRule {
 }
 
 /** Fails every call of `toolName`, on `stage` when given. */
-export function everyCall(toolName: string, stage?: Stage): FailRule {
+export function everyCall(toolName: string, stage?: Stage): CallRule {
   return (call) => call.toolName === toolName && (stage === undefined || call.stage === stage);
 }
 
 /**
  * A booking host for fault-injection tests: joins a relay room over a real WebSocket like the
  * headless host, answers with {@link HostProtocol} on a scenario, and misbehaves on demand: it drops
- * a `state.updated`, fails chosen calls with `TOOL_EXECUTION_FAILED`, or holds a call unanswered.
- * It records every frame it receives and every frame it sends, and for each `tool.call` the
- * toolSchema it had offered last.
+ * a `state.updated`, fails chosen calls with `TOOL_EXECUTION_FAILED`, or holds a call unanswered
+ * (for good, or until {@link release}). A participant is played through {@link say} and {@link act},
+ * as on the headless host. It records every frame it receives and every frame it sends, and for
+ * each `tool.call` the toolSchema it had offered last.
  */
 export class FaultyHost {
   readonly protocol: HostProtocol;
@@ -72,6 +91,9 @@ export class FaultyHost {
   private offered: string[] = [];
   private readonly perTool = new Map<string, number>();
   private waiters: Array<{ match: (m: Message) => boolean; resolve: (m: Message) => void }> = [];
+  /** Calls held by the `hold` rule and not released yet, oldest first. */
+  private held: Array<{ call: ReceivedCall; message: MessageOf<'tool.call'> }> = [];
+  private heldWaiters: Array<(call: ReceivedCall) => void> = [];
 
   constructor(private readonly options: FaultyHostOptions) {
     this.protocol = new HostProtocol(new BookingEngine(options.scenario));
@@ -148,6 +170,42 @@ export class FaultyHost {
     return this.waitFor((m) => m.type === 'tool.call' && ++seen === n, timeoutMs);
   }
 
+  /** Resolves with the oldest call held by the `hold` rule and not released yet, as soon as there is one. */
+  nextHeld(timeoutMs = 10_000): Promise<ReceivedCall> {
+    const first = this.held[0];
+    if (first) return Promise.resolve(first.call);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.heldWaiters = this.heldWaiters.filter((w) => w !== done);
+        reject(new Error(`faulty host: no call held within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const done = (call: ReceivedCall) => {
+        clearTimeout(timer);
+        resolve(call);
+      };
+      this.heldWaiters.push(done);
+    });
+  }
+
+  /** Applies the oldest held call now and sends its replies, as if it had just arrived. */
+  release(): ReceivedCall {
+    const first = this.held.shift();
+    if (!first) throw new Error('faulty host: no held call to release');
+    first.call.fate = 'released';
+    this.send(this.protocol.handle(first.message));
+    return first.call;
+  }
+
+  /** The participant writes in the chat (the agent hears a `user.message`). */
+  say(text: string): void {
+    this.send(this.protocol.participantMessage(text));
+  }
+
+  /** The participant acts in the UI (a `state.updated` with source `user`); throws when the host refuses it. */
+  act(toolName: string, params: Record<string, unknown> = {}): void {
+    this.send(this.protocol.participantAction(toolName, params));
+  }
+
   /** The tool names of the toolSchema this host sent last. */
   get offeredTools(): readonly string[] {
     return this.offered;
@@ -178,6 +236,12 @@ export class FaultyHost {
     this.calls.push(call);
     if (this.options.holdCall === index) {
       call.fate = 'held';
+      return;
+    }
+    if (this.options.hold?.(seen)) {
+      call.fate = 'held';
+      this.held.push({ call, message });
+      for (const wake of this.heldWaiters.splice(0)) wake(call);
       return;
     }
     if (this.options.fail?.(seen)) {

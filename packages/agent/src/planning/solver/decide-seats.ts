@@ -75,7 +75,13 @@ export function decideSeats(spec: UiSpec, model: PreferenceModel): StageDecision
   };
   const seatScore = (seat: SeatView) => scoreSeats([seat], soft, ctx).score;
   const sets = candidateSets(seats, selected, rules, layout, seatScore);
-  if (sets.length === 0) return seatDeadEnd(spec, model, seats, selected, layout, hard);
+  if (sets.length === 0) {
+    const decision = seatDeadEnd(spec, model, seats, selected, layout, hard);
+    // The seats already selected are what fails (apart, say): other seats of this showing fit.
+    const fitsAfresh =
+      selected.length > 0 && candidateSets(seats, [], seatRules(hard, model.soft, 0), layout, () => 0).length > 0;
+    return fitsAfresh && decision.kind === 'dead-end' ? { ...decision, backTo: 'seat' } : decision;
+  }
 
   const currency = spec.state.booking?.currency;
   const ranked = sets

@@ -32,6 +32,27 @@ describe('choice stages', () => {
     expect(options(decision)[0]?.reason).toContain('the highest rated here (7.9)');
   });
 
+  it('says a title that no movie on the list carries has no showings (a film not showing yet)', () => {
+    const decision = deadEnd(decideStage(specOf(engineAt([])), model([{ kind: 'title', is: ['Winter Kings'] }])));
+    expect(decision.summary).toMatch(
+      /^No movie titled "Winter Kings": Winter Kings has no showings; the movies showing are /,
+    );
+    expect(decision.failing.map((f) => f.constraint.kind)).toEqual(['title']);
+  });
+
+  it('names what is showing, not "no showings", when the title is listed but another wish rules it out', () => {
+    const decision = deadEnd(
+      decideStage(
+        specOf(engineAt([])),
+        model([
+          { kind: 'title', is: ['Orbital Drift'] },
+          { kind: 'genre', include: ['Comedy'] },
+        ]),
+      ),
+    );
+    expect(decision.summary).not.toContain('no showings');
+  });
+
   it('without any wish lists every movie in catalog order', () => {
     const spec = specOf(engineAt([]));
     expect(ids(decideStage(spec, model([])))).toEqual(spec.items.map((i) => i.id));

@@ -1,9 +1,9 @@
 import type { HardConstraint } from '@usher/booking';
-import type { Item, UiSpec } from '@usher/protocol';
+import { type Item, STAGES, type UiSpec } from '@usher/protocol';
 import { decideSeats } from './decide-seats.ts';
 import { hiddenNote, observe, sentence, stageNoun, wish } from './explain.ts';
 import { dateLabel, money } from './fields.ts';
-import { judgeBooking, judgedHere, judgeOption } from './judge.ts';
+import { DECIDED_AT, judgeBooking, judgedHere, judgeOption } from './judge.ts';
 import { scoreOption } from './rank.ts';
 import { decideTickets } from './tickets.ts';
 import type { OptionStage, PreferenceModel, RankedOption, StageDecision, Verdict } from './types.ts';
@@ -15,6 +15,8 @@ import type { OptionStage, PreferenceModel, RankedOption, StageDecision, Verdict
  * everything out. Pure: the same spec and model always give the same decision.
  */
 export function decideStage(spec: UiSpec, model: PreferenceModel): StageDecision {
+  const earlier = earlierChoiceBreaks(spec, model);
+  if (earlier) return earlier;
   switch (spec.stage) {
     case 'movie':
     case 'theater':
@@ -28,6 +30,31 @@ export function decideStage(spec: UiSpec, model: PreferenceModel): StageDecision
     case 'confirm':
       return decideConfirm(spec, model);
   }
+}
+
+/**
+ * A choice made on an earlier stage that breaks a wish (one the participant said after it was
+ * made): a dead-end sent back to the earliest such stage, so the agent does not book on past it.
+ */
+function earlierChoiceBreaks(spec: UiSpec, model: PreferenceModel): StageDecision | null {
+  const booking = spec.state.booking;
+  if (!booking) return null;
+  const here = STAGES.indexOf(spec.stage);
+  const failing = model.hard.flatMap((constraint) => {
+    const decidedAt = DECIDED_AT[constraint.kind];
+    if (!decidedAt || STAGES.indexOf(decidedAt) >= here) return [];
+    const verdict = judgeBooking(constraint, booking);
+    return verdict && !verdict.ok ? [{ constraint, detail: verdict.detail, decidedAt }] : [];
+  });
+  const first = failing.map((f) => f.decidedAt).sort((a, b) => STAGES.indexOf(a) - STAGES.indexOf(b))[0];
+  if (!first) return null;
+  return {
+    stage: spec.stage,
+    kind: 'dead-end',
+    failing: failing.map(({ constraint, detail }) => ({ constraint, detail })),
+    summary: sentence(`What is chosen so far no longer fits: ${failing.map((f) => f.detail).join('; ')}`),
+    backTo: first,
+  };
 }
 
 interface Judged {
@@ -88,7 +115,8 @@ function optionsDeadEnd(
       pool.length > 0 && others.length > 0
         ? `among those ${others.map((x) => wish(hard[x] as HardConstraint)).join(', ')}, `
         : '';
-    const seen = `${among}${observe(c, pool.length > 0 ? pool : judged.map((j) => j.item))}`;
+    const all = judged.map((j) => j.item);
+    const seen = `${among}${observe(c, pool.length > 0 ? pool : all, all)}`;
     return { constraint: c, detail: `no ${noun}${where} ${wish(c)}: ${seen}`, seen, alone: pool.length > 0 };
   });
   found.sort((a, b) => Number(b.alone) - Number(a.alone));

@@ -70,8 +70,11 @@ export function wish(c: HardConstraint): string {
 
 const unique = (xs: readonly string[]) => [...new Set(xs)];
 
-/** What the items of a choice stage offer on `c`'s dimension, e.g. `the latest starts at 16:30`. */
-export function observe(c: HardConstraint, items: readonly Item[]): string {
+/**
+ * What the items of a choice stage offer on `c`'s dimension, e.g. `the latest starts at 16:30`;
+ * `all` is every option of the stage, when `items` are only those meeting the other wishes.
+ */
+export function observe(c: HardConstraint, items: readonly Item[], all: readonly Item[] = items): string {
   const starts = items.map(startOf);
   const ends = items.map((i) => endMinutesOf(startOf(i), text(i, 'endTime')));
   switch (c.kind) {
@@ -93,8 +96,15 @@ export function observe(c: HardConstraint, items: readonly Item[]): string {
       return `the most seats left is ${Math.max(...items.map((i) => num(i, 'seatsLeft')))}`;
     case 'genre':
       return `genres on offer: ${some(unique(items.flatMap((i) => list(i, 'genres'))))}`;
-    case 'title':
-      return `showing: ${some(items.map((i) => i.value))}`;
+    case 'title': {
+      // A title no option carries at all (a film not showing) is said to have no showings.
+      const names = new Set(all.flatMap((i) => [text(i, 'title') || i.value, i.id]).map((n) => n.toLowerCase()));
+      const absent = (c.is ?? []).filter((t) => !names.has(t.toLowerCase()));
+      const showing = some(items.map((i) => i.value));
+      if (c.is && absent.length === c.is.length)
+        return `${orList(absent)} ${absent.length === 1 ? 'has' : 'have'} no showings; the movies showing are ${showing}`;
+      return `showing: ${showing}`;
+    }
     case 'rating':
       return `the highest rating is ${Math.max(...items.map((i) => num(i, 'rating')))}`;
     case 'ageRating':
@@ -129,7 +139,7 @@ export function stageNoun(stage: OptionStage, spec: UiSpec): { noun: string; whe
 /** `No …` with a capital and a full stop. */
 export function sentence(s: string): string {
   const t = s.trim();
-  return `${t.charAt(0).toUpperCase()}${t.slice(1)}${/[.!?]$/.test(t) ? '' : '.'}`;
+  return `${t.charAt(0).toUpperCase()}${t.slice(1)}${/[.!?…]$/.test(t) ? '' : '.'}`;
 }
 
 /** A hint for the planner when a filter hides options: clearing it may turn up what the stage lacks. */

@@ -22,7 +22,19 @@ export const JUDGED_AT: Record<Stage, ReadonlyArray<HardConstraint['kind']>> = {
   // price here: the tickets alone already cost more (seat surcharges only add to it).
   ticket: ['seatCount', 'ticketMix', 'price'],
   // A last look at what the summary shows before the irreversible submit.
-  confirm: ['price', 'date', 'startTime', 'endTime', 'format', 'seatCount', 'ticketMix'],
+  confirm: ['price', 'title', 'date', 'startTime', 'endTime', 'format', 'seatCount', 'ticketMix'],
+};
+
+/**
+ * The choice stage that decides each kind the booking summary (`state.booking`) shows: on a later
+ * stage, a choice made there that breaks a wish said since is sent back to it.
+ */
+export const DECIDED_AT: Partial<Record<HardConstraint['kind'], OptionStage>> = {
+  title: 'movie',
+  date: 'date',
+  startTime: 'time',
+  endTime: 'time',
+  format: 'time',
 };
 
 /** The constraints of `list` that `stage` can judge. */
@@ -185,6 +197,16 @@ export function judgeBooking(c: HardConstraint, booking: BookingSummary): Verdic
             ok: false,
             detail: `the total is ${money(booking.total, booking.currency)}, over your limit of ${money(c.maxTotal, booking.currency)}`,
           };
+    case 'title': {
+      const movie = booking.movie;
+      if (!movie) return undefined;
+      const names = [movie.title, movie.id];
+      if (c.is && overlapping(names, c.is).length === 0)
+        return { ok: false, detail: `the movie is ${movie.title}, not ${orList(c.is)}` };
+      if (c.not && overlapping(names, c.not).length > 0)
+        return { ok: false, detail: `the movie is ${movie.title}, which you ruled out` };
+      return { ok: true, detail: `${movie.title} as wanted` };
+    }
     case 'date':
       return booking.date === undefined ? undefined : dateVerdict(booking.date, c);
     case 'startTime':

@@ -46,7 +46,8 @@ export type StageDecision =
        * Set when the solver knows which stage's choice must change and it is not simply the stage
        * before: `seat` on the seat stage when the seats already selected break a constraint (going
        * back would discard them), `seat` on the ticket and confirm stages when the seat count or
-       * the seat surcharges are what fails.
+       * the seat surcharges are what fails, and the stage of an earlier choice that breaks a wish
+       * said since (a title, a day, a showtime).
        */
       backTo?: Stage;
     };
