@@ -220,11 +220,11 @@ export class Agent {
       await this.ensureSynced();
       if (this.halted()) break;
       for (const text of this.pendingReplies.splice(0)) this.say(text);
-      const revision = this.context.revision;
+      const changesBefore = this.changes;
       const plan = await this.plan();
       if (this.halted()) break;
-      // A slow planner may have planned on a state the participant has changed since: plan again.
-      if (this.context.revision !== revision || this.pendingReplies.length > 0) continue;
+      // A slow planner may have planned on a state that has changed since (the participant, a new host): plan again.
+      if (this.changes !== changesBefore || this.pendingReplies.length > 0 || this.needsResync) continue;
       if ('source' in plan && plan.source === 'fallback' && 'fallbackReason' in plan) {
         this.log(`agent: the LLM planner fell back to the deterministic one: ${String(plan.fallbackReason)}`);
       }
@@ -260,7 +260,7 @@ export class Agent {
       // Cancelled while a question was open: nothing is sent, whatever the answer.
       if (this.halted()) break;
       // The participant acted while a question was open: look again.
-      if (this.context.revision !== revision) continue;
+      if (this.changes !== changesBefore) continue;
       if (declined) {
         const text = 'I have not submitted the booking: it was not confirmed. Tell me what to change.';
         this.say(text);
@@ -506,6 +506,11 @@ export class Agent {
   private hostJoined: (() => void) | null = null;
   /** How many times the relay said a host joined the room. */
   private hostJoins = 0;
+  /**
+   * How many times the host's state changed other than by the echo of the agent's own chat
+   * message: a plan made before such a change is made again.
+   */
+  private changes = 0;
   /** How many times the participant wrote or acted: what a wait for them waits on. */
   private participantEvents = 0;
   /** Set while the relay is out of reach: called when the client has joined again. */
@@ -517,6 +522,9 @@ export class Agent {
     if (message.type === 'user.message' || (message.type === 'state.updated' && message.payload.source === 'user')) {
       this.participantEvents += 1;
     }
+    const ownChatEcho =
+      message.type === 'state.updated' && message.payload.source === 'agent' && message.payload.action === undefined;
+    if ((message.type === 'state.updated' && !ownChatEcho) || message.type === 'user.message') this.changes += 1;
     if (message.type === 'relay.joined' && message.payload.role === 'host') {
       this.hostJoins += 1;
       // A new host has its own state: read it before acting on the old one.
