@@ -5,7 +5,15 @@
 export * from './memory/index.ts';
 export type { PerceivedContext } from './perception/perceive.ts';
 export { type PlannerInput, planNext } from './planning/deterministic.ts';
-export { createLlmPlanner, LlmConfigError, listModels, llmConfigFromEnv } from './planning/llm/index.ts';
+export {
+  createLlmPlanner,
+  type ExternalTool,
+  type ExternalTools,
+  LlmConfigError,
+  listModels,
+  llmConfigFromEnv,
+  llmContextUse,
+} from './planning/llm/index.ts';
 export type { ActionOutcome, NavigationPlan } from './planning/plan.ts';
 export {
   describeModel,

@@ -27,7 +27,19 @@ export type AssistantMessage = z.infer<typeof AssistantMessageSchema>;
 
 export const ChatCompletionSchema = z.object({
   choices: z.array(z.object({ message: AssistantMessageSchema })).min(1),
+  // Optional in compatible servers; a malformed one is ignored rather than failing the answer.
+  usage: z
+    .object({ prompt_tokens: z.number().int().nonnegative() })
+    .optional()
+    .catch(() => undefined),
 });
+
+/** A chat completion's first message and, when the server reports it, how many tokens the prompt took. */
+export interface ChatCompletion {
+  message: AssistantMessage;
+  /** `usage.prompt_tokens`, when present. */
+  promptTokens?: number;
+}
 
 export const ModelListSchema = z.object({ data: z.array(z.object({ id: z.string() })) });
 
@@ -75,6 +87,15 @@ export async function chatCompletion(
   messages: ChatMessage[],
   options: ChatOptions = {},
 ): Promise<AssistantMessage> {
+  return (await chatCompletionWithUsage(config, messages, options)).message;
+}
+
+/** Sends one chat completion and returns the first choice's message with the prompt's token count. */
+export async function chatCompletionWithUsage(
+  config: LlmConfig,
+  messages: ChatMessage[],
+  options: ChatOptions = {},
+): Promise<ChatCompletion> {
   const tools = options.tools && options.tools.length > 0 ? options.tools : undefined;
   const body = {
     model: config.model,
@@ -88,7 +109,9 @@ export async function chatCompletion(
     throw new LlmError('schema', `the chat completion does not have the expected shape: ${summarize(parsed.error)}`);
   }
   // `min(1)` above makes the first choice exist.
-  return (parsed.data.choices[0] as { message: AssistantMessage }).message;
+  const { message } = parsed.data.choices[0] as { message: AssistantMessage };
+  const promptTokens = parsed.data.usage?.prompt_tokens;
+  return { message, ...(promptTokens !== undefined && { promptTokens }) };
 }
 
 /** The ids of the models the server offers (`GET /models`). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LLM_TIMEOUT_MS, LlmConfigError, llmConfigFromEnv } from './config.ts';
+import { DEFAULT_LLM_CONTEXT_TOKENS, DEFAULT_LLM_TIMEOUT_MS, LlmConfigError, llmConfigFromEnv } from './config.ts';
 
 describe('llmConfigFromEnv', () => {
   it('is null when nothing is configured (the deterministic planner needs nothing)', () => {
@@ -19,18 +19,41 @@ describe('llmConfigFromEnv', () => {
       apiKey: 'sk-abc',
       model: 'gpt-4o-mini',
       timeoutMs: DEFAULT_LLM_TIMEOUT_MS,
+      contextTokens: DEFAULT_LLM_CONTEXT_TOKENS,
     });
   });
 
-  it('needs no key for a local server, and reads a timeout', () => {
+  it('needs no key for a local server, and reads a timeout and a context window', () => {
     expect(
       llmConfigFromEnv({
         USHER_LLM_BASE_URL: 'http://127.0.0.1:8080/v1',
         USHER_LLM_MODEL: 'qwen',
         USHER_LLM_TIMEOUT_MS: '5000',
+        USHER_LLM_CONTEXT_TOKENS: ' 32768 ',
       }),
-    ).toEqual({ baseUrl: 'http://127.0.0.1:8080/v1', apiKey: null, model: 'qwen', timeoutMs: 5000 });
+    ).toEqual({
+      baseUrl: 'http://127.0.0.1:8080/v1',
+      apiKey: null,
+      model: 'qwen',
+      timeoutMs: 5000,
+      contextTokens: 32768,
+    });
   });
+
+  it.each(['0', '-5', '1.5', '12k', '1e5', '99999999999999999999'])(
+    'refuses USHER_LLM_CONTEXT_TOKENS=%s, naming the variable',
+    (value) => {
+      expect(() =>
+        llmConfigFromEnv({
+          USHER_LLM_BASE_URL: 'http://host/v1',
+          USHER_LLM_MODEL: 'm',
+          USHER_LLM_CONTEXT_TOKENS: value,
+        }),
+      ).toThrow(
+        new LlmConfigError(`USHER_LLM_CONTEXT_TOKENS must be a positive whole number of tokens, got "${value}"`),
+      );
+    },
+  );
 
   it('says clearly what is wrong with a malformed or partial configuration', () => {
     const bad = (env: Record<string, string>) => () => llmConfigFromEnv(env);

@@ -12,9 +12,13 @@ export interface LlmConfig {
   model: string;
   /** How long one request may take, in milliseconds. */
   timeoutMs: number;
+  /** The model's context window in tokens: what the operator's `ctx=` figure is measured against. */
+  contextTokens: number;
 }
 
 export const DEFAULT_LLM_TIMEOUT_MS = 30_000;
+/** The context window assumed when `USHER_LLM_CONTEXT_TOKENS` is not set (today's common 128k). */
+export const DEFAULT_LLM_CONTEXT_TOKENS = 128_000;
 
 /** The environment variables the planner reads. */
 export const LLM_ENV = {
@@ -22,6 +26,7 @@ export const LLM_ENV = {
   apiKey: 'USHER_LLM_API_KEY',
   model: 'USHER_LLM_MODEL',
   timeoutMs: 'USHER_LLM_TIMEOUT_MS',
+  contextTokens: 'USHER_LLM_CONTEXT_TOKENS',
 } as const;
 
 /** A configuration that is set but unusable (a malformed URL, a missing model). */
@@ -62,6 +67,7 @@ export function llmConfigFromEnv(env: Readonly<Record<string, string | undefined
   const model = read(LLM_ENV.model);
   const apiKey = read(LLM_ENV.apiKey);
   const timeout = read(LLM_ENV.timeoutMs);
+  const context = read(LLM_ENV.contextTokens);
   if (baseUrl === null && model === null && apiKey === null) return null;
   if (baseUrl === null) {
     throw new LlmConfigError(
@@ -69,14 +75,18 @@ export function llmConfigFromEnv(env: Readonly<Record<string, string | undefined
     );
   }
   if (model === null) throw new LlmConfigError(`${LLM_ENV.model} is required when ${LLM_ENV.baseUrl} is set`);
-  let timeoutMs = DEFAULT_LLM_TIMEOUT_MS;
-  if (timeout !== null) {
-    timeoutMs = Number(timeout);
-    if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
-      throw new LlmConfigError(
-        `${LLM_ENV.timeoutMs} must be a positive whole number of milliseconds, got "${timeout}"`,
-      );
-    }
+  const timeoutMs =
+    timeout === null ? DEFAULT_LLM_TIMEOUT_MS : positiveWhole(LLM_ENV.timeoutMs, timeout, 'milliseconds');
+  const contextTokens =
+    context === null ? DEFAULT_LLM_CONTEXT_TOKENS : positiveWhole(LLM_ENV.contextTokens, context, 'tokens');
+  return { baseUrl: normalizeBaseUrl(baseUrl), apiKey, model, timeoutMs, contextTokens };
+}
+
+/** `raw` as a positive whole number, or an {@link LlmConfigError} naming the variable. */
+function positiveWhole(name: string, raw: string, unit: string): number {
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || value <= 0) {
+    throw new LlmConfigError(`${name} must be a positive whole number of ${unit}, got "${raw}"`);
   }
-  return { baseUrl: normalizeBaseUrl(baseUrl), apiKey, model, timeoutMs };
+  return value;
 }

@@ -4,11 +4,13 @@ import { describeModel } from '../../preferences/index.ts';
 import type { PlannerInput } from '../deterministic.ts';
 import type { NavigationPlan } from '../plan.ts';
 import { type ChatMessage, clip, type ToolSpec } from './client.ts';
+import { EXTERNAL_PREFIX } from './external.ts';
 
 /*
  * What the LLM is told: a fixed system message with the rules of spec §6, and a compact user
  * message with the perceived state. The tools it is offered are the current toolSchema (each
- * with a required `reason`) plus `say`, the agent's chat message.
+ * with a required `reason`) plus `say`, the agent's chat message (and, beside them, any external
+ * tools: see external.ts).
  */
 
 /** The extra function that becomes an `agent.message`. */
@@ -155,13 +157,24 @@ export function stateMessage(
   return lines.join('\n');
 }
 
+/**
+ * The rule added when tools outside the page are offered: they inform the action, they are never it.
+ * `rounds` is how many replies in a row may call them.
+ */
+export function externalToolsRule(rounds: number): string {
+  return `7. Functions whose names start with "${EXTERNAL_PREFIX}" are tools outside the page (lookups, notes). You may call them before you act, in at most ${rounds} replies; their results come back to you. They never count as the action: then call exactly one page function or "${SAY}", alone.`;
+}
+
+/** The system and user messages; `externalRounds` adds the rule of external tools when they are offered. */
 export function promptMessages(
   input: PlannerInput,
   suggestion: NavigationPlan | null,
   options: PromptOptions = {},
+  externalRounds = 0,
 ): ChatMessage[] {
+  const system = externalRounds > 0 ? `${SYSTEM_PROMPT}\n${externalToolsRule(externalRounds)}` : SYSTEM_PROMPT;
   return [
-    { role: 'system', content: SYSTEM_PROMPT },
+    { role: 'system', content: system },
     { role: 'user', content: stateMessage(input, suggestion, options) },
   ];
 }

@@ -42,6 +42,8 @@ export interface FakeLlm {
   requests: RecordedRequest[];
   /** Queues replies to the next chat completion requests. */
   enqueue(...replies: (ScriptedReply | ((request: RecordedRequest) => ScriptedReply))[]): void;
+  /** Answers every request once the queue is empty (by default an HTTP 500 saying nothing is left). */
+  otherwise(reply: (request: RecordedRequest) => ScriptedReply): void;
   /** The model ids `GET /v1/models` lists. */
   models: string[];
   close(): Promise<void>;
@@ -62,6 +64,12 @@ export function toolCallsReply(calls: { name: string; args: Record<string, unkno
       function: { name: c.name, arguments: typeof c.args === 'string' ? c.args : JSON.stringify(c.args) },
     })),
   });
+}
+
+/** `reply` (a chat completion) reporting `usage.prompt_tokens`, as the real API does. */
+export function withUsage(reply: ScriptedReply, promptTokens: number): ScriptedReply {
+  const body = reply.body as Record<string, unknown>;
+  return { ...reply, body: { ...body, usage: { prompt_tokens: promptTokens, completion_tokens: 20 } } };
 }
 
 /** A chat completion whose message is plain text. */
@@ -86,6 +94,7 @@ export async function startFakeLlm(): Promise<FakeLlm> {
   const queue: (ScriptedReply | ((request: RecordedRequest) => ScriptedReply))[] = [];
   const timers = new Set<NodeJS.Timeout>();
   const fake = { models: ['fake-model', 'fake-model-large'] };
+  let otherwise: ((request: RecordedRequest) => ScriptedReply) | null = null;
 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -118,7 +127,7 @@ export async function startFakeLlm(): Promise<FakeLlm> {
         }
         const recorded: RecordedRequest = { method: req.method, path, headers: req.headers, body };
         requests.push(recorded);
-        const next = queue.shift();
+        const next = queue.shift() ?? otherwise;
         if (!next) return send({ status: 500, body: { error: { message: 'the fake has no scripted reply left' } } });
         return send(typeof next === 'function' ? next(recorded) : next);
       }
@@ -131,9 +140,19 @@ export async function startFakeLlm(): Promise<FakeLlm> {
 
   return {
     baseUrl,
-    config: (overrides = {}) => ({ baseUrl, apiKey: 'sk-test', model: 'fake-model', timeoutMs: 5_000, ...overrides }),
+    config: (overrides = {}) => ({
+      baseUrl,
+      apiKey: 'sk-test',
+      model: 'fake-model',
+      timeoutMs: 5_000,
+      contextTokens: 128_000,
+      ...overrides,
+    }),
     requests,
     enqueue: (...replies) => queue.push(...replies),
+    otherwise: (reply) => {
+      otherwise = reply;
+    },
     get models() {
       return fake.models;
     },
