@@ -1,6 +1,9 @@
+import type { Socket } from 'node:net';
 import { defaultScenario } from '@usher/booking';
+import { createMessage } from '@usher/protocol';
 import { scriptHost, startTestServer, TestClient } from '@usher/server/testing';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { WebSocketServer } from 'ws';
 import { RelayClient, type RelayClientOptions, type RelayEvent, RelayRequestError } from './relay-client.ts';
 
 function client(url: string, options: Partial<RelayClientOptions> = {}) {
@@ -72,4 +75,30 @@ describe('RelayClient', () => {
     relay.close();
     await expect(relay.request('snapshot.get', {})).rejects.toMatchObject({ code: 'CLOSED' });
   });
+
+  it('drops the connection when the relay never answers the closing handshake', async () => {
+    // A relay that joins the client, then never answers its close frame.
+    const wss = new WebSocketServer({ port: 0 });
+    onTestFinished(() => wss.close());
+    await new Promise((resolve) => wss.once('listening', resolve));
+    let socketClosed = false;
+    wss.on('connection', (ws) => {
+      ws.close = () => {};
+      (ws as unknown as { _socket: Socket })._socket.once('close', () => {
+        socketClosed = true;
+      });
+      ws.once('message', (data) => {
+        const join = JSON.parse(String(data)) as { id: string };
+        ws.send(
+          JSON.stringify(createMessage('relay.joined', { role: 'agent', sessionId: 'default' }, { replyTo: join.id })),
+        );
+      });
+    });
+    const address = wss.address() as { port: number };
+    const { relay } = client(`ws://127.0.0.1:${address.port}`);
+    await relay.connect();
+    relay.close();
+    // The socket library alone would wait 30 s for the answer; the client gives it a moment.
+    await until(() => socketClosed, 15_000);
+  }, 20_000);
 });

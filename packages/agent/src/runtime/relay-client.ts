@@ -25,6 +25,9 @@ export class RelayRequestError extends Error {
   }
 }
 
+/** How long {@link RelayClient.close} waits for the relay to answer the closing handshake. */
+const CLOSE_GRACE_MS = 1000;
+
 /** The requests an agent makes, and the reply each one resolves with. */
 type RequestType = 'session.start' | 'snapshot.get' | 'tool.call' | 'session.end';
 type ReplyOf<T extends RequestType> = MessageOf<
@@ -162,7 +165,11 @@ export class RelayClient {
   close(): void {
     this.closed = true;
     if (this.retry) clearTimeout(this.retry);
-    this.ws?.close(1000, 'agent stopped');
+    const ws = this.ws;
+    ws?.close(1000, 'agent stopped');
+    // A relay that does not answer the closing handshake (stopped, or cut off) must not keep the
+    // process alive for the socket library's 30 s: after a moment, the socket is dropped.
+    if (ws) setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
     this.failPending('CLOSED', 'the client was closed');
   }
 
