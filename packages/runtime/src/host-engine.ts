@@ -5,6 +5,7 @@ import {
   type AgentOptions,
   EpisodicLog,
   type InstructionResult,
+  llmContextUse,
   type ObservedCall,
   type PerceivedContext,
   planNext,
@@ -46,9 +47,16 @@ export class HostRunEngine implements RunEngine {
     return outcome;
   }
 
+  /**
+   * The share of the current planner's context window that its last prompt left free. An LLM
+   * planner that has sent a prompt reports that prompt's size (the service's token count, else
+   * an estimate) against its window (`USHER_LLM_CONTEXT_TOKENS`); every prompt is built afresh
+   * from the current state, so this is what the next one will roughly need. The deterministic
+   * planner, and an LLM planner before its first prompt, read only the current state: 100.
+   */
   contextLeftPercent(_conversation: Conversation): number {
-    // The deterministic planner reads only the current state: its context never fills.
-    return 100;
+    const use = llmContextUse(this.options.planner?.());
+    return use ? 100 - (100 * use.usedTokens) / use.windowTokens : 100;
   }
 
   async close(): Promise<void> {
