@@ -1,0 +1,75 @@
+import { createLlmPlanner, llmConfigFromEnv } from '@usher/agent';
+import { SYNC_PATH } from '@usher/orchestrator/protocol';
+import { HostRunEngine, SyncAgent } from '@usher/runtime';
+import { InvalidArgumentError } from 'commander';
+import { tokenFrom } from './orchestrator.ts';
+
+export interface SyncFlags {
+  /** The orchestrator's endpoint, whole. */
+  syncUrl: string;
+  /** Falls back to USHER_SYNC_TOKEN. */
+  syncToken?: string;
+  /** The relay, where the host is. */
+  url: string;
+  room: string;
+  study: string;
+  participant: string;
+  /** Folder of the agent's episode logs. */
+  episodes?: string;
+}
+
+/** The orchestrator's endpoint: a `ws://` or `wss://` URL, path included (it is dialed as given). */
+export function parseSyncUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError(`expected a URL such as ws://127.0.0.1:8790${SYNC_PATH}`);
+  }
+  if (url.protocol !== 'ws:' && url.protocol !== 'wss:')
+    throw new InvalidArgumentError('expected a ws:// or wss:// URL');
+  return url.href;
+}
+
+/**
+ * `usher runtime --sync-url …`: the agent dials the orchestrator and carries out each
+ * `chat_message` on the host in `--room` through the relay at `--url`; runs until SIGINT or
+ * SIGTERM, then ends what is in flight with `chat_response_error` before it closes.
+ */
+export async function runSync(flags: SyncFlags): Promise<number> {
+  const token = tokenFrom(flags.syncToken, '--sync-token');
+  if (token === null) return 2;
+  const log = (line: string) => console.error(line);
+  const llm = llmConfigFromEnv(process.env);
+  if (llm) log(`runtime: planning with ${llm.model} at ${llm.baseUrl}, the deterministic planner as fallback`);
+  const planner = llm ? createLlmPlanner(llm, undefined, { log }) : undefined;
+  const engine = new HostRunEngine({
+    url: flags.url,
+    room: flags.room,
+    study: flags.study,
+    participant: flags.participant,
+    episodesDir: flags.episodes ?? './logs/agent',
+    ...(planner && { planner: () => planner }),
+    log,
+  });
+  const agent = new SyncAgent({ url: flags.syncUrl, token, engine, log });
+  agent.start();
+  console.log(
+    [
+      `Usher runtime ${agent.agentId} dialing ${flags.syncUrl}`,
+      `  runs on room "${flags.room}" through the relay at ${flags.url}`,
+      'Press Ctrl-C to stop.',
+    ].join('\n'),
+  );
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+  await agent.close();
+  // A run stuck on a relay that does not answer must not keep the process from ending.
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([engine.close(), new Promise((resolve) => (timer = setTimeout(resolve, 5000)))]);
+  clearTimeout(timer);
+  console.log('Usher runtime stopped.');
+  return 0;
+}

@@ -1,0 +1,97 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { z } from 'zod';
+import { type ExternalSystem, type RequestErrorCode, SyncRequestError } from '../external-system.ts';
+import { ChatMessageFields, SyncIdSchema } from '../protocol.ts';
+
+const CreateSessionBody = z.strictObject({});
+const MessageBody = z.strictObject({ message: ChatMessageFields.message });
+
+type ErrorCode = RequestErrorCode | 'INVALID_BODY' | 'NOT_FOUND' | 'INTERNAL';
+
+const STATUS: Record<RequestErrorCode, ContentfulStatusCode> = {
+  INVALID_MESSAGE: 400,
+  UNKNOWN_SESSION: 404,
+  SESSION_BUSY: 409,
+  NO_AGENT: 503,
+};
+
+export interface AppDeps {
+  system: ExternalSystem;
+  version: string;
+  startedAt: Date;
+  warn: (line: string) => void;
+}
+
+/**
+ * The reference orchestrator's HTTP API (README, "usher orchestrator"): sessions, messages and
+ * health. Errors are `{ error: { code, message } }`; a refused request changes nothing.
+ */
+export function createApp({ system, version, startedAt, warn }: AppDeps): Hono {
+  const app = new Hono();
+  const fail = (code: ErrorCode, message: string, status: ContentfulStatusCode) =>
+    Response.json({ error: { code, message } }, { status });
+
+  app.use(
+    '/api/*',
+    bodyLimit({ maxSize: 64 * 1024, onError: () => fail('INVALID_BODY', 'request body exceeds 64 KiB', 413) }),
+  );
+
+  app.get('/healthz', (c) => {
+    const sessions = system.sessions();
+    return c.json({
+      ok: true,
+      version,
+      uptimeSeconds: Math.round((Date.now() - startedAt.getTime()) / 1000),
+      agents: system.agents(),
+      sessions: sessions.length,
+      waiting: sessions.flatMap((s) => s.interactions).filter((i) => i.state === 'waiting').length,
+    });
+  });
+
+  app.get('/api/sessions', (c) => c.json({ sessions: system.sessions() }));
+
+  app.post('/api/sessions', async (c) => {
+    const text = await c.req.text();
+    const body = CreateSessionBody.safeParse(text.trim() === '' ? {} : parseJson(text));
+    if (!body.success) return fail('INVALID_BODY', 'body must be empty or {}', 400);
+    return c.json(system.createSession(), 201);
+  });
+
+  app.get('/api/sessions/:id', (c) => {
+    const id = c.req.param('id');
+    const session = SyncIdSchema.safeParse(id).success ? system.view(id) : undefined;
+    return session ? c.json(session) : fail('UNKNOWN_SESSION', `no session ${id}`, 404);
+  });
+
+  app.post('/api/sessions/:id/messages', async (c) => {
+    const body = MessageBody.safeParse(parseJson(await c.req.text()));
+    if (!body.success) {
+      return fail('INVALID_BODY', `body must be {"message": "…"}: ${z.prettifyError(body.error)}`, 400);
+    }
+    try {
+      const interaction = system.sendMessage(c.req.param('id'), body.data.message);
+      return c.json({ request_id: interaction.request_id, interaction }, 202);
+    } catch (err) {
+      if (err instanceof SyncRequestError) return fail(err.code, err.message, STATUS[err.code]);
+      throw err;
+    }
+  });
+
+  app.onError((err, c) => {
+    warn(`http: ${c.req.method} ${c.req.path} failed: ${err.stack ?? err.message}`);
+    return fail('INTERNAL', 'the orchestrator failed to handle this request', 500);
+  });
+  app.notFound((c) => fail('NOT_FOUND', `no route ${c.req.method} ${c.req.path}`, 404));
+  return app;
+}
+
+/** A body that is not JSON becomes `undefined`, which then fails validation. */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

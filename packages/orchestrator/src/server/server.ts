@@ -1,0 +1,172 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { getRequestListener } from '@hono/node-server';
+import { type WebSocket, WebSocketServer } from 'ws';
+import { ExternalSystem } from '../external-system.ts';
+import { MAX_SYNC_FRAME_BYTES, SYNC_PATH } from '../protocol.ts';
+import { JournalError } from '../state/journal.ts';
+import { createApp } from './http.ts';
+
+export const VERSION = '0.1.0';
+
+export interface OrchestratorOptions {
+  port: number;
+  bind: string;
+  /** The bearer token agents must present. */
+  token: string;
+  /** Folder of the journal. */
+  dataDir: string;
+  /** See {@link ExternalSystemOptions.agentTimeoutMs}. */
+  agentTimeoutMs?: number;
+  /** Interval of ping/pong liveness checks; an agent silent for two intervals is dropped. */
+  heartbeatMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface RunningOrchestrator {
+  /** `http://host:port` */
+  url: string;
+  /** `ws://host:port/api/v1/external-agents/sync` */
+  syncUrl: string;
+  port: number;
+  system: ExternalSystem;
+  /** What the start found in the journal. */
+  replayed: { records: number; tornBytes: number };
+  close(): Promise<void>;
+}
+
+/** The orchestrator cannot start; its message is meant for the person who started it. */
+export class OrchestratorStartupError extends Error {
+  override readonly name = 'OrchestratorStartupError';
+}
+
+/**
+ * The reference orchestrator: the external-sync WebSocket at {@link SYNC_PATH} for agents (bearer
+ * token checked on the upgrade; a wrong or missing one gets HTTP 401) and the HTTP API, on one
+ * `node:http` server, with every state change in the journal under `dataDir`.
+ */
+export async function startOrchestrator(options: OrchestratorOptions): Promise<RunningOrchestrator> {
+  const log = options.log ?? (() => {});
+  let system: ReturnType<typeof ExternalSystem.open>;
+  try {
+    system = ExternalSystem.open({
+      dataDir: options.dataDir,
+      log,
+      ...(options.agentTimeoutMs !== undefined && { agentTimeoutMs: options.agentTimeoutMs }),
+    });
+  } catch (err) {
+    if (err instanceof JournalError) throw new OrchestratorStartupError(err.message);
+    throw err;
+  }
+  const app = createApp({ system, version: VERSION, startedAt: new Date(), warn: log });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_SYNC_FRAME_BYTES });
+  const alive = new WeakMap<WebSocket, boolean>();
+  const expected = digest(`Bearer ${options.token}`);
+
+  const server = createServer(getRequestListener(app.fetch));
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    const path = new URL(request.url ?? '/', 'http://orchestrator').pathname;
+    if (path !== SYNC_PATH) return refuse(socket, 404, 'Not Found', `agents connect to ${SYNC_PATH}`);
+    if (!timingSafeEqual(digest(request.headers.authorization ?? ''), expected)) {
+      log(`refused an agent from ${request.socket.remoteAddress}: wrong or missing bearer token`);
+      return refuse(socket, 401, 'Unauthorized', 'a valid "Authorization: Bearer <token>" header is required');
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      alive.set(ws, true);
+      const connection = system.connect({
+        send: (text) => ws.send(text),
+        close: (code, reason) => ws.close(code, reason),
+      });
+      ws.on('message', (data, isBinary) => {
+        if (isBinary) return log('ignored a binary frame from an agent');
+        connection.receive(String(data));
+      });
+      ws.on('pong', () => alive.set(ws, true));
+      ws.on('error', (err) => log(`agent socket error: ${err.message}`));
+      ws.on('close', () => connection.closed());
+    });
+  });
+
+  const heartbeat = setInterval(() => {
+    for (const ws of wss.clients) {
+      if (!alive.get(ws)) {
+        ws.terminate();
+        continue;
+      }
+      alive.set(ws, false);
+      ws.ping();
+    }
+  }, options.heartbeatMs ?? 15_000);
+  heartbeat.unref();
+  const sweeper = setInterval(() => system.sweep(), 1000);
+  sweeper.unref();
+
+  try {
+    await listen(server, options.port, options.bind);
+  } catch (err) {
+    clearInterval(heartbeat);
+    clearInterval(sweeper);
+    system.close();
+    throw listenError(err as NodeJS.ErrnoException, options);
+  }
+  const { port } = server.address() as AddressInfo;
+  const host = options.bind.includes(':') ? `[${options.bind}]` : options.bind;
+  return {
+    url: `http://${host}:${port}`,
+    syncUrl: `ws://${host}:${port}${SYNC_PATH}`,
+    port,
+    system,
+    replayed: system.replayed,
+    close: () =>
+      new Promise<void>((resolve) => {
+        clearInterval(heartbeat);
+        clearInterval(sweeper);
+        for (const ws of wss.clients) ws.close(1001, 'orchestrator stopping');
+        wss.close();
+        server.close(() => {
+          system.close();
+          resolve();
+        });
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** Comparing digests keeps the comparison constant-time whatever the lengths. */
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
+function refuse(socket: Duplex, status: number, reason: string, body: string): void {
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\n` +
+      (status === 401 ? 'WWW-Authenticate: Bearer realm="usher-sync"\r\n' : '') +
+      `Content-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+function listen(server: Server, port: number, bind: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, bind, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+function listenError(err: NodeJS.ErrnoException, options: OrchestratorOptions): Error {
+  if (err.code === 'EADDRINUSE') {
+    return new OrchestratorStartupError(
+      `port ${options.port} is already in use on ${options.bind}; choose another with --port`,
+    );
+  }
+  if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') {
+    return new OrchestratorStartupError(`cannot bind to ${options.bind}: no such local address`);
+  }
+  if (err.code === 'EACCES') return new OrchestratorStartupError(`not allowed to listen on port ${options.port}`);
+  return err;
+}
