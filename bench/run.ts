@@ -8,10 +8,11 @@ import type { Suite } from './lib/suite.ts';
 import { formatTable } from './lib/table.ts';
 import { pageSuite } from './page.bench.ts';
 import { relaySuite } from './relay.bench.ts';
+import { stdioSuite } from './stdio.bench.ts';
 import { syncSuite } from './sync.bench.ts';
 
 /** Add a suite here to have it run and printed. */
-const SUITES: Suite[] = [pageSuite, relaySuite, agentSuite, syncSuite];
+const SUITES: Suite[] = [pageSuite, relaySuite, agentSuite, syncSuite, stdioSuite];
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const quick = process.env.BENCH_QUICK === '1';

@@ -3,7 +3,11 @@ import { StartupError, VERSION } from '@usher/server';
 import { Command, CommanderError, Option } from 'commander';
 import { type AgentFlags, runAgent } from './agent.ts';
 import { parseLabel, parseNonEmpty, parsePort, parseRelayUrl, parseRoom } from './options.ts';
+import { type OrchestratorFlags, parseSeconds, parseToken, runOrchestrator } from './orchestrator.ts';
+import { collectDirs, parseMilliseconds, runStdio, type StdioFlags } from './runtime.ts';
 import { type ServeFlags, serve } from './serve.ts';
+import { parseSyncUrl, runSync, type SyncFlags } from './sync.ts';
+import { parseRuntimeCmd, type TuiFlags, tui } from './tui.ts';
 
 /** Exit codes: 0 done, 1 could not run (busy port, unreadable scenario …), 2 bad command line. */
 export async function main(argv: string[]): Promise<number> {
@@ -68,6 +72,102 @@ export async function main(argv: string[]): Promise<number> {
     .option('--end-session', 'end the study session once the booking is made', false)
     .action((flags: AgentFlags) => {
       run = () => runAgent(flags);
+    });
+
+  program
+    .command('tui')
+    .description("The operator's terminal UI: spawns the runtime and instructs the agent from the terminal.")
+    .addOption(
+      new Option('--runtime-cmd <command line>', 'the runtime to spawn (default: usher runtime --stdio)')
+        .argParser(parseRuntimeCmd)
+        .conflicts(['url', 'room']),
+    )
+    .addOption(new Option('--url <url>', 'the relay, passed to the default runtime').argParser(parseRelayUrl))
+    .addOption(new Option('--room <name>', 'room, passed to the default runtime').argParser(parseRoom))
+    .addOption(
+      new Option(
+        '--runtime-log <file>',
+        "where the runtime's stderr goes (default: logs/tui/runtime-<time>.log)",
+      ).argParser(parseNonEmpty),
+    )
+    .action((flags: TuiFlags) => {
+      run = () => tui(flags);
+    });
+
+  program
+    .command('runtime')
+    .description(
+      'Run the agent runtime: instructions come from a terminal UI (--stdio) or an orchestrator (--sync-url) and run on the host in a room.',
+    )
+    .addOption(new Option('--url <url>', 'the relay').default('ws://127.0.0.1:8787').argParser(parseRelayUrl))
+    .addOption(
+      new Option('--room <name>', 'room whose host the agent works on').default('default').argParser(parseRoom),
+    )
+    .addOption(new Option('--study <id>', 'study id of the sessions').default('pilot-01').argParser(parseLabel))
+    .addOption(new Option('--participant <id>', 'participant id of the sessions').default('P01').argParser(parseLabel))
+    .addOption(
+      new Option('--stdio', 'stdio mode: JSON-RPC 2.0 over NDJSON on stdin/stdout for a terminal UI').conflicts(
+        'syncUrl',
+      ),
+    )
+    .addOption(
+      new Option('--sessions <dir>', '--stdio: folder of the session files')
+        .default('./logs/runtime')
+        .argParser(parseNonEmpty),
+    )
+    .addOption(new Option('--skills <dir...>', '--stdio: more skills folders to list').argParser(collectDirs))
+    .addOption(
+      new Option('--ui-timeout <ms>', '--stdio: how long a question to the UI waits')
+        .default(300_000)
+        .argParser(parseMilliseconds),
+    )
+    .addOption(
+      new Option(
+        '--sync-url <url>',
+        "external-sync mode: the orchestrator's WebSocket endpoint, dialed as given",
+      ).argParser(parseSyncUrl),
+    )
+    .addOption(
+      new Option('--sync-token <token>', 'bearer token for --sync-url (default: $USHER_SYNC_TOKEN)').argParser(
+        parseToken,
+      ),
+    )
+    .addOption(
+      new Option('--episodes <dir>', "folder of the agent's episode logs")
+        .default('./logs/agent')
+        .argParser(parseNonEmpty),
+    )
+    .action((flags: Partial<SyncFlags> & StdioFlags & { stdio?: boolean }, command: Command) => {
+      if (flags.stdio) {
+        run = () => runStdio(flags);
+        return;
+      }
+      if (flags.syncUrl === undefined) {
+        command.error('usher runtime needs a mode: --stdio or --sync-url <url>', { exitCode: 2 });
+      }
+      run = () => runSync(flags as SyncFlags);
+    });
+
+  program
+    .command('orchestrator')
+    .description('Run the reference orchestrator: agents connect over external-sync; sessions over HTTP.')
+    .addOption(new Option('--port <n>', 'port to listen on').default(8790).argParser(parsePort))
+    .addOption(new Option('--bind <address>', 'address to listen on').default('127.0.0.1').argParser(parseNonEmpty))
+    .addOption(
+      new Option('--token <token>', 'bearer token agents must present (default: $USHER_SYNC_TOKEN)').argParser(
+        parseToken,
+      ),
+    )
+    .addOption(
+      new Option('--data <dir>', 'folder of the journal').default('./logs/orchestrator').argParser(parseNonEmpty),
+    )
+    .addOption(
+      new Option('--agent-timeout <seconds>', 'how long an answer may wait on a disconnected agent')
+        .default(60)
+        .argParser(parseSeconds),
+    )
+    .action((flags: OrchestratorFlags) => {
+      run = () => runOrchestrator(flags);
     });
 
   try {

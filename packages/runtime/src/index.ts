@@ -6,3 +6,6 @@
 export type { Conversation, RunEngine, RunOutcome, RunQuestions, RunRequest } from './engine.ts';
 export { type AgentEvent, type AgentEventOf, AgentEventSchema, type AgentEventType } from './events.ts';
 export { HostRunEngine, type HostRunEngineOptions } from './host-engine.ts';
+export * from './stdio/index.ts';
+export * from './stdio/protocol.ts';
+export { SyncAgent, type SyncAgentOptions } from './sync/index.ts';
