@@ -7,6 +7,7 @@ export type { PerceivedContext } from './perception/perceive.ts';
 export { type PlannerInput, planNext } from './planning/deterministic.ts';
 export {
   createLlmPlanner,
+  type ExternalCallRecord,
   type ExternalTool,
   type ExternalTools,
   LlmConfigError,

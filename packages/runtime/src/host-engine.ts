@@ -4,8 +4,10 @@ import {
   type AgentObserver,
   type AgentOptions,
   EpisodicLog,
+  type ExternalCallRecord,
   type InstructionResult,
   llmContextUse,
+  type NavigationPlan,
   type ObservedCall,
   type PerceivedContext,
   planNext,
@@ -160,6 +162,10 @@ class RunReporter {
 
   readonly observer: AgentObserver = {
     said: (text) => this.emit({ type: 'text', content: text, timestamp: Date.now() }),
+    planned: (plan) => {
+      // What an LLM planner consulted outside the host (MCP tools), and when it fell back.
+      for (const line of consulted(plan)) this.emit({ type: 'reasoning', content: line, timestamp: Date.now() });
+    },
     calling: (call) => {
       this.steps += 1;
       this.started.set(call.id, performance.now());
@@ -214,6 +220,17 @@ class RunReporter {
     if (this.settled || this.request.signal.aborted) return;
     this.request.emit(event);
   }
+}
+
+/** Lines about an LLM plan: the outside tools it consulted, and a fallback after asking the model. */
+function consulted(plan: NavigationPlan): string[] {
+  if (!('externalCalls' in plan) || !Array.isArray(plan.externalCalls)) return [];
+  const llm = plan as NavigationPlan & { externalCalls: ExternalCallRecord[]; attempts?: number; source?: string };
+  const lines = llm.externalCalls.map((c) => `Consulted ${c.server}/${c.tool}: ${c.ok ? 'ok' : `failed (${c.error})`}`);
+  if (llm.source === 'fallback' && (llm.attempts ?? 0) > 0 && 'fallbackReason' in plan) {
+    lines.push(`The rules planned this step instead of the model: ${String(plan.fallbackReason)}`);
+  }
+  return lines;
 }
 
 /** `select · Orbital Drift`, for a UI to show instead of the raw call. */

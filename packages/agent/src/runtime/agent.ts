@@ -63,6 +63,8 @@ export interface ObservedCall {
 export interface AgentObserver {
   /** The agent wrote in the host's chat. */
   said?(text: string): void;
+  /** The planner made a plan (an LLM plan also says which outside tools it consulted). */
+  planned?(plan: NavigationPlan): void;
   /** A tool call is about to be sent. */
   calling?(call: ObservedCall): void;
   /** What came of it, and the state the agent sees afterwards. */
@@ -223,6 +225,7 @@ export class Agent {
       const changesBefore = this.changes;
       const plan = await this.plan();
       if (this.halted()) break;
+      this.current?.observer?.planned?.(plan);
       // A slow planner may have planned on a state that has changed since (the participant, a new host): plan again.
       if (this.changes !== changesBefore || this.pendingReplies.length > 0 || this.needsResync) continue;
       if ('source' in plan && plan.source === 'fallback' && 'fallbackReason' in plan) {

@@ -119,6 +119,10 @@ describe('the LLM planner with the MCP servers of the stdio runtime', () => {
     const calls = events.filter((l) => eventOf(l).type === 'tool_call').map((l) => l.params?.event as Line['params']);
     expect(calls[0]).toMatchObject({ tool: 'select', args: { itemId: ORBITAL } });
     expect(calls.map((c) => c?.tool)).not.toContain('mcp__fixture__echo');
+    // The operator sees what the model consulted, and where the rules took over.
+    const reasoning = events.filter((l) => eventOf(l).type === 'reasoning').map((l) => String(eventOf(l).content));
+    expect(reasoning).toContain('Consulted fixture/echo: ok');
+    expect(reasoning.some((line) => line.startsWith('The rules planned this step instead of the model:'))).toBe(true);
     const firstStep = events.find((l) => eventOf(l).type === 'step_start');
     expect(firstStep?.params?.event).toMatchObject({ title: REASON });
 
