@@ -89,6 +89,12 @@ describe('HostRunEngine', () => {
     });
     // The agent says what it understood before acting.
     expect(events[0]?.type).toBe('text');
+    // A call is shown by what the participant sees, not by the item's id.
+    expect(events.find((e) => e.type === 'tool_call')).toMatchObject({
+      tool: 'select',
+      args: { itemId: 'm-orbital-drift' },
+      display_name: 'select · Orbital Drift',
+    });
     const [booking] = server.headlessHost?.bookings ?? [];
     expect(booking).toBeDefined();
     const check = checkBooking(scenario, booking as never, ORBITAL_IMAX_PAIR);
@@ -212,7 +218,7 @@ describe('HostRunEngine', () => {
 describe('HostRunEngine, picking among equals', () => {
   it('offers options that fit equally well, books the one picked, and asks each question once', async () => {
     const { server, engine } = await setup();
-    const asked: { title: string; items: { id: string; label: string }[] }[] = [];
+    const asked: { title: string; items: { id: string; label: string; detail: string }[] }[] = [];
     const { outcome } = await run(engine, 'Two adults for Orbital Drift tomorrow evening', {
       questions: {
         pick: async (question) => {
@@ -223,6 +229,10 @@ describe('HostRunEngine, picking among equals', () => {
       },
     });
     expect(outcome).toMatchObject({ status: 'completed', booked: true });
+    // Each option is shown by its label, and its detail says why it fits without repeating the label.
+    for (const question of asked) {
+      for (const item of question.items) expect(item.detail.startsWith(`${item.label}:`)).toBe(false);
+    }
     const stages = asked.map((q) => q.title.match(/These (\w+) options/)?.[1]);
     expect(new Set(stages).size).toBe(stages.length);
     expect(asked.length).toBeGreaterThan(0);

@@ -235,6 +235,7 @@ function consulted(plan: NavigationPlan): string[] {
 
 /** `select · Orbital Drift`, for a UI to show instead of the raw call. */
 function displayName(call: ObservedCall): string {
+  if (call.itemLabel) return `${call.toolName} · ${call.itemLabel}`;
   const detail = Object.values(call.params)
     .filter((v) => typeof v === 'string' || typeof v === 'number')
     .join(' ');

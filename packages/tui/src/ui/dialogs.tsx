@@ -108,7 +108,9 @@ export function PickDialog({
         <Box key={item.id}>
           <Text color="cyan">{i === cursor ? '❯ ' : '  '}</Text>
           {params.multi && <Text>{ticked.has(item.id) ? '[x] ' : '[ ] '}</Text>}
-          <Text bold={i === cursor}>{item.label}</Text>
+          <Box flexShrink={0}>
+            <Text bold={i === cursor}>{item.label}</Text>
+          </Box>
           {item.detail && <Text dimColor>{`  ${item.detail}`}</Text>}
         </Box>
       ))}

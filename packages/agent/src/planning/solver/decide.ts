@@ -79,7 +79,7 @@ function decideOptions(stage: OptionStage, spec: UiSpec, model: PreferenceModel)
   const options: RankedOption[] = passing
     .map(({ item, verdicts }) => {
       const { score, notes } = scoreOption(stage, item, pool, model);
-      const parts = [...verdicts.flatMap((v) => (v ? [v.detail] : [])), ...notes];
+      const parts = [...new Set([...verdicts.flatMap((v) => (v ? [v.detail] : [])), ...notes])];
       const why = parts.length > 0 ? parts.join('; ') : 'nothing you asked for depends on this choice';
       return { itemId: item.id, label: item.value, score, reason: `${item.value}: ${why}` };
     })

@@ -82,9 +82,10 @@ function dateVerdict(date: string, c: Extract<HardConstraint, { kind: 'date' }>)
     : { ok: false, detail: `${dateLabel(date)}, not ${orList(c.dates.map(dateLabel))}` };
 }
 
-function seatsLeftVerdict(left: number, needed: number, what: string): Verdict {
+/** The same words for a seat count and a ticket mix of one size, so a reason says it once. */
+function seatsLeftVerdict(left: number, needed: number): Verdict {
   return left >= needed
-    ? { ok: true, detail: `${left} seats left for your ${what}` }
+    ? { ok: true, detail: `${left} seats left for your ${needed}` }
     : { ok: false, detail: `only ${left} seat${left === 1 ? '' : 's'} left, you need ${needed}` };
 }
 
@@ -155,9 +156,9 @@ function judgeTime(c: HardConstraint, item: Item): Verdict | undefined {
     case 'format':
       return formatVerdict(text(item, 'format'), c);
     case 'seatCount':
-      return seatsLeftVerdict(num(item, 'seatsLeft'), c.count, `${c.count} seats`);
+      return seatsLeftVerdict(num(item, 'seatsLeft'), c.count);
     case 'ticketMix':
-      return seatsLeftVerdict(num(item, 'seatsLeft'), mixSize(c), `${mixSize(c)} tickets`);
+      return seatsLeftVerdict(num(item, 'seatsLeft'), mixSize(c));
     default:
       return undefined;
   }
