@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Agent } from '@usher/agent';
-import { feasibleOptions, loadSuite, minimumToolCalls, runSuite, type StartHost, totalsOf } from '@usher/agent/suite';
+import { feasibleOptions, loadSuite, minimumToolCalls, runSuite, totalsOf } from '@usher/agent/suite';
 import { ORBITAL_IMAX_PAIR } from '@usher/agent/testing';
 import { defaultScenario } from '@usher/booking';
-import { startServer } from '@usher/server';
 import { bookThrough, TestClient } from '@usher/server/testing';
+import { localHost } from '../packages/agent/scripts/local-host.ts';
 import { type RunningChild, startNodeChild } from './lib/child.ts';
 import { atExit } from './lib/cleanup.ts';
 import { procCpuSeconds } from './lib/proc.ts';
@@ -193,23 +193,7 @@ export async function runAgentBench(options: SuiteOptions): Promise<AgentBenchRe
  * judge reads the booking the host holds, which never goes on the wire.
  */
 async function runScenarioSuite(logsDir: string): Promise<AgentBenchResults['suite']> {
-  const startHost: StartHost = async (world) => {
-    const server = await startServer({
-      port: 0,
-      bind: '127.0.0.1',
-      room: ROOM,
-      headlessHost: true,
-      scenario: world,
-      logsDir,
-      warn: () => {},
-    });
-    return {
-      url: server.url,
-      room: ROOM,
-      submitted: () => server.headlessHost?.submitted() ?? null,
-      close: () => server.close(),
-    };
-  };
+  const startHost = localHost(logsDir);
   const started = performance.now();
   const reports = await runSuite(loadSuite(), startHost);
   return {

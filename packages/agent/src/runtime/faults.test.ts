@@ -2,6 +2,7 @@ import { checkBooking, defaultScenario, type SubmittedBooking } from '@usher/boo
 import type { Message } from '@usher/protocol';
 import { startTestServer } from '@usher/server/testing';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { withinLimit } from '../testing/bounded.ts';
 import { everyCall, FaultyHost, type FaultyHostOptions, nthCall } from '../testing/faulty-host.ts';
 import { ORBITAL_IMAX_PAIR } from '../testing/stories.ts';
 import { Agent, type AgentResult } from './agent.ts';
@@ -37,18 +38,7 @@ function autopilot(url: string): Agent {
   return agent;
 }
 
-/** The run's result, or a failure naming the hang when it takes longer than {@link RUN_LIMIT_MS}. */
-async function bounded(run: Promise<AgentResult>): Promise<AgentResult> {
-  let timer: NodeJS.Timeout | undefined;
-  const hang = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the agent did not finish within ${RUN_LIMIT_MS} ms`)), RUN_LIMIT_MS);
-  });
-  try {
-    return await Promise.race([run, hang]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+const bounded = (run: Promise<AgentResult>) => withinLimit(run, RUN_LIMIT_MS);
 
 function expectBookingFitsGoal(booking: SubmittedBooking | null): void {
   expect(booking).not.toBeNull();

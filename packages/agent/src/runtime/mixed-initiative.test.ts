@@ -3,6 +3,7 @@ import { checkBooking, defaultScenario, type Story, type SubmittedBooking } from
 import type { Item, StudyLogRecord } from '@usher/protocol';
 import { readLog, startTestServer } from '@usher/server/testing';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { withinLimit } from '../testing/bounded.ts';
 import { FaultyHost, type FaultyHostOptions, nthCall } from '../testing/faulty-host.ts';
 import { ORBITAL_IMAX_PAIR } from '../testing/stories.ts';
 import { Agent, type AgentOptions, type AgentResult } from './agent.ts';
@@ -39,18 +40,7 @@ function agentOn(url: string, options: Partial<AgentOptions>): Agent {
   return agent;
 }
 
-/** The run's result, or a failure naming the hang when it takes longer than {@link RUN_LIMIT_MS}. */
-async function bounded(run: Promise<AgentResult>): Promise<AgentResult> {
-  let timer: NodeJS.Timeout | undefined;
-  const hang = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the agent did not finish within ${RUN_LIMIT_MS} ms`)), RUN_LIMIT_MS);
-  });
-  try {
-    return await Promise.race([run, hang]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+const bounded = (run: Promise<AgentResult>) => withinLimit(run, RUN_LIMIT_MS);
 
 /** The study log the relay wrote for the session this host served. */
 async function studyLogOf(host: FaultyHost, logsDir: string): Promise<StudyLogRecord[]> {
