@@ -125,8 +125,14 @@ export async function startOrchestrator(options: OrchestratorOptions): Promise<R
         clearInterval(heartbeat);
         clearInterval(sweeper);
         for (const ws of wss.clients) ws.close(1001, 'orchestrator stopping');
+        // An agent that does not answer the close handshake (frozen, or gone without a word)
+        // would hold the stop for ws's 30 s close timeout.
+        const force = setTimeout(() => {
+          for (const ws of wss.clients) ws.terminate();
+        }, 2000);
         wss.close();
         server.close(() => {
+          clearTimeout(force);
           system.close();
           resolve();
         });

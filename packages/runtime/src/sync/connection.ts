@@ -13,12 +13,19 @@ export interface SyncConnectionOptions {
   log(line: string): void;
   /** Reconnection delays double from the first to the last (DESIGN.md: 1, 2, 4 … 30 s). */
   backoffMs?: { first: number; max: number };
+  /**
+   * Interval of ping/pong liveness checks (default 15 s): a connection whose orchestrator has not
+   * answered the previous ping is dropped and redialed, so a peer gone without closing the TCP
+   * connection is noticed.
+   */
+  heartbeatMs?: number;
 }
 
 /**
  * The agent's side of the socket: dials the orchestrator with a bearer token and redials after
  * every failure or close, waiting 1, 2, 4 … 30 s (reset once a connection opens). A refused token
  * (HTTP 401) is reported and retried at the same pace: the orchestrator may be given the token later.
+ * A connection whose orchestrator stops answering pings is dropped and redialed the same way.
  */
 export class SyncConnection {
   private ws: WebSocket | null = null;
@@ -48,9 +55,23 @@ export class SyncConnection {
       response.resume();
       ws.terminate();
     });
+    let answered = true;
+    let heartbeat: NodeJS.Timeout | undefined;
+    ws.on('pong', () => {
+      answered = true;
+    });
     ws.on('open', () => {
       this.delayMs = this.options.backoffMs?.first ?? 1000;
       this.options.log(`sync: connected to ${this.options.url}`);
+      heartbeat = setInterval(() => {
+        if (!answered) {
+          this.options.log('sync: the orchestrator stopped answering pings; dropping the connection');
+          ws.terminate();
+          return;
+        }
+        answered = false;
+        ws.ping();
+      }, this.options.heartbeatMs ?? 15_000);
       this.options.onOpen();
     });
     ws.on('message', (data, isBinary) => {
@@ -61,6 +82,7 @@ export class SyncConnection {
       if (refused === null) this.options.log(`sync: ${err.message}`);
     });
     ws.on('close', (code, reason) => {
+      clearInterval(heartbeat);
       this.ws = null;
       if (this.stopped) return;
       const wait = `retrying in ${Math.round(this.delayMs / 1000)} s`;

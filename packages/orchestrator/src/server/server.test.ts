@@ -1,0 +1,37 @@
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SYNC_PATH } from '../protocol.ts';
+import { startOrchestrator } from './server.ts';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('startOrchestrator', () => {
+  // ws waits 30 s for a peer's close frame; a frozen agent must not hold the shutdown that long.
+  it('stops even when an agent never answers the close handshake', { timeout: 15_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'usher-orchestrator-server-'));
+    dirs.push(dir);
+    const orchestrator = await startOrchestrator({ port: 0, bind: '127.0.0.1', token: 't', dataDir: dir });
+    // A client that completes the upgrade and then reads nothing and answers nothing, as a frozen agent would.
+    const socket = connect(orchestrator.port, '127.0.0.1');
+    await once(socket, 'connect');
+    socket.write(
+      `GET ${SYNC_PATH} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+        `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n` +
+        'Authorization: Bearer t\r\n\r\n',
+    );
+    const [response] = await once(socket, 'data');
+    expect(String(response)).toMatch(/^HTTP\/1\.1 101/);
+    socket.pause();
+    // close() resolves once the server has let go of every connection, this one included.
+    await orchestrator.close();
+    socket.destroy();
+  });
+});
