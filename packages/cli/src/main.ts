@@ -137,6 +137,11 @@ export async function main(argv: string[]): Promise<number> {
         .default('./logs/agent')
         .argParser(parseNonEmpty),
     )
+    .addOption(
+      new Option('--run-timeout <seconds>', 'a run that makes no progress this long is stopped with an error')
+        .default(300)
+        .argParser(parseSeconds),
+    )
     .action((flags: Partial<SyncFlags> & StdioFlags & { stdio?: boolean }, command: Command) => {
       if (flags.stdio) {
         run = () => runStdio(flags);

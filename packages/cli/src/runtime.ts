@@ -28,13 +28,18 @@ export interface StdioFlags {
   uiTimeout: number;
   /** Folder of the agent's episode logs. */
   episodes?: string;
+  /** Seconds a run may go without progress before it is stopped with an error. */
+  runTimeout?: number;
 }
 
-/** `--ui-timeout`: a whole number of milliseconds, at least 1. */
+/** The longest delay a Node timer keeps; a longer one fires at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** `--ui-timeout`: a whole number of milliseconds, at least 1 and at most 2147483647 (about 24 days). */
 export function parseMilliseconds(value: string): number {
   const ms = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(ms) || ms < 1) {
-    throw new InvalidArgumentError('expected a whole number of milliseconds, at least 1');
+  if (!/^\d+$/.test(value) || ms < 1 || ms > MAX_TIMER_MS) {
+    throw new InvalidArgumentError(`expected a whole number of milliseconds, from 1 to ${MAX_TIMER_MS}`);
   }
   return ms;
 }
@@ -60,6 +65,7 @@ export async function runStdio(flags: StdioFlags): Promise<number> {
   console.log = console.error;
   console.info = console.error;
   console.debug = console.error;
+  // Node's console.dir and console.dirxml write to stdout without going through console.log.
   const llm = llmConfigFromEnv(process.env);
   const home = configHome();
   const cwd = process.cwd();
@@ -91,6 +97,7 @@ export async function runStdio(flags: StdioFlags): Promise<number> {
     participant: flags.participant,
     planner: () => planners.planner(),
     episodesDir: flags.episodes ?? null,
+    ...(flags.runTimeout && { stallTimeoutMs: flags.runTimeout * 1000 }),
     log,
   });
   const runtime = new StdioRuntime({

@@ -16,6 +16,8 @@ export interface SyncFlags {
   participant: string;
   /** Folder of the agent's episode logs. */
   episodes?: string;
+  /** Seconds a run may go without progress before it is stopped with an error. */
+  runTimeout?: number;
 }
 
 /** The orchestrator's endpoint: a `ws://` or `wss://` URL, path included (it is dialed as given). */
@@ -49,6 +51,7 @@ export async function runSync(flags: SyncFlags): Promise<number> {
     study: flags.study,
     participant: flags.participant,
     episodesDir: flags.episodes ?? './logs/agent',
+    ...(flags.runTimeout && { stallTimeoutMs: flags.runTimeout * 1000 }),
     ...(planner && { planner: () => planner }),
     log,
   });

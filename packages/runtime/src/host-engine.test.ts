@@ -205,6 +205,45 @@ describe('HostRunEngine', () => {
     expect(events.at(-1)).toMatchObject({ type: 'final', content: expect.stringMatching(/what to book/i) });
   });
 
+  it('stops a run that makes no progress (no host in the room) with an error, never waiting for ever', async () => {
+    const server = await startTestServer({ headlessHost: false });
+    const engine = new HostRunEngine({
+      url: server.url,
+      room: 'default',
+      study: 's',
+      participant: 'p',
+      stallTimeoutMs: 300,
+    });
+    cleanups.push(
+      () => server.close(),
+      () => engine.close(),
+    );
+    const { outcome, events } = await run(engine, ORBITAL);
+    expect(outcome.status).toBe('error');
+    expect(outcome.message).toMatch(/no progress for 300 ms .*room "default"/);
+    expect(events).toEqual([]);
+  });
+
+  it('does not count the wait for an answer to its question as a stall', async () => {
+    const scenario = defaultScenario();
+    const server = await startTestServer({ headlessHost: true, scenario });
+    const engine = new HostRunEngine({
+      url: server.url,
+      room: 'default',
+      study: 's',
+      participant: 'p',
+      stallTimeoutMs: 1000,
+    });
+    cleanups.push(
+      () => server.close(),
+      () => engine.close(),
+    );
+    const { outcome } = await run(engine, ORBITAL, {
+      questions: { confirm: () => new Promise((resolve) => setTimeout(() => resolve(true), 2500)) },
+    });
+    expect(outcome).toMatchObject({ status: 'completed', booked: true });
+  });
+
   it('ends with an error that names the relay when it cannot be reached', async () => {
     const engine = new HostRunEngine({ url: 'ws://127.0.0.1:9', room: 'default', study: 's', participant: 'p' });
     cleanups.push(() => engine.close());

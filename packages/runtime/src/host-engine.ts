@@ -15,6 +15,8 @@ import {
 import type { Conversation, RunEngine, RunOutcome, RunRequest } from './engine.ts';
 import type { AgentEvent } from './events.ts';
 
+export const DEFAULT_STALL_TIMEOUT_MS = 5 * 60_000;
+
 export interface HostRunEngineOptions {
   /** The relay, `ws://127.0.0.1:8787`. */
   url: string;
@@ -27,6 +29,11 @@ export interface HostRunEngineOptions {
   episodesDir?: string | null;
   /** How many times a run may ask for a missing wish before it ends with the question. */
   maxPrompts?: number;
+  /**
+   * A run that emits nothing for this long (questions to its owner aside) is stopped with an
+   * error: a relay or host that does not answer never leaves a run waiting for ever. 5 minutes.
+   */
+  stallTimeoutMs?: number;
   log?: (line: string) => void;
 }
 
@@ -70,52 +77,77 @@ export class HostRunEngine implements RunEngine {
   }
 
   private async carryOut(request: RunRequest): Promise<RunOutcome> {
-    const report = new RunReporter(request);
-    if (request.signal.aborted) return report.cancelled();
-    if (this.closed) return report.failed('the runtime is shutting down');
-    let agent: Agent;
-    try {
-      agent = await this.connectedAgent(request.signal);
-    } catch (err) {
-      if (request.signal.aborted) return report.cancelled();
-      return report.failed(`cannot reach the host through the relay at ${this.options.url}: ${messageOf(err)}`);
-    }
-    let text = request.text;
-    let toolCalls = 0;
-    for (let prompts = 0; ; prompts++) {
-      let result: InstructionResult;
+    const limitMs = this.options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;
+    const watchdog = new Watchdog(limitMs);
+    // The run stops when its owner cancels it, or when it has made no progress for too long.
+    const signal = AbortSignal.any([request.signal, watchdog.signal]);
+    const report = new RunReporter(request, signal, () => watchdog.arm());
+    const stopped = () =>
+      request.signal.aborted
+        ? report.cancelled()
+        : report.failed(
+            `the run made no progress for ${limitMs >= 1000 ? `${Math.round(limitMs / 1000)} s` : `${limitMs} ms`} (no answer from the relay at ${this.options.url} or from a host in room "${this.options.room}"), so it was stopped`,
+          );
+    /** A question to whoever gave the instruction: the wait for their answer is no stall. */
+    const asking = async <T>(question: () => Promise<T>): Promise<T> => {
+      watchdog.pause();
       try {
-        result = await agent.instruct({
-          text,
-          signal: request.signal,
-          observer: report.observer,
-          model: request.conversation.model,
-          ...(request.questions?.pick && {
-            // biome-ignore lint/style/noNonNullAssertion: checked in the spread's condition
-            pick: (question) => request.questions!.pick!(question),
-          }),
-          ...(request.questions?.confirm && {
-            confirmSubmit: (summary: string) =>
-              // biome-ignore lint/style/noNonNullAssertion: checked in the spread's condition
-              request.questions!.confirm!({ title: 'Submit this booking?', message: summary }),
-          }),
-        });
+        return await question();
+      } finally {
+        watchdog.arm();
+      }
+    };
+    const questions = request.questions;
+    watchdog.arm();
+    try {
+      if (signal.aborted) return stopped();
+      if (this.closed) return report.failed('the runtime is shutting down');
+      let agent: Agent;
+      try {
+        agent = await this.connectedAgent(signal);
       } catch (err) {
-        if (request.signal.aborted) return report.cancelled();
-        return report.failed(messageOf(err));
+        if (signal.aborted) return stopped();
+        return report.failed(`cannot reach the host through the relay at ${this.options.url}: ${messageOf(err)}`);
       }
-      request.conversation.model = result.model;
-      toolCalls += result.toolCalls;
-      if (request.signal.aborted || result.status === 'stopped') return report.cancelled();
-      const prompt = request.questions?.prompt;
-      if (result.status !== 'blocked' || !prompt || prompts >= (this.options.maxPrompts ?? 3)) {
-        return report.finished(result.message, result.status === 'done', toolCalls);
+      let text = request.text;
+      let toolCalls = 0;
+      for (let prompts = 0; ; prompts++) {
+        let result: InstructionResult;
+        try {
+          result = await agent.instruct({
+            text,
+            signal,
+            observer: report.observer,
+            model: request.conversation.model,
+            ...(questions?.pick && {
+              // biome-ignore lint/style/noNonNullAssertion: checked in the spread's condition
+              pick: (question) => asking(() => questions.pick!(question)),
+            }),
+            ...(questions?.confirm && {
+              confirmSubmit: (summary: string) =>
+                // biome-ignore lint/style/noNonNullAssertion: checked in the spread's condition
+                asking(() => questions.confirm!({ title: 'Submit this booking?', message: summary })),
+            }),
+          });
+        } catch (err) {
+          if (signal.aborted) return stopped();
+          return report.failed(messageOf(err));
+        }
+        request.conversation.model = result.model;
+        toolCalls += result.toolCalls;
+        if (signal.aborted || result.status === 'stopped') return stopped();
+        const prompt = questions?.prompt;
+        if (result.status !== 'blocked' || !prompt || prompts >= (this.options.maxPrompts ?? 3)) {
+          return report.finished(result.message, result.status === 'done', toolCalls);
+        }
+        // A wish is missing: ask whoever gave the instruction, and go on with their answer.
+        const answer = await asking(() => prompt({ title: 'The agent needs to know', message: result.message }));
+        if (signal.aborted) return stopped();
+        if (answer === null || answer.trim() === '') return report.finished(result.message, false, toolCalls);
+        text = answer;
       }
-      // A wish is missing: ask whoever gave the instruction, and go on with their answer.
-      const answer = await prompt({ title: 'The agent needs to know', message: result.message });
-      if (request.signal.aborted) return report.cancelled();
-      if (answer === null || answer.trim() === '') return report.finished(result.message, false, toolCalls);
-      text = answer;
+    } finally {
+      watchdog.pause();
     }
   }
 
@@ -158,7 +190,12 @@ class RunReporter {
   private readonly started = new Map<string, number>();
   private settled = false;
 
-  constructor(private readonly request: RunRequest) {}
+  /** `signal`: once it aborts, nothing more is emitted; `progress` is told of every event. */
+  constructor(
+    private readonly request: RunRequest,
+    private readonly signal: AbortSignal,
+    private readonly progress: () => void,
+  ) {}
 
   readonly observer: AgentObserver = {
     said: (text) => this.emit({ type: 'text', content: text, timestamp: Date.now() }),
@@ -217,7 +254,8 @@ class RunReporter {
 
   /** Nothing is emitted once the run is settled or cancelled. */
   private emit(event: AgentEvent): void {
-    if (this.settled || this.request.signal.aborted) return;
+    if (this.settled || this.signal.aborted) return;
+    this.progress();
     this.request.emit(event);
   }
 }
@@ -254,4 +292,25 @@ function resultOf(outcome: ActionOutcome, after: PerceivedContext): Record<strin
 
 function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/** Aborts its signal when it has been armed for `limitMs` without being armed again or paused. */
+class Watchdog {
+  private readonly controller = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly limitMs: number) {}
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  arm(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.controller.abort(), this.limitMs);
+  }
+
+  pause(): void {
+    clearTimeout(this.timer);
+  }
 }
