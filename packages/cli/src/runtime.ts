@@ -66,6 +66,8 @@ export async function runStdio(flags: StdioFlags): Promise<number> {
   console.info = console.error;
   console.debug = console.error;
   // Node's console.dir and console.dirxml write to stdout without going through console.log.
+  console.dir = console.error;
+  console.dirxml = console.error;
   const llm = llmConfigFromEnv(process.env);
   const home = configHome();
   const cwd = process.cwd();

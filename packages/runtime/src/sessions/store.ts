@@ -1,5 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { PreferenceModel } from '@usher/agent';
 import type { AgentEvent } from '../events.ts';
@@ -56,6 +66,7 @@ export class SessionStore {
     if (cached) return cached;
     const session = this.read(id);
     if (!session) return null;
+    endLastLine(this.pathOf(id), this.log);
     const file = new SessionFile(this.pathOf(id), session, this.log);
     for (const run of session.runs.filter((r) => !r.status)) {
       file.end(run.runId, 'error', 'the runtime stopped before this run ended');
@@ -216,6 +227,16 @@ export class SessionFile {
       this.broken = true;
       this.log(`sessions: cannot write ${this.path}, no more records go to it: ${(err as Error).message}`);
     }
+  }
+}
+
+/** Ends a last line cut short (a runtime killed mid-write), so the next record is not glued to it and lost. */
+function endLastLine(path: string, log: (line: string) => void): void {
+  try {
+    const bytes = readFileSync(path);
+    if (bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a) appendFileSync(path, '\n');
+  } catch (err) {
+    log(`sessions: cannot check the end of ${path}: ${(err as Error).message}`);
   }
 }
 

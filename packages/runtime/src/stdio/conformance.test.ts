@@ -1,6 +1,9 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { startTestServer } from '@usher/server/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type RuntimeProcess, spawnRuntime } from './testing/runtime-process.ts';
+import { type RuntimeProcess, spawnRuntime, tempDir } from './testing/runtime-process.ts';
 
 /*
  * Conformance of `usher runtime --stdio` to the stdio protocol: the real process, spoken to in
@@ -19,7 +22,7 @@ afterEach(() => {
   runtimes = [];
 });
 
-/** A relay with no host in the room: a run there waits for a host until it is cancelled. */
+/** A relay with no host in the room: a run there waits for a host (up to --run-timeout) until it is cancelled. */
 async function hostlessRelay(): Promise<string> {
   const server = await startTestServer();
   return server.url.replace(/^http/, 'ws');
@@ -28,10 +31,15 @@ async function hostlessRelay(): Promise<string> {
 describe('the command line', () => {
   it.each([
     [['--ui-timeout', '0'], /--ui-timeout/],
+    // A Node timer cannot wait longer: every question would time out at once.
+    [['--ui-timeout', '2147483648'], /--ui-timeout/],
     [['--url', 'ftp://x'], /--url/],
+    [['--run-timeout', '0'], /--run-timeout/],
     [['--sync-url', 'ws://127.0.0.1:9/sync'], /cannot be used with/],
   ])('refuses %j with exit code 2, writing nothing on stdout', async (args, message) => {
     const runtime = start(args);
+    // Accepted flags would serve until stdin ends, then exit 0.
+    runtime.child.stdin.end();
     expect(await runtime.exited).toBe(2);
     expect(runtime.lines).toEqual([]);
     expect(runtime.stderr).toMatch(message);
@@ -149,6 +157,36 @@ describe('malformed input', () => {
     const response = await runtime.request('session.list', {});
     expect(response.result).toEqual({ sessions: [] });
     expect(runtime.lines).toEqual([response]);
+  });
+});
+
+describe('stdout', () => {
+  it('carries no stray console output of a dependency, whichever console method prints it', async () => {
+    const cwd = tempDir();
+    const stray = join(cwd, 'stray.mjs');
+    // A module loaded with the runtime that prints once the runtime has written its first line
+    // (on the main thread: --import also runs in tsx's loader thread, whose console is not the runtime's).
+    writeFileSync(
+      stray,
+      [
+        "import { isMainThread } from 'node:worker_threads';",
+        'const write = process.stdout.write;',
+        'let printed = !isMainThread;',
+        'process.stdout.write = function (...args) {',
+        '  if (!printed) {',
+        '    printed = true;',
+        "    setImmediate(() => { for (const m of ['log', 'info', 'debug', 'dir', 'dirxml', 'table']) console[m]('stray ' + m); });",
+        '  }',
+        '  return write.apply(this, args);',
+        '};',
+      ].join('\n'),
+    );
+    const runtime = spawnRuntime([], { cwd, env: { NODE_OPTIONS: `--import ${pathToFileURL(stray).href}` } });
+    runtimes.push(runtime);
+    const response = await runtime.request('session.list', { limit: 0 });
+    expect(response.result).toEqual({ sessions: [] });
+    expect(await runtime.close()).toBe(0);
+    expect(runtime.stderr).toMatch(/stray dirxml/);
   });
 });
 

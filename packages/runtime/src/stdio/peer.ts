@@ -183,6 +183,8 @@ export class RpcPeer {
     }
     const object = message as Record<string, unknown>;
     const id = typeof object.id === 'string' || typeof object.id === 'number' ? object.id : null;
+    // A response is never answered, even a malformed one: receiveResponse settles or ignores it.
+    if (!('method' in object) && ('result' in object || 'error' in object)) return this.receiveResponse(object);
     const invalid = (why: string) => this.writeError(id, RpcErrorCode.InvalidRequest, `Invalid request: ${why}`);
     if (object.jsonrpc !== '2.0') return invalid('"jsonrpc" must be "2.0"');
     if ('method' in object) {
@@ -194,7 +196,6 @@ export class RpcPeer {
       }
       return this.receiveRequest(object as unknown as JSONRPCRequest);
     }
-    if ('result' in object || 'error' in object) return this.receiveResponse(object);
     return invalid('neither a request ("method") nor a response ("result" or "error")');
   }
 

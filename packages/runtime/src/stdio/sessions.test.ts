@@ -181,4 +181,26 @@ describe('an interrupted run', () => {
       [String(started.result?.run_id), 'error'],
     ]);
   });
+
+  it('leaves a last line cut short behind, so the next run of the session is kept', async () => {
+    const cwd = tempDir();
+    const dir = join(cwd, 'logs/runtime');
+    writeSession(dir, 'sess-d', 1, 2);
+    // The runtime was killed while writing the wishes after run r0: no "\n" at the end.
+    writeFileSync(
+      join(dir, 'sess-d.jsonl'),
+      `${readFileSync(join(dir, 'sess-d.jsonl'), 'utf8')}{"type":"model","model":{"hard":[`,
+    );
+    const runtime = start(['--url', 'ws://127.0.0.1:9'], cwd);
+    const started = await runtime.request('run.start', { input: { type: 'text', text: 'next' }, session_id: 'sess-d' });
+    const runId = String(started.result?.run_id);
+    await runtime.runEnd(runId);
+    const mark = runtime.lines.length;
+    const history = await runtime.request('session.history', { session_id: 'sess-d' });
+    expect(history.result).toMatchObject({ runs: 2 });
+    expect(replayed(runtime, mark).filter((p) => p?.seq === -1)).toEqual([
+      { run_id: 'r0', seq: -1, event: { type: 'hidden_user_message', content: 'instruction 0' } },
+      { run_id: runId, seq: -1, event: { type: 'hidden_user_message', content: 'next' } },
+    ]);
+  });
 });

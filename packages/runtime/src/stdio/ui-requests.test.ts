@@ -106,6 +106,19 @@ describe('ui.pick.request', () => {
     expect(logs).toContainEqual(expect.stringMatching(/no answer within 200 ms/));
   });
 
+  it('takes an answer without "jsonrpc" as "no" at once, and never replies to it', async () => {
+    const { ui, sent, nextSent, answer, run, logs } = setup({ supports_pick: true });
+    const picked = ui.pick(run(), { title: 'Which?', items: ITEMS });
+    const request = await nextSent();
+    answer({ id: request.id, result: { ids: ['a'] } });
+    // Were the first answer still awaited, this one would settle the pick with "a".
+    answer({ jsonrpc: '2.0', id: request.id, result: { ids: ['a'] } });
+    expect(await picked).toEqual([]);
+    expect(logs).toContainEqual(expect.stringMatching(/response to .* is malformed/));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent).toEqual([request]);
+  });
+
   it('is withdrawn when its run is cancelled; the late answer is ignored', async () => {
     const { ui, nextSent, answer, run, logs } = setup({ supports_pick: true });
     const r = run();
