@@ -141,6 +141,10 @@ export function cancelRequested(state: ViewState): ViewState {
   return { ...state, run: { ...state.run, phase: 'cancelling' } };
 }
 
+function isTerminal(status: RunStatus): boolean {
+  return status === 'completed' || status === 'error' || status === 'cancelled';
+}
+
 /** True while a run is in progress (a new instruction must wait). */
 export function isActive(phase: Phase | undefined): boolean {
   return phase === 'starting' || phase === 'running' || phase === 'awaiting_ui' || phase === 'cancelling';
@@ -169,7 +173,12 @@ export function applyNotification(state: ViewState, notification: RuntimeNotific
       next = { ...next, held: null };
     }
   }
-  if (notification.method !== 'run.context') next = flushHeld(next);
+  // A status that the run goes on with (awaiting a dialog, say) keeps the text held: a `final`
+  // after the dialog may still repeat it.
+  const goesOn =
+    notification.method === 'run.context' ||
+    (notification.method === 'run.status' && !isTerminal(notification.params.status));
+  if (!goesOn) next = flushHeld(next);
 
   switch (notification.method) {
     case 'run.context':

@@ -1,4 +1,5 @@
 // The terminal UI on a fake terminal and a fake runtime, for the component tests.
+import { Box } from 'ink';
 import { render } from 'ink-testing-library';
 import { createElement } from 'react';
 import { afterEach, expect, vi } from 'vitest';
@@ -18,13 +19,17 @@ afterEach(() => {
 
 export type RunningApp = Awaited<ReturnType<typeof startApp>>;
 
-/** The app on a fake terminal, connected to a fake runtime through in-memory stdio. */
-export async function startApp(capabilities: Record<string, boolean> = {}) {
+/**
+ * The app on a fake terminal (100 columns, or `width` for a narrower one), connected to a fake
+ * runtime through in-memory stdio.
+ */
+export async function startApp(capabilities: Record<string, boolean> = {}, width?: number) {
   const runtime = new FakeRuntime();
   const controller = new TuiController({ input: runtime.stdout, output: runtime.stdin, version: '0.1.0' });
   const quit = vi.fn();
   controller.onQuit(quit);
-  const ui = render(createElement(TuiApp, { controller }));
+  const app = createElement(TuiApp, { controller });
+  const ui = render(width === undefined ? app : createElement(Box, { width, flexDirection: 'column' }, app));
   mounted.push(ui.unmount);
   void controller.start();
   await runtime.initialize(capabilities);

@@ -48,6 +48,73 @@ describe('the terminal UI', () => {
     expect(app.screen()).toContain('Looking for Orbital Drift.');
   });
 
+  it('prints an answer once when a dialog came between the text that says it and the final', async () => {
+    const app = await startApp();
+    await startRun(app, 'Winter Kings tomorrow');
+    const answer = 'I could not find a booking that fits. Could you relax one of your wishes?';
+    app.runtime.notify('agent.event', {
+      run_id: 'run-1',
+      seq: 0,
+      event: { type: 'text', content: answer, timestamp: 1 },
+    });
+    app.runtime.notify('run.status', { run_id: 'run-1', status: 'awaiting_ui' });
+    app.runtime.ask('p-1', 'ui.prompt.request', {
+      run_id: 'run-1',
+      title: 'The agent needs to know',
+      message: 'Which?',
+    });
+    await app.see('The agent needs to know');
+    app.ui.stdin.write(ESC);
+    expect((await app.runtime.response('p-1')).result).toEqual({ value: null });
+    app.runtime.notify('run.status', { run_id: 'run-1', status: 'running' });
+    app.runtime.notify('agent.event', { run_id: 'run-1', seq: 1, event: { type: 'final', content: answer } });
+    app.runtime.notify('run.status', { run_id: 'run-1', status: 'completed' });
+    await app.see('DONE');
+    expect(app.screen().match(/I could not find a booking that fits/g)).toHaveLength(1);
+    expect(app.screen()).toContain(`◆ ${answer}`);
+  });
+
+  it('keeps the marks before lines that wrap: the instruction, the final answer and the input', async () => {
+    const app = await startApp();
+    const long = `Two adults for Orbital Drift tomorrow evening in IMAX, ${'seats together in the middle, '.repeat(4)}end`;
+    app.ui.stdin.write(long);
+    await app.see('› Two adults for Orbital Drift');
+    await app.see('middle, end');
+    app.ui.stdin.write(ENTER);
+    app.runtime.answer(await app.runtime.request('run.start'), { run_id: 'run-1', session_id: 's' });
+    app.runtime.notify('agent.event', { run_id: 'run-1', seq: 0, event: { type: 'final', content: long } });
+    app.runtime.notify('run.status', { run_id: 'run-1', status: 'completed' });
+    await app.see('DONE');
+    expect(app.screen()).toContain('❯ Two adults for Orbital Drift');
+    expect(app.screen()).toContain('◆ Two adults for Orbital Drift');
+  });
+
+  it('wraps the transcript within the terminal: no line is wider than its 100 columns', async () => {
+    const app = await startApp();
+    await startRun(app, 'Winter Kings tomorrow');
+    const answer =
+      'I could not find a booking that fits: No movie titled "Winter Kings": Winter Kings has no showings; the movies showing are Paper Lanterns, Orbital Drift, The Quiet Harbor, Second Helpings, Love in Lisbon. Could you relax one of your wishes, or tell me what matters most?';
+    app.runtime.notify('agent.event', { run_id: 'run-1', seq: 0, event: { type: 'final', content: answer } });
+    app.runtime.notify('run.status', { run_id: 'run-1', status: 'error', message: answer });
+    await app.see('ERROR');
+    await app.see('✗ run failed');
+    const lines = app.screen().split('\n');
+    expect(lines.filter((line) => line.length > 100)).toEqual([]);
+  });
+
+  it('cuts the session, not the status line, on a narrow terminal', async () => {
+    const app = await startApp({}, 60);
+    await app.type('book it');
+    app.runtime.answer(await app.runtime.request('run.start'), {
+      run_id: 'run-1',
+      session_id: '20261121-132910-570f8f',
+    });
+    app.runtime.notify('run.status', { run_id: 'run-1', status: 'running' });
+    app.runtime.notify('run.context', { run_id: 'run-1', context_left_percent: 92 });
+    step(app.runtime, 'run-1', 12, 'setQuantity', true, 5);
+    await app.see('RUNNING · tool=setQuantity · step=12 · ctx=92%');
+  });
+
   it('submits a pasted line at its line break', async () => {
     const app = await startApp();
     app.ui.stdin.write('Two adults tomorrow\rthen');

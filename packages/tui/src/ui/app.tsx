@@ -8,7 +8,7 @@ import type { Dialog, TuiController, TuiSnapshot } from '../controller.ts';
 import { statusLine, stepLine } from '../format.ts';
 import { isActive } from '../state.ts';
 import { ConfirmDialog, PickDialog, PromptDialog } from './dialogs.tsx';
-import { Transcript, toneProps } from './transcript.tsx';
+import { Prefix, Transcript, toneProps } from './transcript.tsx';
 import { useLiveState } from './use-live-state.ts';
 
 /**
@@ -96,9 +96,12 @@ function StatusBar({ snapshot }: { snapshot: TuiSnapshot }) {
           {status.fields && <Text>{` · ${status.fields}`}</Text>}
           {run?.phase === 'error' && run.message && <Text color="red">{` · ${run.message}`}</Text>}
         </Text>
-        <Text dimColor wrap="truncate-start">
-          {right}
-        </Text>
+        {/* The session takes what the status line leaves: a narrow terminal cuts it first. */}
+        <Box flexGrow={1} flexBasis={0} justifyContent="flex-end" paddingLeft={1}>
+          <Text dimColor wrap="truncate-start">
+            {right}
+          </Text>
+        </Box>
       </Box>
       {hint && <Text color="yellow">{hint}</Text>}
     </Box>
@@ -110,9 +113,7 @@ function InputLine({ controller, running }: { controller: TuiController; running
   return (
     <Box flexDirection="column">
       <Box>
-        <Text color="cyan" bold>
-          {'› '}
-        </Text>
+        <Prefix text="› " color="cyan" bold />
         <TextInput
           value={value}
           onChange={(next) => setValue(submitLines(next, (line) => controller.submit(line)))}

@@ -96,6 +96,32 @@ describe('dialogs', () => {
     expect((await app.runtime.response('k-2')).result).toEqual({ ids: [] });
   });
 
+  it('keeps the list aligned when an item is too long for one line', async () => {
+    const app = await startApp();
+    await startRun(app, 'book');
+    const items = [
+      { id: 's1', label: 'Winter Kings tomorrow', detail: 'a session' },
+      { id: 's2', label: 'Two adults for Orbital Drift tomorrow evening', detail: `${'x'.repeat(40)} · 1 message` },
+    ];
+    app.runtime.ask('k-3', 'ui.pick.request', { run_id: 'run-1', title: 'Resume a session', items, multi: true });
+    await app.see('Resume a session');
+    expect(app.screen()).toContain('│ ❯ [ ] Winter Kings tomorrow');
+    expect(app.screen()).toContain('│   [ ] Two adults for Orbital Drift');
+
+    app.ui.stdin.write(ESC);
+    expect((await app.runtime.response('k-3')).result).toEqual({ ids: [] });
+
+    // A label wider than the dialog wraps; its detail is not squeezed into a column.
+    const long = `Two adults for Orbital Drift tomorrow evening in IMAX, ${'seats together, '.repeat(8)}end`;
+    app.runtime.ask('k-4', 'ui.pick.request', {
+      run_id: 'run-1',
+      title: 'Resume another session',
+      items: [{ id: 's3', label: long, detail: '20261121-133452-7bc1c1 · 2 messages' }],
+    });
+    await app.see('Resume another session');
+    expect(app.screen()).toContain('20261121-133452-7bc1c1 · 2 messages');
+  });
+
   it('dismisses at once a question about a run that has ended', async () => {
     const app = await startApp();
     await startRun(app, 'book');

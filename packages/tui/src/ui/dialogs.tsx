@@ -4,6 +4,7 @@ import type { ServerParams, ServerResult } from '@usher/runtime';
 import { Box, Text, useInput } from 'ink';
 import TextInput from 'ink-text-input';
 import type { ReactNode } from 'react';
+import { Prefix } from './transcript.tsx';
 import { useLiveState } from './use-live-state.ts';
 
 /**
@@ -55,7 +56,7 @@ export function PromptDialog({
     <Frame title={params.title} tone="cyan">
       <Text>{params.message}</Text>
       <Box marginTop={1}>
-        <Text color="cyan">{'› '}</Text>
+        <Prefix text="› " color="cyan" />
         <TextInput
           value={value}
           onChange={(next) => {
@@ -106,12 +107,13 @@ export function PickDialog({
       {items.length === 0 && <Text dimColor>nothing to choose from</Text>}
       {items.map((item, i) => (
         <Box key={item.id}>
-          <Text color="cyan">{i === cursor ? '❯ ' : '  '}</Text>
-          {params.multi && <Text>{ticked.has(item.id) ? '[x] ' : '[ ] '}</Text>}
-          <Box flexShrink={0}>
+          <Prefix text={i === cursor ? '❯ ' : '  '} color="cyan" />
+          {params.multi && <Prefix text={ticked.has(item.id) ? '[x] ' : '[ ] '} />}
+          {/* One paragraph: a long label (a session's instruction) wraps instead of squeezing the detail. */}
+          <Text>
             <Text bold={i === cursor}>{item.label}</Text>
-          </Box>
-          {item.detail && <Text dimColor>{`  ${item.detail}`}</Text>}
+            {item.detail && <Text dimColor>{`  ${item.detail}`}</Text>}
+          </Text>
         </Box>
       ))}
       <Hint

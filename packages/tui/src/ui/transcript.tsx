@@ -27,7 +27,13 @@ export function toneProps(tone: Tone | undefined): { color?: string; dimColor?: 
  * streamed events add lines without redrawing what is already on screen.
  */
 export function Transcript({ entries }: { entries: Entry[] }) {
-  return <Static items={entries}>{(entry) => <EntryView key={entry.id} entry={entry} />}</Static>;
+  return (
+    // `<Static>` is laid out apart (absolute): without the terminal's width, a wrapped line can
+    // come out a column wider than the terminal, which then breaks it again.
+    <Static items={entries} style={{ width: '100%' }}>
+      {(entry) => <EntryView key={entry.id} entry={entry} />}
+    </Static>
+  );
 }
 
 export function EntryView({ entry }: { entry: Entry }) {
@@ -35,9 +41,7 @@ export function EntryView({ entry }: { entry: Entry }) {
     case 'user':
       return (
         <Box marginTop={1}>
-          <Text color="cyan" bold>
-            {'❯ '}
-          </Text>
+          <Prefix text="❯ " color="cyan" bold />
           <Text bold>{entry.text}</Text>
         </Box>
       );
@@ -60,9 +64,7 @@ export function EntryView({ entry }: { entry: Entry }) {
     case 'final':
       return (
         <Box marginTop={1}>
-          <Text color="green" bold>
-            {'◆ '}
-          </Text>
+          <Prefix text="◆ " color="green" bold />
           <Text bold>{entry.text}</Text>
         </Box>
       );
@@ -96,6 +98,20 @@ export function EntryView({ entry }: { entry: Entry }) {
         </Box>
       );
   }
+}
+
+/**
+ * The mark before a line that may wrap: it keeps its width, so the text wraps beside it rather
+ * than squeezing it (a flex item shrinks by default).
+ */
+export function Prefix({ text, color, bold = false }: { text: string; color?: string; bold?: boolean }) {
+  return (
+    <Box flexShrink={0}>
+      <Text color={color} bold={bold}>
+        {text}
+      </Text>
+    </Box>
+  );
 }
 
 function StepEntry({ step }: { step: StepView }) {
