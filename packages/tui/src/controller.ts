@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import { RpcErrorCode, type ServerCapabilities, type ServerMethod, type ServerResult } from '@usher/runtime';
 import { errorMessage, type IncomingUiRequest, RpcError, RuntimeClient } from './client.ts';
 import { parseInput } from './commands.ts';
+import { counted } from './format.ts';
 import { dismissedAnswer, type RuntimeNotification, type UiRequest } from './protocol.ts';
 import type { RuntimeExit } from './runtime-process.ts';
 import { type CommandHost, runCommand } from './slash-commands.ts';
@@ -334,7 +335,7 @@ export class TuiController {
       );
       this.show({
         kind: 'notice',
-        text: `end of history: ${done.runs} runs, ${done.events_sent} events${done.truncated ? ' (older ones left out)' : ''}`,
+        text: `end of history: ${counted(done.runs, 'run')}, ${counted(done.events_sent, 'event')}${done.truncated ? ' (older ones left out)' : ''}`,
       });
     } finally {
       this.replaying = false;

@@ -30,6 +30,11 @@ export function statusText(run: RunView | null): string {
 }
 
 /** `12 ms`, `1.4 s`, `2 min 5 s`. */
+/** `1 run`, `3 runs`. */
+export function counted(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;

@@ -2,6 +2,7 @@ import type { ClientMethod, ClientParams, ClientResult, ServerResult } from '@us
 import { errorMessage } from './client.ts';
 import { COMMANDS, type Command } from './commands.ts';
 import type { RuntimeDiagnostics, TuiSnapshot } from './controller.ts';
+import { counted } from './format.ts';
 import type { UiRequest } from './protocol.ts';
 import { type EntryInput, isActive, type Tone } from './state.ts';
 
@@ -129,7 +130,7 @@ async function resumeSession(host: CommandHost): Promise<void> {
       items: sessions.map((s) => ({
         id: s.session_id,
         label: s.last_user_message ?? s.session_id,
-        detail: [s.session_id, s.updated_at, s.message_count !== undefined && `${s.message_count} messages`]
+        detail: [s.session_id, s.updated_at, s.message_count !== undefined && counted(s.message_count, 'message')]
           .filter(Boolean)
           .join(' · '),
       })),

@@ -116,7 +116,7 @@ describe('slash commands', () => {
     replay(2, { type: 'step_complete', step_id: 'x', status: 'completed', duration_ms: 8 });
     replay(3, { type: 'final', content: 'Booked one 3D seat.' });
     app.runtime.answer(history, { runs: 1, events_sent: 5, truncated: false });
-    await app.see('end of history: 1 runs, 5 events');
+    await app.see('end of history: 1 run, 5 events');
     expect(app.screen()).toContain('❯ one for 3D');
     expect(app.screen()).toContain('1 select · m2 · 8 ms');
     expect(app.screen()).toContain('◆ Booked one 3D seat.');
@@ -141,7 +141,7 @@ describe('slash commands', () => {
       event: { type: 'final', content: 'Replayed answer.' },
     });
     app.runtime.answer(history, { runs: 1, events_sent: 2, truncated: true });
-    await app.see('end of history: 1 runs, 2 events (older ones left out)');
+    await app.see('end of history: 1 run, 2 events (older ones left out)');
     expect(app.screen()).toContain('◆ Replayed answer.');
     expect(app.screen()).toContain('DONE');
   });
