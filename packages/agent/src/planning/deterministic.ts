@@ -245,7 +245,8 @@ function deadEnd(input: PlannerInput, spec: UiSpec, summary: string, backTo?: St
     );
   }
   if (!target || !choice || exploration.backtracks >= MAX_BACKTRACKS) {
-    const tried = exploration.backtracks > 0 ? ` I tried ${exploration.backtracks} other options.` : '';
+    const others = exploration.backtracks === 1 ? 'another option' : `${exploration.backtracks} other options`;
+    const tried = exploration.backtracks > 0 ? ` I tried ${others}.` : '';
     const text = `I could not find a booking that fits: ${exploration.firstDeadEnd}${tried} Could you relax one of your wishes, or tell me what matters most?`;
     return plan(input, { type: 'agent.message', text, reason: 'no option meets the hard constraints' }, 0.3, 'blocked');
   }

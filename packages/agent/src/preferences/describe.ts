@@ -55,6 +55,8 @@ export function phrase(c: Constraint, today?: string): string {
       return window('starting', c.after, c.before);
     case 'endTime':
       return window('finishing', c.after, c.before);
+    case 'theater':
+      return [c.is && `at ${orList(c.is)}`, c.not && `not at ${orList(c.not)}`].filter(Boolean).join(', ');
     case 'distance':
       return `within ${c.maxKm} km`;
     case 'price':

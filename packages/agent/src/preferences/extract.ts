@@ -5,6 +5,7 @@ import { ageRatingRule, genreRule, ratingRule, titleRule } from './movie-rules.t
 import { partyRule } from './party.ts';
 import { adjacentRule, centeredRule, rowsRule, seatKindRule } from './seat-rules.ts';
 import { blank, clauseStrength, normalize } from './text.ts';
+import { theaterRule } from './theater-rules.ts';
 import { earliestLatestRule, endTimeRule, periodRule, startTimeRule } from './times.ts';
 import type { Draft, Hit, Op, PreferenceContext, Rule } from './types.ts';
 import { cheapestRule, closestRule, distanceRule, formatRule, priceRule } from './venue-rules.ts';
@@ -12,13 +13,14 @@ import { cheapestRule, closestRule, distanceRule, formatRule, priceRule } from '
 /**
  * Every rule, in the order they read the message. A rule's phrases are blanked before the next
  * rule runs, so the order settles overlaps: withdrawals before wishes ("forget the IMAX"), titles
- * before words inside them ("Midnight Static"), amounts with units before bare clock numbers
+ * before words inside them ("Midnight Static"), theaters before formats ("Riverside IMAX"), amounts with units before bare clock numbers
  * ("within 5 km", "under $40", "rated at least 7"), seats before counts ("2 premium seats"),
  * rows before dates ("the 2nd row"), end times before start times ("done by 10").
  */
 export const RULES: ReadonlyArray<readonly [string, Rule]> = [
   ['dismiss', dismissRule],
   ['title', titleRule],
+  ['theater', theaterRule],
   ['rating', ratingRule],
   ['ageRating', ageRatingRule],
   ['distance', distanceRule],

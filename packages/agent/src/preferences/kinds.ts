@@ -14,6 +14,7 @@ export const KIND_ORDER: readonly ConstraintKind[] = [
   'date',
   'startTime',
   'endTime',
+  'theater',
   'distance',
   'price',
   'adjacent',

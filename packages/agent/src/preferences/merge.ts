@@ -6,7 +6,7 @@ import type { Op, PreferenceModel, Strength } from './types.ts';
 /*
  * Applying a message's operations to the model. The general rule is "the latest statement of a
  * kind wins, with the strength it was said with"; four families refine that rule:
- * - lists with a positive and a negative side (genre, title, format, date): a new positive list
+ * - lists with a positive and a negative side (genre, title, theater, format, date): a new positive list
  *   replaces the old one (several in one message join: "IMAX or 3D"), refusals accumulate
  *   ("no horror", later "no thrillers either"), and a value moves sides when restated;
  * - time windows: a named window ("evening", "around 7") replaces both bounds, a single bound
@@ -25,6 +25,7 @@ interface Lists {
 const SIDES: Partial<Record<ConstraintKind, readonly [string, string?]>> = {
   genre: ['include', 'exclude'],
   title: ['is', 'not'],
+  theater: ['is', 'not'],
   format: ['is', 'not'],
   date: ['dates'],
 };

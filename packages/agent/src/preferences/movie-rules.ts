@@ -1,5 +1,6 @@
 import { AGE_RATINGS } from '@usher/booking';
 import { hits, span } from './match.ts';
+import { capitalizedRuns } from './names.ts';
 import { blank, polarity } from './text.ts';
 import type { Draft, Hit, Rule, Scan } from './types.ts';
 import { genreLexicon, titleLexicon } from './vocabulary.ts';
@@ -34,85 +35,18 @@ export const titleRule: Rule = (scan) => {
   return [...named, ...quoted, ...unknownTitles({ ...scan, text: rest })];
 };
 
-/*
- * A title the visible list does not hold ("Winter Kings", coming soon) is read from its capitals:
- * a run of capitalized words (with "of", "the", "and", "in", "a", "an" inside: "Pip and the
- * Comet") of two or more words, or one word right after "see", "watch", "book", "for", "make it",
- * "called" or "titled" ("let's see Dune"). Capitalized words that name something else break a
- * run: the speaker, days and months, formats, counts, greetings, booking nouns. Times of day
- * ("Night") may sit in a title ("Night Ledger") but are no title alone ("Sunday Evening"). A run
- * after "at", "near" or "in", or ending in a venue word ("Grand Central Cinema"), names a theater;
- * one made of genre words ("Romantic Comedy") names a genre.
+/**
+ * A title the visible list does not hold ("Winter Kings", coming soon): a run of capitals that
+ * names a title ({@link capitalizedRuns}); runs naming a theater or a genre are left to their rules.
  */
-const NOT_TITLE_WORDS = new Set([
-  ..."i me my we us our you it he she they hi hello hey thanks thank please ok okay yes no not actually also and but so or then just maybe perhaps ideally any anything something what how when where which who can could would will do does is are am was let lets let's book get find show make want need like love the a an this that next last".split(
-    ' ',
-  ),
-  ...'one two three four five six seven eight nine ten eleven twelve couple pair'.split(' '),
-  ...'today tonight tomorrow weekend weekday weekdays monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun'.split(
-    ' ',
-  ),
-  ...'january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec'.split(
-    ' ',
-  ),
-  ...'imax standard regular adult adults kid kids child children senior seniors student students ticket tickets seat seats row rows premium wheelchair movie movies film films showing showings screening screenings show shows'.split(
-    ' ',
-  ),
-]);
-/** Words for a time of day: inside a title they count, alone they do not make one. */
-const TIME_OF_DAY_WORDS = new Set(['morning', 'afternoon', 'evening', 'night', 'noon', 'midnight', 'matinee']);
-const CONNECTOR = /^(?:of|the|and|in|a|an)$/;
-const CAPITALIZED = /^\p{Lu}\p{Ll}/u;
-const SINGLE_WORD_CUE = /\b(?:see|watch|book|for|make it|called|titled)\s+$/i;
-const VENUE_CUE = /\b(?:at|near|in)\s+$/i;
-const VENUE_WORD = /^(?:cinemas?|theat(?:er|re)s?|multiplex|arthouse|hall|odeon)$/i;
-
 function unknownTitles(scan: Scan): Hit[] {
-  const genres = genreLexicon(scan.context.knownGenres);
-  const words = [...scan.text.matchAll(/[\p{L}\p{N}][\p{L}\p{N}'-]*/gu)].map((m) => ({
-    word: m[0],
-    start: m.index ?? 0,
-    end: (m.index ?? 0) + m[0].length,
-  }));
-  const found: Hit[] = [];
-  let i = 0;
-  while (i < words.length) {
-    const first = words[i];
-    if (!first || !titleWord(first.word)) {
-      i += 1;
-      continue;
-    }
-    // Extend over capitalized words and inner connectors, with only a space or two between words.
-    let last = i;
-    let j = i + 1;
-    while (j < words.length) {
-      const gap = scan.text.slice((words[j - 1] as { end: number }).end, (words[j] as { start: number }).start);
-      const word = (words[j] as { word: string }).word;
-      if (!/^ {1,2}$/.test(gap)) break;
-      if (titleWord(word)) last = j;
-      else if (!CONNECTOR.test(word)) break;
-      j += 1;
-    }
-    const run = words.slice(i, last + 1);
-    i = last + 1;
-    const capitals = run.filter((w) => CAPITALIZED.test(w.word));
-    const start = first.start;
-    const end = (run[run.length - 1] as { end: number }).end;
-    const title = scan.text.slice(start, end);
-    const before = scan.text.slice(0, start);
-    const strong = capitals.some((w) => !TIME_OF_DAY_WORDS.has(w.word.toLowerCase()));
-    const cued = capitals.length >= 2 || SINGLE_WORD_CUE.test(before);
-    const venue = VENUE_CUE.test(before) || VENUE_WORD.test((run[run.length - 1] as { word: string }).word);
-    const genre = capitals.every((w) => genres.lookup(w.word) !== undefined) || genres.lookup(title) !== undefined;
-    if (!strong || !cued || venue || genre) continue;
-    found.push({ start, end, drafts: titleDrafts(title, polarity(scan.original, start)) });
-  }
-  return found;
-}
-
-/** A word that can be part of a title's capitals: capitalized and not one of {@link NOT_TITLE_WORDS}. */
-function titleWord(word: string): boolean {
-  return CAPITALIZED.test(word) && !NOT_TITLE_WORDS.has(word.toLowerCase());
+  return capitalizedRuns(scan)
+    .filter((run) => run.names === 'title')
+    .map((run) => ({
+      start: run.start,
+      end: run.end,
+      drafts: titleDrafts(run.name, polarity(scan.original, run.start)),
+    }));
 }
 
 function titleDrafts(title: string, p: ReturnType<typeof polarity>): Draft[] {

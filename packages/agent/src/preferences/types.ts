@@ -8,6 +8,8 @@ export interface PreferenceContext {
   knownTitles?: string[];
   /** Genres the agent can see (movie items' `genres`), so their spelling is reused. */
   knownGenres?: string[];
+  /** Theaters the agent can see (theater stage items' names), so a named one is recognized. */
+  knownTheaters?: string[];
 }
 
 /** The participant's wishes: hard ones a booking must meet, soft ones it should. */

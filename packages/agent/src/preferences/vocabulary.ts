@@ -62,7 +62,7 @@ export const KIND_NOUNS: Entry<ConstraintKind[]>[] = [
   { pattern: 'genres?|kind of (?:movie|film)|type of (?:movie|film)', value: ['genre'] },
   { pattern: 'movies?|films?|titles?', value: ['title', 'genre'] },
   { pattern: 'prices?|cost|budget|money', value: ['price', 'cheapest'] },
-  { pattern: 'distance|location|cinemas?|theaters?|theatres?|how far', value: ['distance', 'closest'] },
+  { pattern: 'distance|location|cinemas?|theaters?|theatres?|how far', value: ['theater', 'distance', 'closest'] },
   { pattern: 'age ratings?', value: ['ageRating'] },
   { pattern: 'ratings?|reviews?|scores?', value: ['rating', 'highestRated'] },
   { pattern: 'seats?|seating|rows?', value: ['rows', 'centered', 'seatKind'] },

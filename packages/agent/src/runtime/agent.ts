@@ -576,6 +576,11 @@ export class Agent {
       today,
       knownTitles: known.map((item) => String(item.title ?? item.value)),
       knownGenres: [...new Set(known.flatMap((item) => (Array.isArray(item.genres) ? item.genres : [])))],
+      // On the theater stage the agent sees the theaters' names: "make it The Regent" is read as one.
+      knownTheaters:
+        this.context.uiSpec?.stage === 'theater'
+          ? this.context.uiSpec.items.map((item) => String(item.name ?? item.value))
+          : [],
     });
     this.episodes.note({ text: `participant: ${text}`, data: { changed: understanding.changed } });
     if (understanding.unparsed) return false;

@@ -123,6 +123,27 @@ describe('the participant writes mid-flow, over real sockets', () => {
     expectCallsWithinSchema(host);
   });
 
+  it('reads a theater the participant names on the theater stage, even in lower case', async () => {
+    const { server, host } = await room({ hold: nthCall('select', 1, 'theater') });
+    const running = bounded(agentOn(server.url, { goal: 'Two adults for Orbital Drift tomorrow evening' }).run());
+    running.catch(() => {});
+
+    await host.nextHeld();
+    expect(host.protocol.view().uiSpec?.stage).toBe('theater');
+    host.say('starlight multiplex please');
+    host.release();
+    const result = await running;
+
+    expect(result.status).toBe('done');
+    expect(host.protocol.engine.submitted()?.theaterName).toBe('Starlight Multiplex');
+    expect(
+      agentMessages(host)
+        .filter((t) => t.startsWith('Understood'))
+        .at(-1),
+    ).toMatch(/Starlight Multiplex/);
+    expectCallsWithinSchema(host);
+  });
+
   it('books another film on another day when the participant names them mid-flow ("make it Night Ledger on Monday")', async () => {
     const { server, host } = await room({ hold: nthCall('select', 1, 'seat') });
     const running = bounded(

@@ -23,6 +23,7 @@ const SHOWING_LEVEL = new Set<Constraint['kind']>([
   'endTime',
   'genre',
   'title',
+  'theater',
   'rating',
   'ageRating',
   'distance',

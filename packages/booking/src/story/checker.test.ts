@@ -93,6 +93,22 @@ describe('checkBooking: hard constraints', () => {
     expect(ok({ kind: 'distance', maxKm: 3 })).toBe(false);
   });
 
+  it('theater by id, whole name, or a shorter form of the name', () => {
+    expect(ok({ kind: 'theater', is: ['t-riverside'] })).toBe(true);
+    expect(ok({ kind: 'theater', is: ['riverside imax'] })).toBe(true);
+    expect(ok({ kind: 'theater', is: ['Riverside'] })).toBe(true);
+    expect(ok({ kind: 'theater', is: ['the Riverside'] })).toBe(true);
+    expect(ok({ kind: 'theater', is: ['Starlight Multiplex', 'Riverside IMAX'] })).toBe(true);
+    expect(ok({ kind: 'theater', is: ['Starlight Multiplex'] })).toBe(false);
+    // Every word must be the theater's: "Riverside Cinema" is another name.
+    expect(ok({ kind: 'theater', is: ['Riverside Cinema'] })).toBe(false);
+    expect(ok({ kind: 'theater', not: ['Riverside'] })).toBe(false);
+    expect(ok({ kind: 'theater', not: ['Grand Central Cinema'] })).toBe(true);
+    expect(hard({ kind: 'theater', is: ['Lumen Arthouse'] }).hard[0]?.detail).toBe(
+      'at Riverside IMAX; wanted one of Lumen Arthouse',
+    );
+  });
+
   it('format', () => {
     expect(ok({ kind: 'format', is: ['IMAX', '3D'] })).toBe(true);
     expect(ok({ kind: 'format', not: ['IMAX'] })).toBe(false);
@@ -242,6 +258,22 @@ describe('candidateShowings', () => {
       'sh-starlight-1121-2200',
       'sh-riverside-1121-2240',
     ]); // sh-riverside-1121-1930 is sold out
+  });
+
+  it('keeps only the named theater, by a shorter form of its name too', () => {
+    const story = StorySchema.parse({
+      text: 'Orbital Drift in IMAX today at Starlight',
+      hard: [
+        { kind: 'title', is: ['Orbital Drift'] },
+        { kind: 'date', dates: ['2026-11-21'] },
+        { kind: 'theater', is: ['Starlight'] },
+      ],
+    });
+    const ids = candidateShowings(scenario, story).map((s) => s.id);
+    expect(ids.length).toBeGreaterThan(0);
+    expect(ids.every((id) => id.startsWith('sh-starlight-'))).toBe(true);
+    const nowhere = { ...story, hard: [...story.hard.slice(0, 2), { kind: 'theater' as const, is: ['Lumen'] }] };
+    expect(candidateShowings(scenario, nowhere)).toEqual([]);
   });
 
   it('needs enough free seats for the seat count and the wanted seat kind', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConstraintSchema, StorySchema } from './constraints.ts';
+import { ConstraintSchema, StorySchema, theaterNamed } from './constraints.ts';
 
 describe('story constraints', () => {
   it('accepts preferences only as soft constraints', () => {
@@ -20,5 +20,18 @@ describe('story constraints', () => {
     expect(ConstraintSchema.safeParse({ kind: 'endTime', before: '7pm' }).success).toBe(false);
     expect(ConstraintSchema.safeParse({ kind: 'endTime', before: '25:30' }).success).toBe(true);
     expect(ConstraintSchema.safeParse({ kind: 'seatKind', seatKind: 'balcony' }).success).toBe(false);
+    expect(ConstraintSchema.safeParse({ kind: 'theater' }).success).toBe(false);
+    expect(ConstraintSchema.safeParse({ kind: 'theater', is: [''] }).success).toBe(false);
+    expect(ConstraintSchema.safeParse({ kind: 'theater', not: ['Starlight Multiplex'] }).success).toBe(true);
+  });
+
+  it('names a theater by id, whole name or the words of a shorter name', () => {
+    const regent = { id: 't-regent', name: 'The Regent' };
+    expect(theaterNamed(regent, 'T-REGENT')).toBe(true);
+    expect(theaterNamed(regent, 'the regent')).toBe(true);
+    expect(theaterNamed(regent, 'Regent')).toBe(true);
+    expect(theaterNamed(regent, 'The')).toBe(false);
+    expect(theaterNamed(regent, 'Regent Cinema')).toBe(false);
+    expect(theaterNamed({ id: 't-grand', name: 'Grand Central Cinema' }, 'Grand Central')).toBe(true);
   });
 });

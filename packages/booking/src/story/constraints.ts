@@ -49,6 +49,7 @@ const HARD_OPTIONS = [
   z.strictObject({ kind: z.literal('rating'), min: z.number().min(0).max(10) }),
   z.strictObject({ kind: z.literal('ageRating'), allowed: z.array(AgeRatingSchema).min(1) }),
   z.strictObject({ kind: z.literal('distance'), maxKm: z.number().positive() }),
+  bounded('theater', { is: labels.optional(), not: labels.optional() }),
   bounded('format', { is: z.array(FormatSchema).min(1).optional(), not: z.array(FormatSchema).min(1).optional() }),
   z.strictObject({ kind: z.literal('seatCount'), count: z.number().int().positive() }),
   z.strictObject({ kind: z.literal('adjacent') }),
@@ -61,6 +62,27 @@ const HARD_OPTIONS = [
   bounded('ticketMix', { adult: count.optional(), child: count.optional(), senior: count.optional() }),
   z.strictObject({ kind: z.literal('price'), maxTotal: z.number().min(0) }),
 ] as const;
+
+/** The words of a theater's name that tell it apart: lower case, without "the". */
+const nameWords = (name: string) =>
+  name
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word !== '' && word !== 'the');
+
+/**
+ * Whether a theater is the one a `theater` constraint names: its id or whole name, or a shorter
+ * form of the name whose every word is a word of it ("Riverside" and "the Riverside IMAX" name
+ * Riverside IMAX, "Regent" names The Regent), all case-insensitive. Participants rarely say a
+ * cinema's full name, and the agent often hears it before any stage lists the theaters.
+ */
+export function theaterNamed(theater: { id: string; name: string }, wanted: string): boolean {
+  const w = wanted.trim().toLowerCase();
+  if (w === theater.id.toLowerCase() || w === theater.name.trim().toLowerCase()) return true;
+  const want = nameWords(wanted);
+  const have = nameWords(theater.name);
+  return want.length > 0 && want.every((word) => have.includes(word));
+}
 
 /** Preferences that only make sense relative to the alternatives, so they are soft only. */
 const PREFERENCE_OPTIONS = [

@@ -1,5 +1,5 @@
 import { clockOf, minutesOf } from '../time.ts';
-import type { HardConstraint } from './constraints.ts';
+import { type HardConstraint, theaterNamed } from './constraints.ts';
 import type { ShowingFacts } from './facts.ts';
 
 /** A verdict on one constraint, with a line a person can read. */
@@ -60,6 +60,12 @@ export function checkShowingConstraint(c: HardConstraint, f: ShowingFacts): Verd
         ok: theater.distanceKm <= c.maxKm,
         detail: `${theater.name} is ${theater.distanceKm} km away; wanted at most ${c.maxKm} km`,
       };
+    case 'theater': {
+      const named = (list: readonly string[]) => list.some((wanted) => theaterNamed(theater, wanted));
+      const ok = (!c.is || named(c.is)) && (!c.not || !named(c.not));
+      const wanted = [c.is && `one of ${c.is.join(', ')}`, c.not && `not ${c.not.join(', ')}`];
+      return { ok, detail: `at ${theater.name}; wanted ${wanted.filter(Boolean).join(' and ')}` };
+    }
     case 'format': {
       const ok = (!c.is || c.is.includes(showing.format)) && !c.not?.includes(showing.format);
       return {

@@ -51,6 +51,8 @@ export function wish(c: HardConstraint): string {
       return `rated ${orList(c.allowed)}`;
     case 'distance':
       return `within ${c.maxKm} km`;
+    case 'theater':
+      return [c.is && `at ${orList(c.is)}`, c.not && `other than ${orList(c.not)}`].filter(Boolean).join(', ');
     case 'format':
       return [c.is && `in ${orList(c.is)}`, c.not && `not in ${orList(c.not)}`].filter(Boolean).join(', ');
     case 'seatCount':
@@ -109,6 +111,12 @@ export function observe(c: HardConstraint, items: readonly Item[], all: readonly
       return `the highest rating is ${Math.max(...items.map((i) => num(i, 'rating')))}`;
     case 'ageRating':
       return `age ratings on offer: ${unique(items.map((i) => text(i, 'ageRating'))).join(', ')}`;
+    case 'theater':
+      // Which theaters there are, so a name that matches none of them can be replaced.
+      return `the theaters on offer are ${orList(
+        items.map((i) => text(i, 'name') || i.value),
+        'and',
+      )}`;
     case 'distance':
       return `the nearest is ${Math.min(...items.map((i) => num(i, 'distanceKm')))} km away`;
     case 'date':

@@ -1,4 +1,4 @@
-import type { HardConstraint } from '@usher/booking';
+import { type HardConstraint, theaterNamed } from '@usher/booking';
 import type { BookingSummary, Item, Stage } from '@usher/protocol';
 import { clockOf, dateLabel, endMinutesOf, list, minutesOf, money, num, orList, text } from './fields.ts';
 import { mixSize } from './model.ts';
@@ -14,7 +14,7 @@ import type { OptionStage, Verdict } from './types.ts';
 /** Which hard kinds each stage's visible fields decide. Any other kind is ignored at that stage. */
 export const JUDGED_AT: Record<Stage, ReadonlyArray<HardConstraint['kind']>> = {
   movie: ['title', 'genre', 'rating', 'ageRating'],
-  theater: ['distance'],
+  theater: ['distance', 'theater'],
   date: ['date'],
   // seatCount and ticketMix here: enough seats left for the party.
   time: ['startTime', 'endTime', 'format', 'seatCount', 'ticketMix'],
@@ -22,7 +22,7 @@ export const JUDGED_AT: Record<Stage, ReadonlyArray<HardConstraint['kind']>> = {
   // price here: the tickets alone already cost more (seat surcharges only add to it).
   ticket: ['seatCount', 'ticketMix', 'price'],
   // A last look at what the summary shows before the irreversible submit.
-  confirm: ['price', 'title', 'date', 'startTime', 'endTime', 'format', 'seatCount', 'ticketMix'],
+  confirm: ['price', 'title', 'theater', 'date', 'startTime', 'endTime', 'format', 'seatCount', 'ticketMix'],
 };
 
 /**
@@ -31,6 +31,7 @@ export const JUDGED_AT: Record<Stage, ReadonlyArray<HardConstraint['kind']>> = {
  */
 export const DECIDED_AT: Partial<Record<HardConstraint['kind'], OptionStage>> = {
   title: 'movie',
+  theater: 'theater',
   date: 'date',
   startTime: 'time',
   endTime: 'time',
@@ -76,6 +77,17 @@ export function formatVerdict(format: string, c: Extract<HardConstraint, { kind:
   return { ok: true, detail: c.is ? `${format} as wanted` : `${format}, not ${orList(c.not ?? [])}` };
 }
 
+/** A theater against a named-theater wish, by the checker's `theaterNamed` (id, name, or a shorter name). */
+export function theaterVerdict(
+  theater: { id: string; name: string },
+  c: Extract<HardConstraint, { kind: 'theater' }>,
+): Verdict {
+  const named = (list: readonly string[]) => list.some((wanted) => theaterNamed(theater, wanted));
+  if (c.is && !named(c.is)) return { ok: false, detail: `${theater.name}, not ${orList(c.is)}` };
+  if (c.not && named(c.not)) return { ok: false, detail: `${theater.name}, which you ruled out` };
+  return { ok: true, detail: c.is ? 'the theater you asked for' : `not ${orList(c.not ?? [])}` };
+}
+
 function dateVerdict(date: string, c: Extract<HardConstraint, { kind: 'date' }>): Verdict {
   return c.dates.includes(date)
     ? { ok: true, detail: 'the day you asked for' }
@@ -91,7 +103,7 @@ function seatsLeftVerdict(left: number, needed: number): Verdict {
 
 /**
  * Judges `c` on one item of a choice stage, or undefined when the stage's fields do not decide it.
- * Movie: title, genre, rating, ageRating. Theater: distance. Date: date. Time: start and end
+ * Movie: title, genre, rating, ageRating. Theater: distance, theater. Date: date. Time: start and end
  * (an end clock earlier than the start is after midnight), format, and seats left for the party.
  */
 export function judgeOption(stage: OptionStage, c: HardConstraint, item: Item): Verdict | undefined {
@@ -99,6 +111,7 @@ export function judgeOption(stage: OptionStage, c: HardConstraint, item: Item): 
     case 'movie':
       return judgeMovie(c, item);
     case 'theater': {
+      if (c.kind === 'theater') return theaterVerdict({ id: item.id, name: text(item, 'name') || item.value }, c);
       if (c.kind !== 'distance') return undefined;
       const km = num(item, 'distanceKm');
       return km <= c.maxKm
@@ -207,6 +220,14 @@ export function judgeBooking(c: HardConstraint, booking: BookingSummary): Verdic
       if (c.not && overlapping(names, c.not).length > 0)
         return { ok: false, detail: `the movie is ${movie.title}, which you ruled out` };
       return { ok: true, detail: `${movie.title} as wanted` };
+    }
+    case 'theater': {
+      const theater = booking.theater;
+      if (!theater) return undefined;
+      const v = theaterVerdict(theater, c);
+      return v.ok
+        ? { ok: true, detail: `at ${theater.name} as wanted` }
+        : { ok: false, detail: `the theater is ${v.detail}` };
     }
     case 'date':
       return booking.date === undefined ? undefined : dateVerdict(booking.date, c);

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { updatePreferences } from './index.ts';
+import { CONTEXT, hard, read, soft } from './testing.ts';
+import type { PreferenceModel } from './types.ts';
+
+const theater = (text: string) => hard(text).filter((c) => c.kind === 'theater');
+
+describe('a named theater', () => {
+  it('reads "at Riverside IMAX" as that theater, not as an IMAX wish, and says it back', () => {
+    const u = read('Two adults for Orbital Drift tomorrow evening at Riverside IMAX');
+    expect(u.model.hard).toEqual([
+      { kind: 'seatCount', count: 2 },
+      { kind: 'ticketMix', adult: 2 },
+      { kind: 'title', is: ['Orbital Drift'] },
+      { kind: 'date', dates: ['2026-11-22'] },
+      { kind: 'startTime', after: '17:00' },
+      { kind: 'theater', is: ['Riverside IMAX'] },
+    ]);
+    expect(u.summary).toBe(
+      'Understood: 2 adult tickets, Orbital Drift, tomorrow (Sun 22 Nov), starting after 17:00, at Riverside IMAX.',
+    );
+  });
+
+  it.each([
+    ['at Grand Central tomorrow', 'Grand Central'],
+    ['At Lumen, one ticket', 'Lumen'],
+    ['at the Regent tonight', 'Regent'],
+    ['in Millbrook Picture House on Monday', 'Millbrook Picture House'],
+    // Without "at": a run ending in a venue word.
+    ['Starlight Multiplex on Monday', 'Starlight Multiplex'],
+    ['Orbital Drift, Oakwood Community Cinema', 'Oakwood Community Cinema'],
+  ])('"%s" → %s', (text, name) => {
+    expect(theater(text)).toEqual([{ kind: 'theater', is: [name] }]);
+  });
+
+  it('keeps IMAX a format when it is not part of the name', () => {
+    expect(hard('Orbital Drift in IMAX at Riverside')).toEqual([
+      { kind: 'title', is: ['Orbital Drift'] },
+      { kind: 'format', is: ['IMAX'] },
+      { kind: 'theater', is: ['Riverside'] },
+    ]);
+  });
+
+  it('"not at Starlight Multiplex" excludes one; refusals add up; the latest positive wins', () => {
+    expect(theater('Orbital Drift, not at Starlight Multiplex')).toEqual([
+      { kind: 'theater', not: ['Starlight Multiplex'] },
+    ]);
+    expect(read('not at Starlight Multiplex', 'and not at Grand Central Cinema either').summary).toBe(
+      'Understood: not at Starlight Multiplex or Grand Central Cinema.',
+    );
+    expect(theater('at Riverside IMAX, not at Starlight Multiplex')).toEqual([
+      { kind: 'theater', is: ['Riverside IMAX'], not: ['Starlight Multiplex'] },
+    ]);
+    expect(hard('at Riverside IMAX', 'actually at Lumen Arthouse').filter((c) => c.kind === 'theater')).toEqual([
+      { kind: 'theater', is: ['Lumen Arthouse'] },
+    ]);
+  });
+
+  it('reads a theater that does not exist as named: the solver then says which theaters there are', () => {
+    expect(theater('a comedy tonight at Nowhere Palace Cinema')).toEqual([
+      { kind: 'theater', is: ['Nowhere Palace Cinema'] },
+    ]);
+  });
+
+  it('is soft when hedged', () => {
+    expect(soft('ideally at Lumen Arthouse')).toEqual([{ kind: 'theater', is: ['Lumen Arthouse'] }]);
+  });
+
+  it('reads "near Grand Central" as a place: no theater, and "Central" is not "central seats"', () => {
+    const u = read('Orbital Drift near Grand Central');
+    expect(u.model).toEqual({ hard: [{ kind: 'title', is: ['Orbital Drift'] }], soft: [] });
+    expect(read('near Grand Central Cinema').model.hard).toEqual([{ kind: 'theater', is: ['Grand Central Cinema'] }]);
+  });
+
+  it('is withdrawn with the theater or distance wishes ("any cinema is fine", "anywhere")', () => {
+    expect(read('at Riverside IMAX within 5 km', 'any cinema is fine').model).toEqual({ hard: [], soft: [] });
+    expect(read('at Riverside IMAX', 'anywhere').model).toEqual({ hard: [], soft: [] });
+    expect(read('at Riverside IMAX', "I don't care about the theater").model).toEqual({ hard: [], soft: [] });
+    expect(hard('in Millbrook on Monday')).toContainEqual({ kind: 'theater', is: ['Millbrook'] });
+  });
+});
+
+describe('theaters the agent can see (the theater stage)', () => {
+  const onTheaterStage = { ...CONTEXT, knownTheaters: ['Festival Dome', 'Harbour Screens', 'Old Town Cinema'] };
+  const hear = (text: string, model: PreferenceModel = { hard: [], soft: [] }) =>
+    updatePreferences(model, text, onTheaterStage);
+
+  it('recognizes a listed name without "at" or a venue word, in any case', () => {
+    expect(hear('make it festival dome').model.hard).toEqual([{ kind: 'theater', is: ['Festival Dome'] }]);
+    expect(hear('Harbour Screens please').model.hard).toEqual([{ kind: 'theater', is: ['Harbour Screens'] }]);
+    expect(hear('not Harbour Screens').model.hard).toEqual([{ kind: 'theater', not: ['Harbour Screens'] }]);
+  });
+
+  it('takes the listed name for a shorter one that names exactly one theater', () => {
+    expect(hear('at Festival, two tickets').model.hard).toContainEqual({ kind: 'theater', is: ['Festival Dome'] });
+    expect(hear('Old Town').summary).toBe('Understood: at Old Town Cinema.');
+  });
+
+  it('is not read as a title the list lacks', () => {
+    expect(hear('Festival Dome tomorrow').model.hard.filter((c) => c.kind === 'title')).toEqual([]);
+  });
+});
