@@ -43,6 +43,6 @@ export interface RunOutcome {
 export interface RunEngine {
   run(request: RunRequest): Promise<RunOutcome>;
   /** How much of the planner's context is still free, 0–100, for the operator's status line. */
-  contextLeftPercent(conversation: Conversation): number;
+  contextLeftPercent(): number;
   close(): Promise<void>;
 }

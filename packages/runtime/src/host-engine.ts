@@ -12,7 +12,7 @@ import {
   type PerceivedContext,
   planNext,
 } from '@usher/agent';
-import type { Conversation, RunEngine, RunOutcome, RunRequest } from './engine.ts';
+import type { RunEngine, RunOutcome, RunRequest } from './engine.ts';
 import type { AgentEvent } from './events.ts';
 
 export const DEFAULT_STALL_TIMEOUT_MS = 5 * 60_000;
@@ -63,7 +63,7 @@ export class HostRunEngine implements RunEngine {
    * from the current state, so this is what the next one will roughly need. The deterministic
    * planner, and an LLM planner before its first prompt, read only the current state: 100.
    */
-  contextLeftPercent(_conversation: Conversation): number {
+  contextLeftPercent(): number {
     const use = llmContextUse(this.options.planner?.());
     return use ? 100 - (100 * use.usedTokens) / use.windowTokens : 100;
   }

@@ -165,7 +165,7 @@ function planStage(input: PlannerInput, spec: UiSpec, decision: StageDecision): 
         const chosen = plan(input, call('select', { itemId: best.itemId }, best.reason), 0.85);
         const ties = viable.filter((o) => o.score === best.score);
         if (ties.length < 2) return chosen;
-        return { ...chosen, alternatives: ties.map(({ itemId, label, reason }) => ({ itemId, label, reason })) };
+        return { ...chosen, alternatives: ties.map(({ itemId, label, why }) => ({ itemId, label, why })) };
       }
       return plan(input, call('next', {}, `${best.label} is chosen; on to the next step`), 0.9);
     }

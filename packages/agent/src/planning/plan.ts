@@ -30,7 +30,8 @@ export interface NavigationPlan {
 export interface PlanAlternative {
   itemId: string;
   label: string;
-  reason: string;
+  /** Why it fits, without the label ("starts 19:30, at or after your 17:00"). */
+  why: string;
 }
 
 /** What came of one action (spec §4 `ActionOutcome`), with the code of a failure. */

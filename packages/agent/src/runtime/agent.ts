@@ -6,7 +6,7 @@ import { fingerprintOf } from '../memory/fingerprint.ts';
 import { WorkingMemory } from '../memory/working.ts';
 import { EMPTY_CONTEXT, type PerceivedContext, perceive } from '../perception/perceive.ts';
 import { freshExploration, type PlannerInput, planNext } from '../planning/deterministic.ts';
-import type { ActionOutcome, NavigationPlan, PlanAlternative } from '../planning/plan.ts';
+import type { ActionOutcome, NavigationPlan } from '../planning/plan.ts';
 import type { PreferenceModel } from '../planning/solver/index.ts';
 import { recoveryFor } from '../policies/retry.ts';
 import { unsafeBecause } from '../policies/safety.ts';
@@ -304,8 +304,7 @@ export class Agent {
     const stage = this.context.stage ?? 'option';
     const ids = await pick({
       title: `These ${stage} options fit your wishes equally well. Which one?`,
-      // A reason starts with its option's label; the item shows the label already.
-      items: plan.alternatives.map((a) => ({ id: a.itemId, label: a.label, detail: withoutLabel(a) })),
+      items: plan.alternatives.map((a) => ({ id: a.itemId, label: a.label, detail: a.why })),
     });
     const picked = plan.alternatives.find((a) => a.itemId === ids[0]);
     if (!picked || this.halted()) return;
@@ -314,7 +313,7 @@ export class Agent {
       type: 'tool.call',
       toolName: 'select',
       params: { itemId: picked.itemId },
-      reason: `You picked ${picked.label}: ${withoutLabel(picked)}`,
+      reason: `You picked ${picked.label}: ${picked.why}`,
     };
   }
 
@@ -633,12 +632,6 @@ export class Agent {
     const message = plan.nextAction.type === 'agent.message' ? plan.nextAction.text : plan.nextAction.reason;
     return { status, message, toolCalls: this.toolCalls };
   }
-}
-
-/** An option's reason without the label it starts with (`Riverside IMAX: 2.1 km away` → `2.1 km away`). */
-function withoutLabel(option: PlanAlternative): string {
-  const prefix = `${option.label}: `;
-  return option.reason.startsWith(prefix) ? option.reason.slice(prefix.length) : option.reason;
 }
 
 /** The label of the item a tool call's `itemId` names on the stage on screen. */

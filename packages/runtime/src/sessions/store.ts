@@ -221,7 +221,9 @@ export class SessionFile {
     if (this.broken) return;
     try {
       this.fd ??= openSync(this.path, 'a');
-      writeSync(this.fd, `${JSON.stringify(record)}\n`);
+      const bytes = Buffer.from(`${JSON.stringify(record)}\n`);
+      // A file takes a whole write unless the disk is full; finish a short one rather than leave half a line.
+      for (let at = 0; at < bytes.length; ) at += writeSync(this.fd, bytes, at);
     } catch (err) {
       // The run goes on for the operator; the session file is what is lost, and the log says so.
       this.broken = true;

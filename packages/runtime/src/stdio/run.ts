@@ -93,7 +93,7 @@ export class StdioRun {
 
   private context(): void {
     if (this.ended) return;
-    const left = this.deps.engine.contextLeftPercent(this.deps.conversation);
+    const left = this.deps.engine.contextLeftPercent();
     this.deps.peer.notify('run.context', {
       run_id: this.id,
       context_left_percent: Math.min(100, Math.max(0, Number.isFinite(left) ? left : 0)),

@@ -81,7 +81,7 @@ function decideOptions(stage: OptionStage, spec: UiSpec, model: PreferenceModel)
       const { score, notes } = scoreOption(stage, item, pool, model);
       const parts = [...new Set([...verdicts.flatMap((v) => (v ? [v.detail] : [])), ...notes])];
       const why = parts.length > 0 ? parts.join('; ') : 'nothing you asked for depends on this choice';
-      return { itemId: item.id, label: item.value, score, reason: `${item.value}: ${why}` };
+      return { itemId: item.id, label: item.value, score, reason: `${item.value}: ${why}`, why };
     })
     .sort((a, b) => b.score - a.score || (order.get(a.itemId) ?? 0) - (order.get(b.itemId) ?? 0));
   return { stage, kind: 'options', options };

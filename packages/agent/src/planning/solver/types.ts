@@ -13,6 +13,8 @@ export interface RankedOption {
   score: number;
   /** Concrete enough to be a tool call's reason ("19:30 · IMAX: starts 19:30 (at or after your 18:00) …"). */
   reason: string;
+  /** The reason without the label it starts with ("starts 19:30 (at or after your 18:00) …"). */
+  why: string;
 }
 
 /** One set of seats of the required size. */
