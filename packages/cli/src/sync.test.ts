@@ -132,6 +132,21 @@ function answer(frames: Frame[]) {
   };
 }
 
+/**
+ * The spec's external system, to the letter ("External System Side"): an event goes to *the
+ * waiting interaction of its session*, whatever request it names. `message_added` overwrites
+ * the response; `message_completed` marks the interaction complete.
+ */
+function bySession(frames: Frame[], interactions: Array<{ session: string; state: string; response: string }>): void {
+  for (const frame of frames) {
+    if (frame.event_type !== 'message_added' && frame.event_type !== 'message_completed') continue;
+    const waiting = interactions.find((i) => i.session === frame.session_id && i.state === 'waiting');
+    if (!waiting) continue;
+    if (frame.event_type === 'message_added') waiting.response = frame.data.content;
+    else waiting.state = 'complete';
+  }
+}
+
 describe('usher runtime --sync-url: the agent side of external-sync', { timeout: 60_000 }, () => {
   it('creates a thread for a new session, streams a cumulative answer, completes with the request id, and books what was asked', async () => {
     const { orchestrator, bookings } = await setup();
@@ -290,14 +305,41 @@ describe('usher runtime --sync-url: the agent side of external-sync', { timeout:
     orchestrator.drop();
 
     // Whether the answer was still running or had ended while the socket was down, the agent
-    // names the request again and sends its latest frames on the new connection.
+    // names the request again and delivers on the new connection what had not gone out: its
+    // latest cumulative answer and its completion, once.
     const again = await orchestrator.waitFor((f) => f.event_type === 'agent_ready' && f.connection === 2);
     expect(again.data).toMatchObject({ agent_id: ready.data.agent_id, requests: ['req_D1'] });
     await orchestrator.waitFor((f) => f.connection === 2 && f.event_type === 'message_completed');
-    const resent = orchestrator.frames.filter((f) => f.connection === 2 && f.event_type !== 'agent_ready');
-    expect(resent.map((f) => f.event_type)).toEqual(['context_created', 'message_added', 'message_completed']);
-    const content = (resent[1] as Extract<Frame, { event_type: 'message_added' }>).data.content;
-    expect(content).toMatch(/booking is confirmed/i);
+    const resent = answer(orchestrator.frames.filter((f) => f.connection === 2 && f.event_type !== 'agent_ready'));
+    expect(resent.types.filter((t) => t === 'message_completed')).toHaveLength(1);
+    expect(resent.last?.event_type).toBe('message_completed');
+    expect(resent.contents.at(-1)).toMatch(/booking is confirmed/i);
     expect(orchestrator.invalid).toEqual([]);
+  });
+
+  it('after the orchestrator restarts, sends nothing again of a finished request, so a new one waiting in the same session gets its own answer', async () => {
+    const { orchestrator } = await setup();
+    orchestrator.send(chat('ses_E', null, 'Paper Lanterns in IMAX tomorrow, two adults', 'req_E1'));
+    await orchestrator.ended('req_E1');
+    const first = answer(orchestrator.of('req_E1'));
+    const thread = (orchestrator.of('req_E1')[0] as Extract<Frame, { event_type: 'context_created' }>).data
+      .acp_thread_id;
+
+    // The orchestrator crashes and comes back; meanwhile the person wrote again in the same session.
+    orchestrator.drop();
+    const since = orchestrator.frames.length;
+    const waiting = { session: 'ses_E', state: 'waiting', response: '' };
+    const again = await orchestrator.waitFor((f) => f.event_type === 'agent_ready' && f.connection === 2);
+    expect(again.data).toMatchObject({ requests: [] });
+    orchestrator.send(chat('ses_E', thread, 'any format', 'req_E2'));
+    await orchestrator.ended('req_E2');
+
+    const resent = orchestrator.frames.filter((f) => f.connection === 2 && orchestrator.of('req_E1').includes(f));
+    expect(resent).toEqual([]);
+    bySession(orchestrator.frames.slice(since), [waiting]);
+    const second = answer(orchestrator.of('req_E2'));
+    expect(waiting).toEqual({ session: 'ses_E', state: 'complete', response: second.contents.at(-1) });
+    expect(waiting.response).toMatch(/booking is confirmed/i);
+    expect(waiting.response).not.toBe(first.contents.at(-1));
   });
 });

@@ -44,13 +44,18 @@ export class RuntimeProcess {
     this.child.stdin.on('error', () => {}); // a write after exit: the client reports it
     this.child.stderr.setEncoding('utf8');
     this.child.stderr.on('data', (chunk: string) => this.keep(chunk));
-    this.exited = new Promise((resolve) => {
+    const ended = new Promise<RuntimeExit>((resolve) => {
       this.child.on('error', (err) => resolve({ code: null, signal: null, error: err.message }));
       this.child.on('exit', (code, signal) => resolve({ code, signal }));
     });
-    void this.exited.then(() => {
+    const logClosed = new Promise<void>((resolve) => this.log.once('close', () => resolve()));
+    // The runtime has ended once its log file is complete and closed too.
+    this.exited = ended.then(async (exit) => {
       if (this.partial) this.tail.push(this.partial);
+      this.partial = '';
       this.log.end();
+      await logClosed;
+      return exit;
     });
   }
 

@@ -1,7 +1,7 @@
 import { checkBooking, defaultScenario } from '@usher/booking';
 import type { StudyLogRecord, ToolDefinition, UiSpec } from '@usher/protocol';
 import { readLog, startTestServer, TestClient } from '@usher/server/testing';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { EpisodicLog } from '../memory/episodic.ts';
 import { ORBITAL_IMAX_PAIR } from '../testing/stories.ts';
 import { Agent, type AgentOptions } from './agent.ts';
@@ -91,6 +91,24 @@ describe('Agent in autopilot', () => {
       (f) => f.type === 'state.updated' && JSON.stringify(f.payload.messageHistory).includes('relax'),
     );
     expect(said).toBeDefined();
+  });
+});
+
+describe('The study’s day', () => {
+  it('reads "tomorrow" against the day the host gave, not the machine’s clock, also while no booking stage is loaded', async () => {
+    const { server, agent } = await studyRoom();
+    const lines: string[] = [];
+    // The machine's clock is on another day than the scenario's (Saturday 2026-11-21).
+    const booker = agent({ now: () => new Date('2027-06-30T12:00:00Z'), log: (line) => lines.push(line) });
+    onTestFinished(() => booker.close());
+    await booker.start();
+    const first = await booker.instruct({ text: ORBITAL_IMAX_PAIR.text });
+    expect(first.status).toBe('done');
+    expect(server.headlessHost?.submitted()).toMatchObject({ date: '2026-11-22' });
+    // The booking is submitted: the host shows no booking stage while the next wish is read.
+    const next = await booker.instruct({ text: 'Two adults for Paper Lanterns tomorrow' });
+    expect(next.model.hard).toContainEqual({ kind: 'date', dates: ['2026-11-22'] });
+    expect(lines.join('\n')).not.toMatch(/machine's clock/);
   });
 });
 

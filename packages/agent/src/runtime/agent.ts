@@ -41,6 +41,8 @@ export interface AgentOptions {
   /** The planner (the deterministic one by default); an LLM planner is asynchronous and can be cancelled. */
   planner?: (input: PlannerInput, call?: { signal?: AbortSignal }) => NavigationPlan | Promise<NavigationPlan>;
   log?: (line: string) => void;
+  /** The machine's clock, read only when no host has said which day the study is on. */
+  now?: () => Date;
 }
 
 export interface AgentResult {
@@ -116,6 +118,9 @@ export class Agent {
   /** Cancels a planner call in flight when the agent stops. */
   private readonly abort = new AbortController();
   private toolCalls = 0;
+  /** The study's day as the host last gave it ({@link todayFromContext}). */
+  private studyToday: string | null = null;
+  private readonly clock: () => Date;
   /** The instruction being carried out ({@link instruct}), if any. */
   private current: Instruction | null = null;
   private callIds = 0;
@@ -124,6 +129,7 @@ export class Agent {
     this.model = options.story ? fromStory(options.story) : { hard: [], soft: [] };
     this.episodes = options.episodes ?? new EpisodicLog({ dir: null });
     this.log = options.log ?? (() => {});
+    this.clock = options.now ?? (() => new Date());
     this.relay = new RelayClient({
       url: options.url,
       room: options.room,
@@ -491,6 +497,8 @@ export class Agent {
     event: MessageOf<'snapshot.state'> | MessageOf<'state.updated'> | MessageOf<'user.message'>,
   ): PerceivedContext {
     this.context = perceive(this.context, event);
+    const today = this.context.uiSpec?.meta?.today;
+    if (typeof today === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(today)) this.studyToday = today;
     this.memory.noteState(this.context.uiSpec);
     this.wake?.();
     return this.context;
@@ -592,10 +600,19 @@ export class Agent {
     return true;
   }
 
+  /**
+   * The study's day, against which "tomorrow" or "Friday" are read: the last one a host gave
+   * (uiSpec.meta.today), kept while no uiSpec is loaded (the host resets after a booking), since a
+   * study runs on its scenario's day whatever the calendar says. Only when no host has ever said
+   * is the machine's clock used, and the agent says so.
+   */
   private todayFromContext(): string {
-    // The host says which day the study is on (uiSpec.meta.today); the machine's clock is the last resort.
-    const today = this.context.uiSpec?.meta?.today;
-    return typeof today === 'string' ? today : new Date().toISOString().slice(0, 10);
+    if (this.studyToday !== null) return this.studyToday;
+    const today = this.clock().toISOString().slice(0, 10);
+    this.log(
+      `agent: the host has not said which day the study is on; reading dates against the machine's clock (${today})`,
+    );
+    return today;
   }
 
   private waitFor(test: (context: PerceivedContext) => boolean, timeoutMs: number): Promise<PerceivedContext | null> {

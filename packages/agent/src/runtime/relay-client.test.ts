@@ -44,6 +44,7 @@ describe('RelayClient', () => {
     scriptHost(host, (frame) => frame.type === 'snapshot.get'); // the host swallows snapshot.get
     const { relay } = client(server.url, { requestTimeoutMs: 100 });
     await relay.connect();
+    await relay.request('session.start', { studyId: 'pilot-01', participantId: 'P07' });
     const err = await relay.request('snapshot.get', {}).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RelayRequestError);
     expect(err).toMatchObject({ code: 'TIMEOUT_RESULT', wire: false });
@@ -56,6 +57,7 @@ describe('RelayClient', () => {
     scriptHost(host, (frame) => frame.type === 'snapshot.get');
     const { relay, events } = client(first.url, { backoff: { initialMs: 50, maxMs: 100 } });
     await relay.connect();
+    await relay.request('session.start', { studyId: 'pilot-01', participantId: 'P07' });
     const pending = relay.request('snapshot.get', {}).catch((e: unknown) => e);
     await first.close();
     expect(await pending).toMatchObject({ code: 'DISCONNECTED' });
@@ -63,6 +65,7 @@ describe('RelayClient', () => {
 
     const second = await startTestServer({ port, headlessHost: true, scenario: defaultScenario() });
     await until(() => events.some((e) => e.kind === 'joined' && e.reconnect));
+    await relay.request('session.start', { studyId: 'pilot-01', participantId: 'P07' });
     expect((await relay.request('snapshot.get', {})).payload.uiSpec?.stage).toBe('movie');
     expect(second.relay.status()[0]).toMatchObject({ agents: 1 });
     expect(events.filter((e) => e.kind === 'joined')).toHaveLength(2);

@@ -1,22 +1,38 @@
 /** Which of a request's frames a slot holds: the thread it created, its answer so far, its end. */
 export type FrameSlot = 'created' | 'added' | 'end';
 
-interface Entry {
-  requestId: string;
-  frames: Partial<Record<FrameSlot, string>>;
+const SLOTS: readonly FrameSlot[] = ['created', 'added', 'end'];
+
+interface Kept {
+  frame: string;
+  /** The frame was handed to an open socket. */
+  sent: boolean;
 }
 
-/** How many answered requests keep their last frames for the next reconnection. */
+interface Entry {
+  requestId: string;
+  frames: Partial<Record<FrameSlot, Kept>>;
+}
+
+/** One frame to send again after a reconnection. */
+export interface Resend {
+  requestId: string;
+  slot: FrameSlot;
+  frame: string;
+}
+
+/** How many answered requests keep their last frames (to answer a `chat_message` sent again). */
 const KEPT_FINISHED = 32;
 
 /**
  * The latest frames of each request the agent is answering, and of the last {@link KEPT_FINISHED}
- * it answered. A frame sent just before a connection dropped may never have arrived, and the
- * protocol has no acknowledgements; so after every reconnection the agent names these requests
- * in `agent_ready` and sends their latest frames again ({@link replay}). That is safe because
- * each of them is idempotent for an orchestrator that follows the spec: `context_created` stores
- * the same mapping, `message_added` overwrites with the same cumulative content, and a completion
- * of a finished request is ignored. Frames made while no connection is open are only kept here.
+ * it answered. The protocol has no acknowledgements, so after a reconnection the agent sends
+ * again only what may not have arrived ({@link replay}): the latest frames of requests still
+ * being answered (each is idempotent for an orchestrator that follows the spec), and of a
+ * finished request only the frames that were never handed to an open socket. A finished
+ * request's frames that were sent are never replayed: the spec's orchestrator matches an event
+ * to *the waiting interaction of the session*, so an old completion replayed after a restart
+ * would end a newer request waiting in the same session.
  */
 export class RequestLedger {
   private readonly active = new Map<string, Entry>();
@@ -34,16 +50,23 @@ export class RequestLedger {
     return this.active.has(requestId);
   }
 
-  /** The last frames of an answered request still kept, in order, or null. */
+  /** The last frames of an answered request still kept, in order, or null (to answer a repeated `chat_message`). */
   answered(requestId: string): string[] | null {
     const entry = this.finished.find((e) => e.requestId === requestId);
-    return entry ? framesOf(entry) : null;
+    return entry ? SLOTS.flatMap((slot) => entry.frames[slot]?.frame ?? []) : null;
   }
 
-  /** Keeps `frame` as the request's latest of its slot. */
-  record(requestId: string, slot: FrameSlot, frame: string): void {
+  /** Keeps `frame` as the request's latest of its slot; `sent` when it was handed to an open socket. */
+  record(requestId: string, slot: FrameSlot, frame: string, sent: boolean): void {
     const entry = this.active.get(requestId);
-    if (entry) entry.frames[slot] = frame;
+    if (entry) entry.frames[slot] = { frame, sent };
+  }
+
+  /** A frame from {@link replay} was handed to an open socket. */
+  delivered(resend: Resend): void {
+    const entry = this.active.get(resend.requestId) ?? this.finished.find((e) => e.requestId === resend.requestId);
+    const kept = entry?.frames[resend.slot];
+    if (kept && kept.frame === resend.frame) kept.sent = true;
   }
 
   /** The request has sent its end (`message_completed` or `chat_response_error`). */
@@ -55,18 +78,24 @@ export class RequestLedger {
     if (this.finished.length > KEPT_FINISHED) this.finished.shift();
   }
 
-  /** The request ids whose frames {@link replay} sends: what `agent_ready` announces. */
-  requestIds(): string[] {
-    return [...this.active.keys(), ...this.finished.map((e) => e.requestId)];
+  /** What to send after a reconnection, each request's frames in protocol order. */
+  replay(): Resend[] {
+    const all = (entry: Entry) => SLOTS.flatMap((slot) => resend(entry, slot, () => true));
+    const unsent = (entry: Entry) => SLOTS.flatMap((slot) => resend(entry, slot, (kept) => !kept.sent));
+    return [...[...this.active.values()].flatMap(all), ...this.finished.flatMap(unsent)];
   }
 
-  /** Every kept frame, each request's in protocol order. */
-  replay(): string[] {
-    return [...this.active.values(), ...this.finished].flatMap(framesOf);
+  /**
+   * What `agent_ready` announces: the requests being answered, and the finished ones whose end
+   * {@link replay} delivers now. An orchestrator may end any other request it sent: its answer is
+   * lost, or it arrived already.
+   */
+  requestIds(): string[] {
+    return [...new Set([...this.active.keys(), ...this.replay().map((r) => r.requestId)])];
   }
 }
 
-function framesOf(entry: Entry): string[] {
-  const { created, added, end } = entry.frames;
-  return [created, added, end].filter((f): f is string => f !== undefined);
+function resend(entry: Entry, slot: FrameSlot, wanted: (kept: Kept) => boolean): Resend[] {
+  const kept = entry.frames[slot];
+  return kept && wanted(kept) ? [{ requestId: entry.requestId, slot, frame: kept.frame }] : [];
 }

@@ -91,7 +91,7 @@ export class SyncAgent {
     await this.connection.close();
   }
 
-  /** After every (re)connection: `agent_ready`, then the latest frames of the requests it names. */
+  /** After every (re)connection: `agent_ready`, then what may not have arrived of the requests it names. */
   private announce(): void {
     const ready = encodeEvent({
       event_type: 'agent_ready',
@@ -103,7 +103,9 @@ export class SyncAgent {
       },
     });
     this.connection.send(ready);
-    for (const frame of this.ledger.replay()) this.connection.send(frame);
+    for (const resend of this.ledger.replay()) {
+      if (this.connection.send(resend.frame)) this.ledger.delivered(resend);
+    }
   }
 
   private receive(text: string): void {
@@ -258,12 +260,11 @@ export class SyncAgent {
     this.answering.delete(ids.request_id);
   }
 
-  /** Sends a request's frame now if connected, and keeps it for the next reconnection either way. */
+  /** Sends a request's frame now if connected, and keeps it, with whether it went out, for the next reconnection. */
   private emit(requestId: string, slot: FrameSlot, event: SyncAgentEvent): void {
     if (!this.ledger.isActive(requestId)) return; // ended already (stopped at shutdown)
     const frame = encodeEvent(event);
-    this.ledger.record(requestId, slot, frame);
-    this.connection.send(frame);
+    this.ledger.record(requestId, slot, frame, this.connection.send(frame));
   }
 }
 

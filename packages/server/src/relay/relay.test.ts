@@ -16,6 +16,14 @@ async function roomWithSession() {
   return { server, host, agent, sessionId, logPath: join(server.logsDir, `${sessionId}.jsonl`) };
 }
 
+/** Opens a study session in a room whose host is played by hand (it answers session.start here, and nothing else). */
+async function openSession(agent: TestClient, host: TestClient): Promise<void> {
+  const reply = agent.request('session.start', { studyId: 'pilot-01', participantId: 'P07' });
+  const start = await host.waitFor((f) => f.type === 'session.start');
+  host.send(envelope('session.started', { sessionId: start.payload.sessionId }, { replyTo: start.id as string }));
+  expect((await reply).type).toBe('session.started');
+}
+
 describe('relay: bad frames', () => {
   const { rejected } = loadCorpus();
 
@@ -89,6 +97,7 @@ describe('relay: bad frames', () => {
     expect((await host.waitFor((f) => f.type === 'error')).payload.message).toContain('answers no pending request');
 
     const agent = await TestClient.join(server.url, 'agent');
+    await openSession(agent, host);
     const reply = agent.request('snapshot.get');
     const request = await host.waitFor((f) => f.type === 'snapshot.get');
     host.send(envelope('tool.result', { ok: true, toolName: 'x' }, { replyTo: request.id as string }));
@@ -121,11 +130,17 @@ describe('relay: SESSION_NOT_ACTIVE', () => {
     expect((await agent.request('tool.call', call)).payload.code).toBe('SESSION_NOT_ACTIVE');
     expect((await agent.request('agent.message', { text: 'hello' })).payload.code).toBe('SESSION_NOT_ACTIVE');
     expect((await agent.request('session.end', {})).payload.code).toBe('SESSION_NOT_ACTIVE');
+    expect((await agent.request('snapshot.get')).payload.code).toBe('SESSION_NOT_ACTIVE');
 
     await agent.request('session.start', { studyId: 'pilot-01', participantId: 'P07' });
+    expect((await agent.request('snapshot.get')).type).toBe('snapshot.state');
     expect((await agent.request('tool.call', call)).type).toBe('tool.result');
     expect((await agent.request('session.end', {})).type).toBe('session.ended');
     expect((await agent.request('tool.call', call)).payload.code).toBe('SESSION_NOT_ACTIVE');
+    expect((await agent.request('snapshot.get')).payload).toMatchObject({
+      code: 'SESSION_NOT_ACTIVE',
+      message: 'no study session is active; send session.start first',
+    });
   });
 
   it('when the room has no host', async () => {
@@ -162,6 +177,7 @@ describe('relay: routing', () => {
     const server = await startTestServer();
     const first = await TestClient.join(server.url, 'host');
     const agent = await TestClient.join(server.url, 'agent');
+    await openSession(agent, first);
     const pending = agent.request('snapshot.get');
     await first.waitFor((f) => f.type === 'snapshot.get');
 
@@ -178,6 +194,7 @@ describe('relay: routing', () => {
     const server = await startTestServer();
     const host = await TestClient.join(server.url, 'host');
     const agent = await TestClient.join(server.url, 'agent');
+    await openSession(agent, host);
     const pending = agent.request('snapshot.get');
     await host.waitFor((f) => f.type === 'snapshot.get');
     host.close();

@@ -252,7 +252,7 @@ export class Relay {
     const room = peer.room as Room;
     const host = room.host;
     if (message.type === 'session.start') return this.startSession(peer, room, message);
-    if (message.type !== 'snapshot.get' && !room.study) {
+    if (!room.study) {
       return this.reject(
         peer,
         'SESSION_NOT_ACTIVE',

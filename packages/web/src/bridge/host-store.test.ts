@@ -101,6 +101,9 @@ describe('HostStore', () => {
     await until(store, (s) => s.connection === 'open');
     expect(server.relay.status()).toEqual([expect.objectContaining({ room: 'default', host: true })]);
     const agent = await TestClient.join(server.url, 'agent');
+    expect((await agent.request('session.start', { studyId: 'pilot-01', participantId: 'P07' })).type).toBe(
+      'session.started',
+    );
     const snapshot = await agent.request('snapshot.get');
     expect((snapshot.payload.uiSpec as UiSpec).stage).toBe('movie');
   });
@@ -154,10 +157,12 @@ describe('HostStore', () => {
     expect(restored.view.uiSpec?.stage).toBe('theater');
     expect(restored.view.uiSpec?.state.booking?.movie?.id).toBe(movie);
     expect(restored.view.messageHistory.map((m) => m.text)).toEqual(['Somewhere with parking']);
+    // An agent in the room hears the restored state the page announces when it joins.
+    const agent = await TestClient.join(server.url, 'agent');
     after.connect();
     await until(after, (s) => s.connection === 'open');
-    const agent = await TestClient.join(server.url, 'agent');
-    expect(((await agent.request('snapshot.get')).payload.uiSpec as UiSpec).stage).toBe('theater');
+    const announced = await agent.waitFor((f) => f.type === 'state.updated' && f.payload.source === 'host');
+    expect((announced.payload.uiSpec as UiSpec).stage).toBe('theater');
   });
 
   it('refuses what the participant may not do, and changes nothing', async () => {

@@ -190,6 +190,8 @@ describe('the page', () => {
     await page.getByTestId('chat-send').click();
     await page.locator('[data-testid="chat-message"][data-role="participant"]').waitFor();
 
+    // An agent in the room hears the state the reloaded page announces when it joins again.
+    const agent = await TestClient.join(server.url, 'agent', room);
     await page.reload();
     await onStage(page, TITLES.theater);
     await page.locator(`[data-testid="${theaterId}"][aria-pressed="true"]`).waitFor();
@@ -197,8 +199,8 @@ describe('the page', () => {
       expect.stringContaining('Near the station if possible'),
     ]);
     await page.getByTestId('connection').and(page.locator('[data-state="open"]')).waitFor();
-    const agent = await TestClient.join(server.url, 'agent', room);
-    expect((await currentSpec(agent)).stage).toBe('theater');
+    const announced = await agent.waitFor((f) => f.type === 'state.updated' && f.payload.source === 'host');
+    expect((announced.payload.uiSpec as UiSpec).stage).toBe('theater');
   });
 
   it('opens one socket under StrictMode and never sends the backendData canary', async () => {
