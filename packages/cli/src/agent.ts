@@ -12,6 +12,8 @@ export interface AgentFlags {
   episodes: string;
   /** End the study session once the booking is made (the log is then complete and on disk). */
   endSession?: boolean;
+  /** An agent's credential for a relay with access control (`--token`, or `USHER_TOKEN`). */
+  token?: string;
 }
 
 /** Builds the agent the flags describe; its episodes go to `<episodes>/<agent session>.episodes.jsonl`. */
@@ -30,6 +32,7 @@ export function agentFromFlags(flags: AgentFlags, log: (line: string) => void): 
     ...(story && { story }),
     episodes: new EpisodicLog({ dir: flags.episodes }),
     endSessionWhenDone: flags.endSession ?? false,
+    ...(flags.token && { token: flags.token }),
     ...(llm && { planner: createLlmPlanner(llm, undefined, { log }) }),
     log,
   });

@@ -1,12 +1,13 @@
 import { LlmConfigError } from '@usher/agent';
 import { StartupError, VERSION } from '@usher/server';
-import { Command, CommanderError, Option } from 'commander';
+import { Argument, Command, CommanderError, Option } from 'commander';
 import { type AgentFlags, runAgent } from './agent.ts';
-import { parseLabel, parseNonEmpty, parsePort, parseRelayUrl, parseRoom } from './options.ts';
+import { parseLabel, parseNonEmpty, parseOrigin, parsePort, parseRelayUrl, parseRoom } from './options.ts';
 import { type OrchestratorFlags, parseSeconds, parseToken, runOrchestrator } from './orchestrator.ts';
 import { collectDirs, parseMilliseconds, runStdio, type StdioFlags } from './runtime.ts';
-import { type ServeFlags, serve } from './serve.ts';
+import { parseLimit, type ServeFlags, serve } from './serve.ts';
 import { parseSyncUrl, runSync, type SyncFlags } from './sync.ts';
+import { issueToken, parseDays, type TokenFlags } from './token.ts';
 import { parseRuntimeCmd, type TuiFlags, tui } from './tui.ts';
 
 /** Exit codes: 0 done, 1 could not run (busy port, unreadable scenario …), 2 bad command line. */
@@ -44,8 +45,47 @@ export async function main(argv: string[]): Promise<number> {
         'assist',
       ]),
     )
+    .addOption(
+      new Option(
+        '--access <mode>',
+        'token: every connection needs a credential; open: none does (default: open on loopback, token elsewhere)',
+      ).choices(['open', 'token']),
+    )
+    .option('--insecure-open-to-everyone', 'allow --access open on an address other than loopback', false)
+    .addOption(
+      new Option('--data <dir>', "folder of the server's own data (its secret)")
+        .default('./data')
+        .argParser(parseNonEmpty),
+    )
+    .addOption(
+      new Option('--allow-origin <origin>', 'a site whose pages may connect and post (repeatable; * for any)')
+        .default([])
+        .argParser(parseOrigin),
+    )
+    .addOption(
+      new Option('--limit <name=value>', 'set a limit, e.g. maxRooms=200 (repeatable; see the server README)')
+        .default({})
+        .argParser(parseLimit),
+    )
     .action((flags: ServeFlags) => {
       run = () => serve(flags);
+    });
+
+  program
+    .command('token')
+    .description(
+      "Print a credential signed with the server's secret: a participant's (host of a room), an agent's or an experimenter's.",
+    )
+    .addArgument(new Argument('<kind>', 'what the credential allows').choices(['host', 'agent', 'experimenter']))
+    .addOption(new Option('--room <name>', 'the room of a host credential').argParser(parseRoom))
+    .addOption(new Option('--days <n>', 'how long it is valid').default(30).argParser(parseDays))
+    .addOption(
+      new Option('--data <dir>', "folder of the server's own data (its secret)")
+        .default('./data')
+        .argParser(parseNonEmpty),
+    )
+    .action((kind: TokenFlags['kind'], flags: Omit<TokenFlags, 'kind'>) => {
+      run = () => issueToken({ kind, ...flags });
     });
 
   program
@@ -70,6 +110,11 @@ export async function main(argv: string[]): Promise<number> {
         .argParser(parseNonEmpty),
     )
     .option('--end-session', 'end the study session once the booking is made', false)
+    .addOption(
+      new Option('--token <credential>', "an agent's credential, for a relay with access control")
+        .env('USHER_TOKEN')
+        .argParser(parseNonEmpty),
+    )
     .action((flags: AgentFlags) => {
       run = () => runAgent(flags);
     });

@@ -39,3 +39,18 @@ export function parseRelayUrl(value: string): string {
     throw new InvalidArgumentError('expected a ws:// or wss:// URL');
   return url.origin.replace(/^http/, 'ws');
 }
+
+/** An origin for `--allow-origin`: `https://host[:port]`, or `*` for any. */
+export function parseOrigin(value: string, previous: string[] = []): string[] {
+  if (value === '*') return [...previous, value];
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError('expected an origin such as https://study.example.org, or *');
+  }
+  if (url.origin === 'null' || url.origin !== value.replace(/\/$/, '')) {
+    throw new InvalidArgumentError(`expected an origin (scheme, host and port only), such as ${url.origin}`);
+  }
+  return [...previous, url.origin];
+}

@@ -1,7 +1,17 @@
 import { createRequire } from 'node:module';
+import { isIP } from 'node:net';
 import { dirname, join } from 'node:path';
 import { defaultScenario } from '@usher/booking';
-import { loadScenarioFile, startServer } from '@usher/server';
+import {
+  DEFAULT_LIMITS,
+  loadScenarioFile,
+  loadSecret,
+  type RelayLimits,
+  SecretError,
+  StartupError,
+  startServer,
+} from '@usher/server';
+import { InvalidArgumentError } from 'commander';
 import { agentFromFlags } from './agent.ts';
 
 export interface ServeFlags {
@@ -15,13 +25,57 @@ export interface ServeFlags {
   headlessHost: boolean;
   /** Run an agent in this process too (it reaches the relay over a WebSocket like any other). */
   agent?: 'autopilot' | 'assist';
+  /** `token` or `open`; by default open on a loopback address and token anywhere else. */
+  access?: 'open' | 'token';
+  /** Open mode on an address other than loopback: only with this deliberately named flag. */
+  insecureOpenToEveryone: boolean;
+  /** Folder of the server's own data (its secret). */
+  data: string;
+  allowOrigin: string[];
+  limit: Partial<RelayLimits>;
 }
 
 /** The web host's built assets (`npm run build` makes them). */
 const WEB_ROOT = join(dirname(createRequire(import.meta.url).resolve('@usher/web/package.json')), 'dist');
 
+/** `--limit name=value`: one of {@link DEFAULT_LIMITS}, a whole number (milliseconds, bytes or a count). */
+export function parseLimit(value: string, previous: Partial<RelayLimits> = {}): Partial<RelayLimits> {
+  const match = /^(\w+)=(\d{1,15})$/.exec(value);
+  const names = Object.keys(DEFAULT_LIMITS).join(', ');
+  if (!match) throw new InvalidArgumentError(`expected name=number, e.g. maxRooms=200 (names: ${names})`);
+  const [, name, number] = match as unknown as [string, string, string];
+  if (!Object.hasOwn(DEFAULT_LIMITS, name)) throw new InvalidArgumentError(`unknown limit "${name}" (names: ${names})`);
+  const n = Number(number);
+  if (n < 1) throw new InvalidArgumentError(`${name} must be at least 1`);
+  return { ...previous, [name]: n };
+}
+
+/** Whether an address to bind to is reachable from this machine only. */
+export function isLoopback(bind: string): boolean {
+  if (bind === 'localhost') return true;
+  if (isIP(bind) === 4) return bind.startsWith('127.');
+  return bind === '::1';
+}
+
 /** `usher serve`: runs until SIGINT or SIGTERM, then closes every study log cleanly. */
 export async function serve(flags: ServeFlags): Promise<number> {
+  const loopback = isLoopback(flags.bind);
+  const access = flags.access ?? (loopback ? 'open' : 'token');
+  if (access === 'open' && !loopback && !flags.insecureOpenToEveryone) {
+    throw new StartupError(
+      `refusing to serve ${flags.bind} without access control: anyone who reaches it could join any room, read every chat and end sessions. ` +
+        'Use --access token (the default off loopback), or add --insecure-open-to-everyone if you really mean it.',
+    );
+  }
+  let secret: Uint8Array | undefined;
+  if (access === 'token') {
+    try {
+      secret = loadSecret(join(flags.data, 'server.secret')).secret;
+    } catch (err) {
+      if (err instanceof SecretError) throw new StartupError(err.message);
+      throw err;
+    }
+  }
   const scenario = flags.scenario ? loadScenarioFile(flags.scenario) : defaultScenario();
   const server = await startServer({
     port: flags.port,
@@ -31,12 +85,27 @@ export async function serve(flags: ServeFlags): Promise<number> {
     room: flags.room,
     headlessHost: flags.headlessHost,
     webRoot: WEB_ROOT,
+    access,
+    ...(secret && { secret }),
+    allowOrigins: flags.allowOrigin,
+    limits: flags.limit,
   });
+  // The last line of defence: a fault nothing caught ends every open study log with a record saying why.
+  const fatal = (err: unknown) => {
+    console.error(`usher serve: fatal: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    server.abort(`fatal error: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(70);
+  };
+  process.on('uncaughtException', fatal);
+  process.on('unhandledRejection', fatal);
+
+  const capabilities = server.capabilities;
   const page = new URL(server.url);
   page.search = new URLSearchParams({
     room: flags.room,
     study: flags.study,
     participant: flags.participant,
+    ...(capabilities && { token: await capabilities.issue({ kind: 'host', room: flags.room }) }),
   }).toString();
   const lines = [
     `Usher relay listening on ${server.url}`,
@@ -44,6 +113,20 @@ export async function serve(flags: ServeFlags): Promise<number> {
     `  agents connect to   ${server.agentUrl}`,
     `  study logs go to    ${flags.logs}`,
   ];
+  if (capabilities) {
+    lines.push(
+      `  access control      on: credentials signed with ${join(flags.data, 'server.secret')} (or USHER_SECRET)`,
+      `  agent credential    ${await capabilities.issue({ kind: 'agent' })}`,
+      `  experimenter        ${await capabilities.issue({ kind: 'experimenter' })}`,
+      '                      (more with `usher token host --room NAME`, `usher token agent`, `usher token experimenter`)',
+    );
+  } else {
+    lines.push(
+      `  access control      OFF (open mode): anyone who can reach ${flags.bind}:${server.port} can join any room,`,
+      '                      read every chat and end sessions. Fine for one researcher on this machine;',
+      '                      for a study online, use --access token.',
+    );
+  }
   if (server.headlessHost) {
     const api = `${server.url}/api/rooms/${flags.room}/participant`;
     lines.push(
@@ -51,6 +134,7 @@ export async function serve(flags: ServeFlags): Promise<number> {
       `  participant API     GET ${api}/view · POST ${api}/message · POST ${api}/action`,
     );
   }
+  const agentToken = capabilities ? await capabilities.issue({ kind: 'agent' }, 3650) : undefined;
   const agent = flags.agent
     ? agentFromFlags(
         {
@@ -61,6 +145,7 @@ export async function serve(flags: ServeFlags): Promise<number> {
           mode: flags.agent,
           ...(flags.scenario && { scenario: flags.scenario }),
           episodes: './logs/agent',
+          ...(agentToken && { token: agentToken }),
         },
         (line) => console.error(line),
       )

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { capText, exceedsDepth, MAX_ERROR_TEXT, MAX_JSON_DEPTH } from './bounds.ts';
 import { describeZodError, type ErrorCode } from './errors.ts';
 import { isMessageType, MESSAGES, type MessageType, type PayloadInputOf, type PayloadOf } from './messages/index.ts';
 import { MAX_FRAME_BYTES, PROTOCOL_VERSION } from './version.ts';
@@ -63,7 +64,7 @@ export function decodeMessage(value: unknown): DecodeResult {
     return fail('INVALID_MESSAGE', `malformed envelope: ${describeZodError(envelope.error)}`);
   }
   const { type } = envelope.data;
-  if (!isMessageType(type)) return fail('INVALID_MESSAGE', `unknown message type "${type}"`);
+  if (!isMessageType(type)) return fail('INVALID_MESSAGE', `unknown message type "${capText(type, 64)}"`);
 
   const payload = MESSAGES[type].payload.safeParse(envelope.data.payload);
   if (!payload.success) {
@@ -98,6 +99,14 @@ export function decodeFrame(text: string): DecodeResult {
   if (exceedsFrameLimit(text)) {
     return { ok: false, code: 'INVALID_MESSAGE', message: `frame exceeds the ${MAX_FRAME_BYTES}-byte limit` };
   }
+  // Before anything recursive: a few KB of nesting must not exhaust a reader's stack.
+  if (exceedsDepth(text)) {
+    return {
+      ok: false,
+      code: 'INVALID_MESSAGE',
+      message: `frame nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels`,
+    };
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -126,5 +135,5 @@ export function createMessage<T extends MessageType>(
 
 /** Builds an `error` envelope answering `replyTo` (when the request had an id). */
 export function createError(code: ErrorCode, message: string, replyTo?: string): MessageOf<'error'> {
-  return createMessage('error', { code, message }, { replyTo });
+  return createMessage('error', { code, message: capText(message, MAX_ERROR_TEXT) }, { replyTo });
 }

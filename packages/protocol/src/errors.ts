@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { capText, MAX_ERROR_TEXT } from './bounds.ts';
 
 /**
  * The error codes of external-agent-protocol §5, used as DESIGN.md assigns them:
@@ -37,16 +38,18 @@ export class ProtocolError extends Error {
  * fault on the answering side, reported as `TOOL_EXECUTION_FAILED` without internal detail.
  */
 export function toWireError(err: unknown): { code: ErrorCode; message: string } {
-  if (err instanceof ProtocolError) return { code: err.code, message: err.message };
+  if (err instanceof ProtocolError) return { code: err.code, message: capText(err.message, MAX_ERROR_TEXT) };
   return { code: 'TOOL_EXECUTION_FAILED', message: 'the host failed to apply the request' };
 }
 
-/** Renders a zod error as one line naming each bad field, e.g. `payload.reason: Too small`. */
+/** Renders a zod error as one line naming each bad field, e.g. `payload.reason: Too small`; at most 10 issues. */
 export function describeZodError(error: z.ZodError, prefix = ''): string {
-  return error.issues
+  const more = error.issues.length > 10 ? `; and ${error.issues.length - 10} more` : '';
+  return `${error.issues
+    .slice(0, 10)
     .map((issue) => {
       const path = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
       return path ? `${path}: ${issue.message}` : issue.message;
     })
-    .join('; ');
+    .join('; ')}${more}`;
 }

@@ -2,6 +2,7 @@
  * The Usher wire contract: every mvp-0.2 message, the tools' params, the uiSpec and the study-log
  * record, as zod schemas with their inferred types. Imports nothing from Node, so browsers use it too.
  */
+export * from './bounds.ts';
 export * from './envelope.ts';
 export * from './errors.ts';
 export * from './json-schemas.ts';

@@ -7,7 +7,12 @@ import {
   type ToolDefinition,
 } from './ui-spec.ts';
 
-const itemId = z.string().min(1).describe('The id of an item in uiSpec.visibleItems');
+const itemId = z.string().min(1).max(128).describe('The id of an item in uiSpec.visibleItems');
+
+/** The most items one call may name (a stage shows far fewer): bounds what a host stores and sends back. */
+export const MAX_ITEMS_PER_CALL = 500;
+/** The longest chat message, the same for agents and participants. */
+export const MAX_CHAT_TEXT = 4000;
 
 /**
  * The ten host tools (DESIGN.md, "Booking domain"): five that change how the current stage is
@@ -16,19 +21,24 @@ const itemId = z.string().min(1).describe('The id of an item in uiSpec.visibleIt
 export const TOOL_PARAMS = {
   filter: z
     .strictObject({
-      field: z.string().min(1).describe('An item field, e.g. genre, rating, distanceKm, format'),
+      field: z.string().min(1).max(64).describe('An item field, e.g. genre, rating, distanceKm, format'),
       operator: FilterOperatorSchema,
-      value: z.union([z.string(), z.number(), z.boolean(), z.array(z.union([z.string(), z.number()]))]),
+      value: z.union([
+        z.string().max(200),
+        z.number(),
+        z.boolean(),
+        z.array(z.union([z.string().max(200), z.number()])).max(MAX_ITEMS_PER_CALL),
+      ]),
     })
     .describe('Hide the items that do not match. A new filter on the same field replaces the old one.'),
   sort: z
-    .strictObject({ field: z.string().min(1), order: z.enum(['asc', 'desc']) })
+    .strictObject({ field: z.string().min(1).max(64), order: z.enum(['asc', 'desc']) })
     .describe('Order the visible items by a field.'),
   highlight: z
-    .strictObject({ itemIds: z.array(itemId).min(1), style: HighlightStyleSchema.optional() })
+    .strictObject({ itemIds: z.array(itemId).min(1).max(MAX_ITEMS_PER_CALL), style: HighlightStyleSchema.optional() })
     .describe('Mark items for the participant; style defaults to emphasis.'),
   augment: z
-    .strictObject({ items: z.array(AugmentationSchema).min(1) })
+    .strictObject({ items: z.array(AugmentationSchema).min(1).max(MAX_ITEMS_PER_CALL) })
     .describe("Attach the agent's annotation to items, shown apart from the catalog's own text."),
   clearModification: z
     .strictObject({ type: z.enum(['filter', 'sort', 'highlight', 'augment', 'all']).optional() })
@@ -38,14 +48,14 @@ export const TOOL_PARAMS = {
     .describe('Choose an item. On the seat stage it toggles the seat in the selection.'),
   setQuantity: z
     .strictObject({
-      typeId: z.string().min(1).describe('A ticket type id from visibleItems'),
-      quantity: z.number().int().min(0),
+      typeId: z.string().min(1).max(128).describe('A ticket type id from visibleItems'),
+      quantity: z.number().int().min(0).max(100),
     })
     .describe('Set how many tickets of one type to buy.'),
   next: z.strictObject({}).describe('Go to the next stage; on confirm, submit the booking.'),
   prev: z.strictObject({}).describe('Go back to the previous stage.'),
   postMessage: z
-    .strictObject({ text: z.string().min(1) })
+    .strictObject({ text: z.string().min(1).max(MAX_CHAT_TEXT) })
     .describe("Post a message into the host's chat as the agent."),
 } as const;
 

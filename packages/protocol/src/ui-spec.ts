@@ -38,7 +38,10 @@ export const HIGHLIGHT_STYLES = ['emphasis', 'recommended', 'warning', 'muted'] 
 export const HighlightStyleSchema = z.enum(HIGHLIGHT_STYLES);
 
 export const HighlightSchema = z.strictObject({ itemIds: z.array(z.string()), style: HighlightStyleSchema });
-export const AugmentationSchema = z.strictObject({ itemId: z.string().min(1), value: z.string().min(1) });
+export const AugmentationSchema = z.strictObject({
+  itemId: z.string().min(1).max(128),
+  value: z.string().min(1).max(500),
+});
 
 /** What an agent (or participant) has done to the presentation of the current stage. */
 export const ModificationSchema = z.strictObject({

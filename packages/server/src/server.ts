@@ -1,12 +1,17 @@
 import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
 import type { Scenario } from '@usher/booking';
 import { AGENT_WS_PATH } from '@usher/protocol';
+import { Capabilities, type Capability, CredentialError, presentedToken } from './access/capabilities.ts';
+import { originRefusal } from './access/origin.ts';
 import { HeadlessHost } from './headless-host/headless-host.ts';
 import { createApp } from './http/app.ts';
+import type { RelayLimits } from './relay/limits.ts';
 import { Relay } from './relay/relay.ts';
+import type { LogFileIo } from './study-log/study-log.ts';
 
 export interface ServerOptions {
   port: number;
@@ -17,7 +22,21 @@ export interface ServerOptions {
   /** Room the headless host joins. */
   room: string;
   headlessHost: boolean;
+  /**
+   * `token`: every connection and API call needs a credential signed with `secret` (README,
+   * "Security model"); `open`: none does (one researcher on loopback). Open by default here; the
+   * CLI decides from the address it binds to.
+   */
+  access?: 'open' | 'token';
+  /** The server's secret (see `loadSecret`); required with `access: 'token'`. */
+  secret?: Uint8Array;
+  /** Origins of pages allowed to connect and to change state besides the server's own (`*` for any). */
+  allowOrigins?: string[];
+  limits?: Partial<RelayLimits>;
+  /** Shorthand for `limits.heartbeatMs`. */
   heartbeatMs?: number;
+  /** The study logs' file calls (tests play a full disk with it). */
+  logIo?: LogFileIo;
   warn?: (line: string) => void;
   /** Folder of the web host's built assets, served at `/`. */
   webRoot?: string;
@@ -33,6 +52,13 @@ export interface RunningServer {
   port: number;
   relay: Relay;
   headlessHost: HeadlessHost | null;
+  /** Issues credentials, or null in open mode. */
+  capabilities: Capabilities | null;
+  /**
+   * Ends every open study log with a shutdown record naming `reason` and drops every connection,
+   * synchronously: what a fatal-error handler calls before the process exits.
+   */
+  abort(reason: string): void;
   close(): Promise<void>;
 }
 
@@ -50,30 +76,55 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   } catch (err) {
     throw new StartupError(`cannot create the logs folder ${options.logsDir}: ${(err as Error).message}`);
   }
+  const access = options.access ?? 'open';
+  if (access === 'token' && !options.secret) throw new StartupError('access control needs the server secret');
+  const capabilities = access === 'token' ? new Capabilities(options.secret as Uint8Array) : null;
+  const allowOrigins = options.allowOrigins ?? [];
+  const warn = options.warn ?? ((line: string) => console.error(line));
   const relay = new Relay({
     logsDir: options.logsDir,
-    ...(options.heartbeatMs !== undefined && { heartbeatMs: options.heartbeatMs }),
-    ...(options.warn && { warn: options.warn }),
+    limits: { ...options.limits, ...(options.heartbeatMs !== undefined && { heartbeatMs: options.heartbeatMs }) },
+    warn,
+    ...(options.logIo && { logIo: options.logIo }),
   });
   let headlessHost: HeadlessHost | null = null;
   const app = createApp({
     relay,
     headlessHost: () => headlessHost,
     version: VERSION,
-    warn: options.warn ?? ((line) => console.error(line)),
+    warn,
     scenario: options.scenario ?? null,
     webRoot: options.webRoot ?? null,
     startedAt: new Date(),
+    capabilities,
+    allowOrigins,
   });
   const server = createServer(getRequestListener(app.fetch));
   server.on('upgrade', (request, socket, head) => {
     socket.on('error', () => socket.destroy());
     const path = new URL(request.url ?? '/', 'http://relay').pathname;
-    if (path !== AGENT_WS_PATH) {
-      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
-      return;
+    if (path !== AGENT_WS_PATH) return refuseUpgrade(socket, 404, 'Not Found', `no WebSocket endpoint at ${path}`);
+    const origin = originRefusal(request.headers, allowOrigins);
+    if (origin) return refuseUpgrade(socket, 403, 'Forbidden', origin);
+    if (!capabilities) return relay.handleUpgrade(request, socket, head, { kind: 'open' });
+    const token = presentedToken(request.headers, request.url ?? '/');
+    if (!token) {
+      return refuseUpgrade(
+        socket,
+        401,
+        'Unauthorized',
+        'a credential is needed: the token of a study link, an agent or an experimenter',
+      );
     }
-    relay.handleUpgrade(request, socket, head);
+    capabilities.verify(token).then(
+      (capability: Capability) => {
+        if (!socket.destroyed) relay.handleUpgrade(request, socket, head, capability);
+      },
+      (err: unknown) => {
+        const why = err instanceof CredentialError ? err.message : 'the credential could not be checked';
+        refuseUpgrade(socket, 401, 'Unauthorized', why);
+      },
+    );
   });
 
   await listen(server, options.port, options.bind).catch((err: NodeJS.ErrnoException) => {
@@ -97,6 +148,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (!options.scenario) throw new StartupError('the headless host needs a scenario');
     headlessHost = new HeadlessHost({
       url: `ws://${host}:${port}`,
+      ...(capabilities && { token: await capabilities.issue({ kind: 'host', room: options.room }, 3650) }),
       room: options.room,
       scenario: options.scenario,
       ...(options.warn && { warn: options.warn }),
@@ -113,6 +165,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     get headlessHost() {
       return headlessHost;
     },
+    capabilities,
+    abort: (reason) => {
+      headlessHost?.close();
+      relay.close(reason);
+    },
     close: () =>
       new Promise<void>((resolve) => {
         headlessHost?.close();
@@ -121,6 +178,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         server.closeAllConnections();
       }),
   };
+}
+
+/** Answers an upgrade that is refused with a plain HTTP status, before any WebSocket exists. */
+function refuseUpgrade(socket: Duplex, status: number, title: string, why: string): void {
+  const body = `${why}\n`;
+  socket.end(
+    `HTTP/1.1 ${status} ${title}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 function listen(server: Server, port: number, bind: string): Promise<void> {

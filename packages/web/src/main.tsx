@@ -10,7 +10,14 @@ const root = createRoot(document.getElementById('root') as HTMLElement);
 
 async function start(): Promise<void> {
   const params = readPageParams(location.search);
-  const response = await fetch('/api/scenario');
+  const response = await fetch('/api/scenario', {
+    headers: params.token ? { Authorization: `Bearer ${params.token}` } : {},
+  });
+  if (response.status === 401 || response.status === 403) {
+    throw new Error(
+      'This link is not valid for this study (it may be incomplete or expired). Open the link you were given again.',
+    );
+  }
   if (!response.ok) throw new Error(`the server did not send its scenario (HTTP ${response.status})`);
   const scenario = parseScenario(await response.json(), 'the server scenario');
   // One store per page, made outside React: StrictMode's double mount subscribes twice but connects once.
@@ -19,6 +26,7 @@ async function start(): Promise<void> {
     room: params.room,
     study: params.study,
     participant: params.participant,
+    token: params.token,
     scenario,
     storage: window.localStorage,
   });

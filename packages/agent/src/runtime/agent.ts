@@ -41,6 +41,8 @@ export interface AgentOptions {
   /** The planner (the deterministic one by default); an LLM planner is asynchronous and can be cancelled. */
   planner?: (input: PlannerInput, call?: { signal?: AbortSignal }) => NavigationPlan | Promise<NavigationPlan>;
   log?: (line: string) => void;
+  /** The credential for a relay with access control (an agent's), sent when connecting. */
+  token?: string;
   /** The machine's clock, read only when no host has said which day the study is on. */
   now?: () => Date;
 }
@@ -133,6 +135,7 @@ export class Agent {
     this.relay = new RelayClient({
       url: options.url,
       room: options.room,
+      ...(options.token && { token: options.token }),
       requestTimeoutMs: options.requestTimeoutMs ?? 10_000,
       onEvent: (event) => this.onRelayEvent(event),
     });

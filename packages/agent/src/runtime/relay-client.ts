@@ -53,6 +53,8 @@ export interface RelayClientOptions {
   url: string;
   room: string;
   role?: 'agent' | 'observer';
+  /** The credential for a relay with access control (an agent's or an experimenter's), sent as `Authorization: Bearer`. */
+  token?: string;
   /** How long a request may wait for its reply. */
   requestTimeoutMs?: number;
   /** Reconnect delays after a drop: the first, doubled up to the last. */
@@ -89,9 +91,25 @@ export class RelayClient {
   connect(): Promise<void> {
     return new Promise((resolve, reject) => {
       const base = this.options.url.replace(/^http/, 'ws');
-      const ws = new WebSocket(new URL(AGENT_WS_PATH, base));
+      const ws = new WebSocket(
+        new URL(AGENT_WS_PATH, base),
+        this.options.token ? { headers: { Authorization: `Bearer ${this.options.token}` } } : {},
+      );
       this.ws = ws;
       let joined = false;
+      // A refused credential is answered with an HTTP status and a sentence before any WebSocket exists.
+      ws.on('unexpected-response', (_request, response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          if (body.length < 500) body += chunk;
+        });
+        response.on('end', () => {
+          const why = `the relay refused the connection (HTTP ${response.statusCode}): ${body.trim().slice(0, 300)}`;
+          if (!joined && !this.everJoined) reject(new RelayRequestError('DISCONNECTED', why, false));
+          ws.terminate();
+        });
+      });
       ws.on('open', () => {
         const join = createMessage(
           'relay.join',

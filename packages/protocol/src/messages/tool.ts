@@ -6,9 +6,9 @@ import { UiSpecSchema } from '../ui-spec.ts';
  * `INVALID_PARAMS` (DESIGN.md), as are params that fail the tool's schema.
  */
 export const ToolCallPayload = z.object({
-  toolName: z.string().min(1),
+  toolName: z.string().min(1).max(64),
   params: z.record(z.string(), z.unknown()).default({}),
-  reason: z.string().trim().min(1, 'a tool call needs a non-empty reason'),
+  reason: z.string().trim().min(1, 'a tool call needs a non-empty reason').max(2000),
 });
 
 /** §4.2 `tool.result` (DESIGN.md: `{ok, toolName, uiSpec?}`). */

@@ -9,6 +9,8 @@ export interface HeadlessHostOptions {
   room: string;
   scenario: Scenario;
   warn?: (line: string) => void;
+  /** The room's host credential, for a relay with access control. */
+  token?: string;
   /** The clock of chat timestamps (the system clock by default). */
   now?: () => Date;
 }
@@ -47,7 +49,10 @@ export class HeadlessHost {
   /** Connects and joins the room; resolves once the relay has answered `relay.joined`. */
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(new URL(AGENT_WS_PATH, this.options.url));
+      const ws = new WebSocket(
+        new URL(AGENT_WS_PATH, this.options.url),
+        this.options.token ? { headers: { Authorization: `Bearer ${this.options.token}` } } : {},
+      );
       this.ws = ws;
       let joined = false;
       ws.on('open', () => {

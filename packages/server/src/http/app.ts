@@ -7,6 +7,8 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
+import { type Capabilities, type Capability, CredentialError, presentedToken } from '../access/capabilities.ts';
+import { originRefusal } from '../access/origin.ts';
 import type { HeadlessHost } from '../headless-host/headless-host.ts';
 import type { Relay } from '../relay/relay.ts';
 
@@ -36,7 +38,13 @@ export interface AppDeps {
   scenario: Scenario | null;
   /** Folder of the web host's built assets, served at `/`; null serves no page. */
   webRoot: string | null;
+  /** Checks credentials; null in open mode (every request may do everything). */
+  capabilities: Capabilities | null;
+  /** Origins besides the server's own whose pages may change state (`*` for any). */
+  allowOrigins: string[];
 }
+
+type Variables = { capability: Capability | null };
 
 /**
  * The server's HTTP surface: health, room status, and the participant API that plays a
@@ -51,10 +59,55 @@ export function createApp({
   warn,
   scenario,
   webRoot,
-}: AppDeps): Hono {
-  const app = new Hono();
+  capabilities,
+  allowOrigins,
+}: AppDeps): Hono<{ Variables: Variables }> {
+  const app = new Hono<{ Variables: Variables }>();
   const fail = (code: ErrorCode, message: string, status = STATUS[code]) =>
     Response.json({ error: { code, message } }, { status });
+  const denied = (status: 401 | 403, message: string) =>
+    Response.json({ error: { code: status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN', message } }, { status });
+
+  // A study link carries its credential in the address: no page of ours hands it on as a Referer.
+  app.use('*', async (c, next) => {
+    await next();
+    c.header('Referrer-Policy', 'no-referrer');
+    c.header('X-Content-Type-Options', 'nosniff');
+  });
+
+  // Who is asking: a credential from `Authorization: Bearer` or `?token=`; every request in open mode.
+  // A page of another site may not change anything, nor post a form (only JSON bodies are read).
+  app.use('/api/*', async (c, next) => {
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+      const origin = originRefusal({ origin: c.req.header('origin'), host: c.req.header('host') }, allowOrigins);
+      if (origin) return denied(403, origin);
+      if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('application/json')) {
+        return fail('INVALID_MESSAGE', 'the body must be JSON (Content-Type: application/json)', 415);
+      }
+    }
+    if (!capabilities) {
+      c.set('capability', { kind: 'open' });
+      return next();
+    }
+    const token = presentedToken({ authorization: c.req.header('authorization') }, c.req.url);
+    if (!token) {
+      c.set('capability', null);
+      return next();
+    }
+    try {
+      c.set('capability', await capabilities.verify(token));
+    } catch (err) {
+      if (err instanceof CredentialError) return denied(401, err.message);
+      throw err;
+    }
+    return next();
+  });
+  const experimenter = (capability: Capability | null) =>
+    capability?.kind === 'open' || capability?.kind === 'experimenter';
+  const needed = (capability: Capability | null, what: string) =>
+    capability === null
+      ? denied(401, `${what} needs a credential`)
+      : denied(403, `this credential does not allow ${what}`);
 
   app.get('/healthz', (c) =>
     c.json({
@@ -65,9 +118,13 @@ export function createApp({
     }),
   );
 
-  app.get('/api/rooms', (c) => c.json({ rooms: relay.status() }));
+  app.get('/api/rooms', (c) => {
+    const capability = c.get('capability');
+    if (!experimenter(capability)) return needed(capability, 'listing rooms (an experimenter credential)');
+    return c.json({ rooms: relay.status() });
+  });
 
-  const participant = new Hono<{ Variables: { host: HeadlessHost } }>();
+  const participant = new Hono<{ Variables: Variables & { host: HeadlessHost } }>();
   participant.use(
     '*',
     bodyLimit({ maxSize: 64 * 1024, onError: () => fail('INVALID_MESSAGE', 'request body exceeds 64 KiB', 413) }),
@@ -76,6 +133,10 @@ export function createApp({
     const room = RoomIdSchema.safeParse(c.req.param('room'));
     const headlessHost = getHeadlessHost();
     if (!room.success) return fail('INVALID_MESSAGE', `"${c.req.param('room')}" is not a room name`);
+    const capability = c.get('capability');
+    const own = capability?.kind === 'host' && capability.room === room.data;
+    if (!own && !experimenter(capability))
+      return needed(capability, `acting in room "${room.data}" (its participant's link)`);
     if (!headlessHost || headlessHost.room !== room.data) {
       return fail(
         'SESSION_NOT_ACTIVE',
@@ -116,10 +177,18 @@ export function createApp({
   });
 
   app.route('/api/rooms/:room/participant', participant);
-  // The web host is the room's host, so it holds backend data; agents read only what the relay carries.
-  app.get('/api/scenario', (c) =>
-    scenario ? c.json(scenario) : fail('SESSION_NOT_ACTIVE', 'this server was started without a scenario', 404),
-  );
+  // The web host is the room's host, so it holds backend data; agents read only what the relay
+  // carries. The story's hidden constraints are the experimenter's alone.
+  app.get('/api/scenario', (c) => {
+    const capability = c.get('capability');
+    if (capability?.kind !== 'host' && !experimenter(capability)) {
+      return needed(capability, 'reading the scenario (a study link or an experimenter credential)');
+    }
+    if (!scenario) return fail('SESSION_NOT_ACTIVE', 'this server was started without a scenario', 404);
+    if (capability.kind === 'experimenter') return c.json(scenario);
+    const { story: _story, ...world } = scenario;
+    return c.json(world);
+  });
 
   if (webRoot) {
     const built = existsSync(join(webRoot, 'index.html'));

@@ -1,17 +1,31 @@
 import type { Role } from '@usher/protocol';
 import { WebSocket } from 'ws';
+import type { Capability } from '../access/capabilities.ts';
 import type { Room } from './room.ts';
 
 /** One WebSocket connection to the relay, before and after it joins a room. */
 export class Peer {
   role: Role | null = null;
   room: Room | null = null;
-  /** Cleared on every heartbeat ping, set again by the pong; a peer still silent at the next beat is dropped. */
+  /** The payload of the last ping; only a pong carrying it back shows the peer is alive. */
+  pingNonce: Buffer | null = null;
   alive = true;
+  /** Bytes received since the last whole frame: a frame in progress. */
+  inProgress = 0;
+  /** Closed by a limit: nothing more is sent to it. */
+  closing = false;
+  joinTimer: NodeJS.Timeout | null = null;
 
   constructor(
     readonly ws: WebSocket,
     private readonly seq: number,
+    /** What the peer's credential lets it do (`open` on a server without access control). */
+    readonly capability: Capability,
+    /** The remote address it connected from. */
+    readonly address: string,
+    /** Called when the bytes queued for this peer pass the limit: it is not reading. */
+    private readonly onSlow: (peer: Peer) => void,
+    private readonly maxBufferedBytes: number,
   ) {}
 
   /** A name for logs: `agent-3`, `host-1`, or `conn-5` before joining. */
@@ -21,6 +35,8 @@ export class Peer {
 
   /** Sends one text frame; a Buffer must hold UTF-8 text (a frame forwarded as it arrived). */
   sendText(text: string | Buffer): void {
-    if (this.ws.readyState === WebSocket.OPEN) this.ws.send(text, { binary: false });
+    if (this.closing || this.ws.readyState !== WebSocket.OPEN) return;
+    this.ws.send(text, { binary: false });
+    if (this.ws.bufferedAmount > this.maxBufferedBytes) this.onSlow(this);
   }
 }

@@ -1,9 +1,12 @@
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { relative, resolve } from 'node:path';
 import type { Duplex } from 'node:stream';
 import {
+  capText,
   decodeFrame,
   type ErrorCode,
+  MAX_ERROR_TEXT,
   MAX_FRAME_BYTES,
   type Message,
   type MessageOf,
@@ -12,8 +15,11 @@ import {
   type StudyLogRecord,
 } from '@usher/protocol';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { type Capability, joinRefusal } from '../access/capabilities.ts';
 import { SessionIdAllocator } from '../study-log/session-ids.ts';
-import { StudyLog } from '../study-log/study-log.ts';
+import { type LogFileIo, StudyLog } from '../study-log/study-log.ts';
+import { Admission } from './admission.ts';
+import { DEFAULT_LIMITS, type RelayLimits } from './limits.ts';
 import { Peer } from './peer.ts';
 import { Room } from './room.ts';
 import { envelopeText, payloadSlice } from './wire.ts';
@@ -23,15 +29,20 @@ const HARD_FRAME_LIMIT = 16 * MAX_FRAME_BYTES;
 
 /** WebSocket close code sent to a host that another host replaced. */
 export const CLOSE_REPLACED = 4001;
+/** Close codes of the limits (RFC 6455 §7.4.1). */
+const CLOSE_POLICY = 1008;
+const CLOSE_TRY_LATER = 1013;
 
 export interface RelayOptions {
   /** Folder of the study logs; must exist. */
   logsDir: string;
   now?: () => Date;
-  /** Interval of ping/pong liveness checks; a peer silent for two intervals is dropped. */
-  heartbeatMs?: number;
-  /** Reports problems that have no peer to tell (a socket error). */
+  /** Limits that differ from {@link DEFAULT_LIMITS}. */
+  limits?: Partial<RelayLimits>;
+  /** Reports what has no peer to tell: a socket error, a limit that closed something, a fault. */
   warn?: (line: string) => void;
+  /** The study logs' file calls (tests play a full disk with it). */
+  logIo?: LogFileIo;
 }
 
 export interface RoomStatus {
@@ -49,16 +60,21 @@ interface Inbound {
   /** The frame as received, forwarded unchanged when nothing in it changes (no re-encoding). */
   bytes: Buffer;
   message: Message;
-  /** The payload's JSON: sliced from the frame when possible, else serialized from `message`. */
+  /** The payload's JSON on one line: sliced from the frame when possible, else serialized from `message`. */
   payloadJson: string;
-  /** The frame has exactly the envelope's known members, so it can be forwarded unchanged. */
+  /** The frame can be forwarded as it came: only the envelope's known members and the payload's known fields, on one line. */
   verbatim: boolean;
 }
 
+/** A reply's `replyTo`, read from the head of a frame too large to parse (to answer its requester). */
+const REPLY_TO_HEAD = /"replyTo"\s*:\s*"([^"\\]{1,128})"/;
+
 /**
  * The relay of external-agent-protocol §2–4 with the rules of DESIGN.md: rooms with one host and
- * any number of agents and observers, role checks, one reply per request routed back to its
- * sender, and the study log written ahead of every forwarded frame.
+ * any number of agents and observers, capabilities checked at the join, role checks, one reply per
+ * request routed back to its sender (or an error when its host never answers), the study log
+ * written ahead of every forwarded frame, and the limits of {@link RelayLimits}. No frame can
+ * throw out of it: a fault in a handler is logged and answered, and the relay goes on.
  */
 export class Relay {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: HARD_FRAME_LIMIT });
@@ -66,22 +82,44 @@ export class Relay {
   private readonly ids: SessionIdAllocator;
   private readonly now: () => Date;
   private readonly warn: (line: string) => void;
+  private readonly limits: RelayLimits;
+  private readonly admission: Admission;
   private readonly heartbeat: NodeJS.Timeout;
+  private readonly sweeper: NodeJS.Timeout;
   private readonly peers = new WeakMap<WebSocket, Peer>();
   private peerSeq = 0;
+  private closed = false;
 
   constructor(private readonly options: RelayOptions) {
     this.ids = new SessionIdAllocator(options.logsDir);
     this.now = options.now ?? (() => new Date());
     this.warn = options.warn ?? ((line) => console.error(line));
-    this.wss.on('connection', (ws) => this.accept(ws));
-    this.heartbeat = setInterval(() => this.beat(), options.heartbeatMs ?? 15_000);
+    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+    this.admission = new Admission(this.limits);
+    this.heartbeat = setInterval(() => this.guard('heartbeat', () => this.beat()), this.limits.heartbeatMs);
     this.heartbeat.unref();
+    const sweepMs = Math.max(10, Math.min(1000, this.limits.requestTimeoutMs / 4, this.limits.idleSessionMs / 4));
+    this.sweeper = setInterval(() => this.guard('sweep', () => this.sweep()), sweepMs);
+    this.sweeper.unref();
   }
 
-  /** Hands an HTTP upgrade on the agent endpoint to the relay. */
-  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
-    this.wss.handleUpgrade(request, socket, head, (ws) => this.wss.emit('connection', ws, request));
+  /**
+   * Hands an HTTP upgrade on the agent endpoint to the relay, for a connection whose credential
+   * was checked (`capability`). Refuses it with HTTP 503 when a connection limit is reached.
+   */
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer, capability: Capability): void {
+    const address = request.socket.remoteAddress ?? 'unknown';
+    const refusal = this.closed ? 'the server is stopping' : this.admission.refusal(address);
+    if (refusal) {
+      this.warn(`relay: refused a connection from ${address}: ${refusal}`);
+      socket.end(
+        `HTTP/1.1 503 Service Unavailable\r\nRetry-After: 10\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${refusal}\n`,
+      );
+      return;
+    }
+    this.wss.handleUpgrade(request, socket, head, (ws) =>
+      this.guard('accept', () => this.accept(ws, capability, address, socket)),
+    );
   }
 
   status(): RoomStatus[] {
@@ -99,29 +137,89 @@ export class Relay {
     }));
   }
 
-  /** Ends every open study log with a `relay.shutdown` record, flushed to disk, and drops every connection. */
+  /** Open connections and the bytes of frames in progress: for health checks and tests. */
+  load(): { connections: number; bytesInProgress: number; rooms: number } {
+    return {
+      connections: this.admission.connections,
+      bytesInProgress: this.admission.inProgress,
+      rooms: this.rooms.size,
+    };
+  }
+
+  /**
+   * Ends every open study log with a `relay.shutdown` record, flushed to disk, and drops every
+   * connection. Safe to call from a fatal-error handler: a log that cannot be written is reported
+   * and the others are still closed.
+   */
   close(reason = 'server stopped'): void {
+    if (this.closed) return;
+    this.closed = true;
     clearInterval(this.heartbeat);
+    clearInterval(this.sweeper);
     for (const room of this.rooms.values()) {
       if (!room.study) continue;
-      this.log(room, 'internal', 'relay.shutdown', JSON.stringify({ reason }));
-      room.study.log.close();
-      room.study = null;
+      this.log(room, 'internal', 'relay.shutdown', JSON.stringify({ reason: capText(reason, MAX_ERROR_TEXT) }));
+      this.endStudy(room);
     }
     for (const ws of this.wss.clients) ws.terminate();
     this.wss.close();
   }
 
-  private accept(ws: WebSocket): void {
+  /** Runs a handler so that no fault escapes to the process: it is reported and the relay goes on. */
+  private guard(what: string, run: () => void, peer?: Peer, replyTo?: string): void {
+    try {
+      run();
+    } catch (err) {
+      this.warn(`relay: fault in ${what}${peer ? ` (${peer.name})` : ''}: ${(err as Error)?.stack ?? String(err)}`);
+      if (peer) {
+        try {
+          this.reject(
+            peer,
+            'TOOL_EXECUTION_FAILED',
+            'the relay failed to handle this frame; it was not forwarded',
+            replyTo,
+          );
+        } catch {
+          // The fault is reported above; the peer may be gone.
+        }
+      }
+    }
+  }
+
+  private accept(ws: WebSocket, capability: Capability, address: string, socket: Duplex): void {
     this.peerSeq += 1;
-    const peer = new Peer(ws, this.peerSeq);
+    const peer = new Peer(ws, this.peerSeq, capability, address, (p) => this.tooSlow(p), this.limits.maxBufferedBytes);
     this.peers.set(ws, peer);
-    ws.on('message', (data, isBinary) => this.receive(peer, data as Buffer, isBinary));
-    ws.on('pong', () => {
-      peer.alive = true;
+    this.admission.add(peer);
+    peer.joinTimer = setTimeout(() => {
+      if (peer.role !== null) return;
+      this.warn(
+        `relay: closed ${peer.name} from ${address}: no relay.join within ${this.limits.joinTimeoutMs} ms (joinTimeoutMs)`,
+      );
+      ws.close(CLOSE_POLICY, 'join a room first');
+      setTimeout(() => ws.terminate(), 1000).unref();
+    }, this.limits.joinTimeoutMs);
+    peer.joinTimer.unref();
+    socket.on('data', (chunk: Buffer) => {
+      const evict = this.admission.received(peer, chunk.length);
+      if (evict) this.evict(evict);
+    });
+    ws.on('message', (data, isBinary) => {
+      this.admission.frameDone(peer);
+      this.guard('receive', () => this.receive(peer, data as Buffer, isBinary), peer);
+    });
+    ws.on('ping', () => this.admission.frameDone(peer));
+    ws.on('pong', (data) => {
+      this.admission.frameDone(peer);
+      // Only the answer to our own ping counts: an unsolicited pong proves nothing.
+      if (peer.pingNonce && data.equals(peer.pingNonce)) peer.alive = true;
     });
     ws.on('error', (err) => this.warn(`relay: socket error on ${peer.name}: ${err.message}`));
-    ws.on('close', () => this.leave(peer));
+    ws.on('close', () => {
+      if (peer.joinTimer) clearTimeout(peer.joinTimer);
+      this.admission.remove(peer);
+      this.guard('leave', () => this.leave(peer));
+    });
   }
 
   private beat(): void {
@@ -129,33 +227,53 @@ export class Relay {
       const peer = this.peers.get(ws);
       if (!peer) continue;
       if (!peer.alive) {
+        this.closedByLimit(peer, 'it did not answer the last ping', null);
         ws.terminate();
         continue;
       }
       peer.alive = false;
-      ws.ping();
+      peer.pingNonce = randomBytes(8);
+      ws.ping(peer.pingNonce);
+    }
+  }
+
+  /** Answers requests their hosts left unanswered, and closes study sessions of rooms left empty. */
+  private sweep(): void {
+    const now = this.now().getTime();
+    for (const room of this.rooms.values()) {
+      for (const [key, pending] of room.pending) {
+        if (now - pending.sentAt < this.limits.requestTimeoutMs) continue;
+        room.pending.delete(key);
+        const why = `the host did not answer ${pending.type} within ${this.limits.requestTimeoutMs} ms`;
+        this.answerError(room, pending, 'TOOL_EXECUTION_FAILED', why);
+      }
+      if (room.study && room.empty && room.emptySince !== null && now - room.emptySince >= this.limits.idleSessionMs) {
+        const minutes = Math.round(this.limits.idleSessionMs / 60_000);
+        const reason = `nobody was in room "${room.id}" for ${minutes >= 1 ? `${minutes} min` : `${this.limits.idleSessionMs} ms`} (idleSessionMs)`;
+        this.log(room, 'internal', 'relay.session-closed', JSON.stringify({ reason }));
+        this.warn(`relay: closed study session ${room.study.log.sessionId}: ${reason}`);
+        this.endStudy(room);
+        this.rooms.delete(room.id);
+      }
     }
   }
 
   private receive(peer: Peer, data: Buffer, isBinary: boolean): void {
+    if (peer.closing) return;
     if (isBinary) return this.reject(peer, 'INVALID_MESSAGE', 'frames must be text (a JSON envelope), not binary');
-    if (data.length > MAX_FRAME_BYTES) {
-      return this.reject(
-        peer,
-        'INVALID_MESSAGE',
-        `frame of ${data.length} bytes exceeds the ${MAX_FRAME_BYTES}-byte limit`,
-      );
-    }
+    if (data.length > MAX_FRAME_BYTES) return this.oversized(peer, data);
     const text = data.toString('utf8');
     const decoded = decodeFrame(text);
     if (!decoded.ok) return this.reject(peer, decoded.code, decoded.message, decoded.replyTo);
     const message = decoded.message;
     const slice = payloadSlice(text, decoded.raw);
+    // A record is one line of the log: a payload the sender spread over lines is written again.
+    const oneLine = slice !== undefined && !slice.includes('\n') && !slice.includes('\r');
     const frame: Inbound = {
       bytes: data,
       message,
-      payloadJson: slice ?? JSON.stringify(message.payload),
-      verbatim: slice !== undefined,
+      payloadJson: oneLine ? slice : JSON.stringify(message.payload),
+      verbatim: oneLine && sameKeys(decoded.raw.payload, message.payload),
     };
 
     if (peer.role === null) {
@@ -175,15 +293,44 @@ export class Relay {
     else this.fromClient(peer, frame);
   }
 
+  /** A frame over the 1 MiB cap: refused; when it is a host's reply, its requester gets an error instead of silence. */
+  private oversized(peer: Peer, data: Buffer): void {
+    const why = `frame of ${data.length} bytes exceeds the ${MAX_FRAME_BYTES}-byte limit`;
+    this.reject(peer, 'INVALID_MESSAGE', why);
+    const room = peer.room;
+    if (peer.role !== 'host' || !room) return;
+    const replyTo = REPLY_TO_HEAD.exec(data.subarray(0, 512).toString('utf8'))?.[1];
+    const pending = replyTo === undefined ? undefined : room.pending.get(replyTo);
+    if (!pending || replyTo === undefined) return;
+    room.pending.delete(replyTo);
+    this.answerError(room, pending, 'TOOL_EXECUTION_FAILED', `the host's reply was too large to forward (${why})`);
+  }
+
   private join(peer: Peer, message: MessageOf<'relay.join'>): void {
     const { role, sessionId: roomId } = message.payload;
+    const refusal = joinRefusal(peer.capability, role, roomId);
+    if (refusal) {
+      this.warn(`relay: refused ${peer.name} from ${peer.address} joining room "${roomId}" as ${role}: ${refusal}`);
+      this.reject(peer, 'INVALID_MESSAGE', `not allowed: ${refusal}`, message.id);
+      peer.ws.close(CLOSE_POLICY, 'not allowed');
+      return;
+    }
     let room = this.rooms.get(roomId);
     if (!room) {
+      if (this.rooms.size >= this.limits.maxRooms) {
+        const why = `the server holds its maximum of ${this.limits.maxRooms} rooms (maxRooms)`;
+        this.warn(`relay: refused ${peer.name} a new room "${roomId}": ${why}`);
+        this.reject(peer, 'SESSION_NOT_ACTIVE', why, message.id);
+        peer.ws.close(CLOSE_TRY_LATER, 'too many rooms');
+        return;
+      }
       room = new Room(roomId);
       this.rooms.set(roomId, room);
     }
+    if (peer.joinTimer) clearTimeout(peer.joinTimer);
     peer.role = role;
     peer.room = room;
+    room.emptySince = null;
     let replaced = false;
     if (role === 'host') {
       const previous = room.host;
@@ -229,7 +376,10 @@ export class Relay {
       for (const client of room.clients) client.sendText(notice);
     } else {
       room.clients.delete(peer);
+      // Its requests are answered by nobody's wait: drop them so their replies are not forwarded to a closed socket.
+      for (const [key, pending] of room.pending) if (pending.peer === peer) room.pending.delete(key);
     }
+    if (room.empty) room.emptySince = this.now().getTime();
     if (room.idle) this.rooms.delete(room.id);
   }
 
@@ -237,14 +387,20 @@ export class Relay {
   private detachHost(room: Room, why: string): void {
     for (const [relayId, pending] of room.pending) {
       room.pending.delete(relayId);
-      this.log(room, 'internal', 'error', this.errorJson('SESSION_NOT_ACTIVE', why), {
-        replyTo: pending.originalId,
-        peer: pending.peer.name,
-      });
-      pending.peer.sendText(
-        envelopeText('error', this.errorJson('SESSION_NOT_ACTIVE', why), { replyTo: pending.originalId }),
-      );
+      this.answerError(room, pending, 'SESSION_NOT_ACTIVE', why);
     }
+  }
+
+  /** Answers a pending request with an error the relay makes, logged. */
+  private answerError(
+    room: Room,
+    pending: { peer: Peer; originalId: string | undefined },
+    code: ErrorCode,
+    why: string,
+  ): void {
+    const payloadJson = this.errorJson(code, why);
+    this.log(room, 'internal', 'error', payloadJson, { replyTo: pending.originalId, peer: pending.peer.name });
+    pending.peer.sendText(envelopeText('error', payloadJson, { replyTo: pending.originalId }));
   }
 
   private fromClient(peer: Peer, frame: Inbound): void {
@@ -262,8 +418,15 @@ export class Relay {
     }
     if (!host) return this.reject(peer, 'SESSION_NOT_ACTIVE', `no host in room "${room.id}"`, message.id);
 
-    if (!this.log(room, 'in', message.type, payloadJson, { id: message.id, peer: peer.name })) {
-      return this.reject(peer, 'TOOL_EXECUTION_FAILED', 'the study log could not be written', message.id);
+    const logged = this.log(room, 'in', message.type, payloadJson, { id: message.id, peer: peer.name });
+    // session.end goes on all the same: the host resets, and its reply frees the room and says what failed.
+    if (!logged && message.type !== 'session.end') {
+      return this.reject(
+        peer,
+        'TOOL_EXECUTION_FAILED',
+        'the study log could not be written; nothing was forwarded',
+        message.id,
+      );
     }
     if (replyTypeOf(message.type) === undefined) {
       // agent.message: the host only answers an invalid one, and the relay has checked it already.
@@ -271,7 +434,7 @@ export class Relay {
       return;
     }
     const key = this.requestKey(room, message.id);
-    room.pending.set(key, { peer, originalId: message.id, type: message.type });
+    room.pending.set(key, { peer, originalId: message.id, type: message.type, sentAt: this.now().getTime() });
     const unchanged = frame.verbatim && key === message.id;
     host.sendText(unchanged ? frame.bytes : envelopeText(message.type, payloadJson, { id: key }));
   }
@@ -302,23 +465,30 @@ export class Relay {
       }
       // The same study and participant again (an agent reconnecting): the session goes on.
       const reply = JSON.stringify({ sessionId: active.log.sessionId });
-      this.log(room, 'in', message.type, JSON.stringify(message.payload), { id: message.id, peer: peer.name });
-      this.log(room, 'out', 'session.started', reply, { replyTo: message.id, peer: peer.name });
+      const logged =
+        this.log(room, 'in', message.type, JSON.stringify(message.payload), { id: message.id, peer: peer.name }) &&
+        this.log(room, 'out', 'session.started', reply, { replyTo: message.id, peer: peer.name });
+      if (!logged) {
+        return this.reject(peer, 'TOOL_EXECUTION_FAILED', 'the study log could not be written; try again', message.id);
+      }
       peer.sendText(envelopeText('session.started', reply, { replyTo: message.id }));
       return;
     }
     let log: StudyLog;
     try {
       const { sessionId, path, fd } = this.ids.allocate(this.now());
-      log = new StudyLog(sessionId, path, fd, this.now);
+      log = new StudyLog(sessionId, path, fd, this.now, this.options.logIo);
     } catch (err) {
       this.warn(`relay: cannot create a study log in ${this.options.logsDir}: ${(err as Error).message}`);
       return this.reject(peer, 'TOOL_EXECUTION_FAILED', 'the study log could not be created', message.id);
     }
     room.study = { log, studyId, participantId };
-    this.log(room, 'in', message.type, JSON.stringify(message.payload), { id: message.id, peer: peer.name });
+    if (!this.log(room, 'in', message.type, JSON.stringify(message.payload), { id: message.id, peer: peer.name })) {
+      this.endStudy(room);
+      return this.reject(peer, 'TOOL_EXECUTION_FAILED', 'the study log could not be written', message.id);
+    }
     const key = this.requestKey(room, message.id);
-    room.pending.set(key, { peer, originalId: message.id, type: message.type });
+    room.pending.set(key, { peer, originalId: message.id, type: message.type, sentAt: this.now().getTime() });
     const forwarded = JSON.stringify({ ...message.payload, sessionId: log.sessionId });
     room.host.sendText(envelopeText(message.type, forwarded, { id: key }));
   }
@@ -333,10 +503,11 @@ export class Relay {
       if (message.type === 'state.updated' && message.payload.source === 'user' && message.payload.action) {
         this.log(room, 'internal', 'participant.action', JSON.stringify(message.payload.action), { peer: host.name });
       }
-      if (!this.log(room, 'out', message.type, frame.payloadJson)) {
-        return this.reject(host, 'TOOL_EXECUTION_FAILED', 'the study log could not be written');
+      const { payloadJson, verbatim } = this.capped(frame);
+      if (!this.log(room, 'out', message.type, payloadJson)) {
+        return this.reject(host, 'TOOL_EXECUTION_FAILED', 'the study log could not be written; nothing was forwarded');
       }
-      const text = frame.verbatim ? frame.bytes : envelopeText(message.type, frame.payloadJson);
+      const text = verbatim ? frame.bytes : envelopeText(message.type, payloadJson);
       for (const client of room.clients) client.sendText(text);
       return;
     }
@@ -357,26 +528,85 @@ export class Relay {
 
     // The relay owns the study session: its id and its log file are the relay's to report.
     const study = room.study;
-    let payloadJson = frame.payloadJson;
-    let rewritten = false;
+    let { payloadJson, verbatim } = this.capped(frame);
     if (message.type === 'session.started' && study) {
       payloadJson = JSON.stringify({ sessionId: study.log.sessionId });
-      rewritten = true;
+      verbatim = false;
     } else if (message.type === 'session.ended' && study) {
       const logFile = this.displayPath(study.log.path);
       payloadJson = JSON.stringify({ sessionId: study.log.sessionId, logFile, stateReset: message.payload.stateReset });
-      rewritten = true;
+      verbatim = false;
     }
-    this.log(room, 'out', message.type, payloadJson, { replyTo: pending.originalId, peer: pending.peer.name });
+    const logged = this.log(room, 'out', message.type, payloadJson, {
+      replyTo: pending.originalId,
+      peer: pending.peer.name,
+    });
     if (message.type === 'session.ended' && study) {
-      // session.ended goes out only once the log is complete and on disk.
-      study.log.close();
-      room.study = null;
+      // session.ended goes out only once the log is complete and on disk; the room is freed either way.
+      const flushed = this.endStudy(room);
+      if (!logged || !flushed) {
+        const why = `the study session ${study.log.sessionId} ended, but its log could not be completed on disk; it holds every record before this one`;
+        return this.answerError(room, pending, 'TOOL_EXECUTION_FAILED', why);
+      }
+    } else if (!logged) {
+      const why = `the host's ${message.type} could not be written to the study log, so it was not forwarded; the study goes on once the disk has room`;
+      return this.answerError(room, pending, 'TOOL_EXECUTION_FAILED', why);
     }
-    const unchanged = frame.verbatim && !rewritten && pending.originalId === message.replyTo;
+    const unchanged = verbatim && pending.originalId === message.replyTo;
     pending.peer.sendText(
       unchanged ? frame.bytes : envelopeText(message.type, payloadJson, { replyTo: pending.originalId }),
     );
+  }
+
+  /** A host's frame with an error text over {@link MAX_ERROR_TEXT} is passed on with the text cut. */
+  private capped(frame: Inbound): { payloadJson: string; verbatim: boolean } {
+    const { message } = frame;
+    if (message.type !== 'error' || message.payload.message.length <= MAX_ERROR_TEXT) {
+      return { payloadJson: frame.payloadJson, verbatim: frame.verbatim };
+    }
+    return { payloadJson: this.errorJson(message.payload.code, message.payload.message), verbatim: false };
+  }
+
+  /** Closes the room's study log (flushed to disk) and frees it; false when the flush failed (reported). */
+  private endStudy(room: Room): boolean {
+    const study = room.study;
+    if (!study) return true;
+    room.study = null;
+    try {
+      study.log.close();
+      return true;
+    } catch (err) {
+      this.warn(`relay: ${(err as Error).message}`);
+      return false;
+    }
+  }
+
+  /** A peer is not reading what it is sent: it is closed (1013) before its queue exhausts the server's memory. */
+  private tooSlow(peer: Peer): void {
+    const why = `it did not read ${peer.ws.bufferedAmount} queued bytes (maxBufferedBytes ${this.limits.maxBufferedBytes})`;
+    this.closedByLimit(peer, why, CLOSE_TRY_LATER);
+  }
+
+  /** Frames in progress hold too much memory: the connection holding most is closed (1009). */
+  private evict(peer: Peer): void {
+    const why = `it held ${peer.inProgress} bytes of an unfinished frame while all connections held more than ${this.limits.maxBytesInProgress} (maxBytesInProgress)`;
+    this.closedByLimit(peer, why, null);
+    peer.ws.terminate();
+  }
+
+  /** Closes a peer for a limit, saying so in the server's log and in its room's study log. */
+  private closedByLimit(peer: Peer, why: string, code: number | null): void {
+    if (peer.closing) return;
+    peer.closing = true;
+    this.warn(`relay: closed ${peer.name} from ${peer.address}: ${why}`);
+    if (peer.room) {
+      const record = JSON.stringify({ reason: why, ...(code !== null && { code }) });
+      this.log(peer.room, 'internal', 'relay.peer-closed', record, { peer: peer.name });
+    }
+    if (code !== null) {
+      peer.ws.close(code, 'limit reached');
+      setTimeout(() => peer.ws.terminate(), 1000).unref();
+    }
   }
 
   private reject(peer: Peer, code: ErrorCode, message: string, replyTo?: string): void {
@@ -386,10 +616,10 @@ export class Relay {
   }
 
   private errorJson(code: ErrorCode, message: string): string {
-    return JSON.stringify({ code, message });
+    return JSON.stringify({ code, message: capText(message, MAX_ERROR_TEXT) });
   }
 
-  /** Appends to the room's study log when a study session is active; false when the write failed. */
+  /** Appends to the room's study log when a study session is active; false when the write failed (reported). */
   private log(
     room: Room,
     direction: Direction,
@@ -402,7 +632,7 @@ export class Relay {
       room.study.log.append(direction, type, payloadJson, options);
       return true;
     } catch (err) {
-      this.warn(`relay: study log ${room.study.log.sessionId}: ${(err as Error).message}`);
+      this.warn(`relay: ${(err as Error).message}`);
       return false;
     }
   }
@@ -411,4 +641,15 @@ export class Relay {
     const rel = relative(process.cwd(), resolve(path));
     return rel.startsWith('..') ? resolve(path) : rel;
   }
+}
+
+/** Whether the payload as sent has exactly the fields of the payload as read (no unknown field to drop). */
+function sameKeys(raw: unknown, parsed: object): boolean {
+  if (typeof raw !== 'object' || raw === null) return false;
+  let n = 0;
+  for (const key in raw) {
+    if (!Object.hasOwn(parsed, key)) return false;
+    n++;
+  }
+  return n === Object.keys(parsed).length;
 }

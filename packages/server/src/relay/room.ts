@@ -8,6 +8,8 @@ export interface PendingRequest {
   /** The id the requester gave, restored as `replyTo` on the answer. */
   originalId: string | undefined;
   type: MessageType;
+  /** When it was forwarded (ms, the relay's clock), for the request timeout. */
+  sentAt: number;
 }
 
 export interface StudySession {
@@ -24,6 +26,8 @@ export class Room {
   study: StudySession | null = null;
   /** Keyed by the id the relay gave the request when it forwarded it to the host. */
   readonly pending = new Map<string, PendingRequest>();
+  /** Since when no peer is in the room (ms), or null while someone is. */
+  emptySince: number | null = null;
   private requestSeq = 0;
 
   constructor(readonly id: string) {}
@@ -33,8 +37,14 @@ export class Room {
     return `r${this.requestSeq}`;
   }
 
+  /** No peer is in the room. */
+  get empty(): boolean {
+    return this.host === null && this.clients.size === 0;
+  }
+
+  /** Nothing keeps the room: no peer and no open study session. */
   get idle(): boolean {
-    return this.host === null && this.clients.size === 0 && this.study === null;
+    return this.empty && this.study === null;
   }
 
   count(role: Role): number {

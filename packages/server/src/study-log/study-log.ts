@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, ftruncateSync, writeSync } from 'node:fs';
 import type { LogDirection, StudyLogRecord } from '@usher/protocol';
 
 export interface AppendOptions {
@@ -7,15 +7,45 @@ export interface AppendOptions {
   peer?: string | undefined;
 }
 
+/** The file calls a study log makes; tests pass a faulty one to play a full disk. */
+export interface LogFileIo {
+  /** Writes `bytes` from `offset` at `position` in the file; returns how many were written. */
+  write(fd: number, bytes: Buffer, offset: number, position: number): number;
+  truncate(fd: number, length: number): void;
+  sync(fd: number): void;
+  close(fd: number): void;
+}
+
+export const NODE_FILE_IO: LogFileIo = {
+  write: (fd, bytes, offset, position) => writeSync(fd, bytes, offset, bytes.length - offset, position),
+  truncate: (fd, length) => ftruncateSync(fd, length),
+  sync: (fd) => fsyncSync(fd),
+  close: (fd) => closeSync(fd),
+};
+
+/** A record could not be written; the file holds every record before it, whole. */
+export class LogWriteError extends Error {
+  override readonly name = 'LogWriteError';
+}
+
 /**
  * One study session's JSONL log (external-agent-protocol §6; DESIGN.md "Study log"). The relay
- * is its only writer. Each record is written with a synchronous `write(2)` before the frame it
+ * is its only writer. Each record is written with synchronous `write(2)` calls before the frame it
  * describes is forwarded, so a crash of the server process (even `kill -9`) leaves a valid
  * prefix holding every forwarded frame; {@link close} adds `fsync(2)` so the file also survives
  * a crash of the machine before `session.ended` is sent.
+ *
+ * A record is one line whatever the sender's formatting (the payload must be JSON without line
+ * breaks; the relay makes sure). A write that fails part-way (a full disk) is cut back, so the
+ * file stays valid JSONL with gapless `eventIndex`es, and the next append can succeed once the
+ * disk has room again.
  */
 export class StudyLog {
   private eventIndex = 0;
+  /** Bytes of whole records in the file: where the next record is written. */
+  private length = 0;
+  /** A failed write left bytes past {@link length} that could not be cut yet. */
+  private torn = false;
   private fd: number | null;
 
   constructor(
@@ -23,6 +53,7 @@ export class StudyLog {
     readonly path: string,
     fd: number,
     private readonly now: () => Date = () => new Date(),
+    private readonly io: LogFileIo = NODE_FILE_IO,
   ) {
     this.fd = fd;
   }
@@ -37,11 +68,12 @@ export class StudyLog {
   }
 
   /**
-   * Appends one record. `payloadJson` is the payload already serialized, so a frame's payload is
+   * Appends one record, or throws a {@link LogWriteError} and leaves the file as it was.
+   * `payloadJson` is the payload already serialized, on one line, so a frame's payload is
    * stringified once for both the log and the wire.
    */
   append(direction: LogDirection, type: string, payloadJson: string, options: AppendOptions = {}): void {
-    if (this.fd === null) throw new Error(`study log ${this.sessionId} is closed`);
+    if (this.fd === null) throw new LogWriteError(`study log ${this.sessionId} is closed`);
     const record: Omit<StudyLogRecord, 'payload'> = {
       sessionId: this.sessionId,
       eventIndex: this.eventIndex,
@@ -53,26 +85,46 @@ export class StudyLog {
     if (options.replyTo !== undefined) record.replyTo = options.replyTo;
     if (options.peer !== undefined) record.peer = options.peer;
     const head = JSON.stringify(record);
-    const line = `${head.slice(0, -1)},"payload":${payloadJson}}\n`;
-    const written = writeSync(this.fd, line);
-    const size = Buffer.byteLength(line);
-    if (written < size) {
-      // A file takes a whole write unless the disk is full; finish a short one rather than leave half a line.
-      const bytes = Buffer.from(line);
-      for (let at = written; at < size; ) at += writeSync(this.fd, bytes, at);
+    const bytes = Buffer.from(`${head.slice(0, -1)},"payload":${payloadJson}}\n`);
+    let at = 0;
+    try {
+      // A file takes a whole write unless the disk is full; a short one is finished or fails.
+      while (at < bytes.length) at += this.io.write(this.fd, bytes, at, this.length + at);
+    } catch (err) {
+      this.torn = true;
+      this.cutBack();
+      throw new LogWriteError(`study log ${this.sessionId}: ${(err as Error).message}`);
     }
+    this.length += bytes.length;
     this.eventIndex += 1;
+    // The record overwrote the torn bytes; cut whatever of them lay beyond it.
+    if (this.torn) this.cutBack();
   }
 
-  /** Flushes the file to disk and closes it. Idempotent. */
+  /**
+   * Flushes the file to disk and closes it; throws a {@link LogWriteError} when the flush fails
+   * (the descriptor is closed all the same). Idempotent.
+   */
   close(): void {
     if (this.fd === null) return;
     const fd = this.fd;
     this.fd = null;
     try {
-      fsyncSync(fd);
+      this.io.sync(fd);
+    } catch (err) {
+      throw new LogWriteError(`study log ${this.sessionId}: flushing to disk failed: ${(err as Error).message}`);
     } finally {
-      closeSync(fd);
+      this.io.close(fd);
+    }
+  }
+
+  /** Removes the torn end of a record that failed part-way, so the file ends after its last whole record. */
+  private cutBack(): void {
+    try {
+      this.io.truncate(this.fd as number, this.length);
+      this.torn = false;
+    } catch {
+      // Tried again after the next record, which is written over the torn bytes (writes are positioned).
     }
   }
 }

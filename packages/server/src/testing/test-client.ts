@@ -43,9 +43,39 @@ export class TestClient {
     });
   }
 
-  /** Connects and joins `room` in `role`. */
-  static async join(baseUrl: string, role: 'host' | 'agent' | 'observer', room = 'default'): Promise<TestClient> {
-    const client = await TestClient.connect(baseUrl);
+  /** Tries to connect and resolves with the HTTP status of the refusal and its text (or 101 when it was accepted). */
+  static refusal(baseUrl: string, options: WebSocket.ClientOptions = {}): Promise<{ status: number; text: string }> {
+    const ws = new WebSocket(new URL(AGENT_WS_PATH, baseUrl), options);
+    return new Promise((resolve, reject) => {
+      ws.once('open', () => {
+        ws.terminate();
+        resolve({ status: 101, text: '' });
+      });
+      ws.once('unexpected-response', (_request, response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        response.on('end', () => {
+          ws.terminate();
+          resolve({ status: response.statusCode ?? 0, text });
+        });
+      });
+      ws.once('error', (err) => {
+        if (ws.readyState === WebSocket.CONNECTING) reject(err);
+      });
+    });
+  }
+
+  /** Connects (with `token` as its credential, when given) and joins `room` in `role`. */
+  static async join(
+    baseUrl: string,
+    role: 'host' | 'agent' | 'observer',
+    room = 'default',
+    token?: string,
+  ): Promise<TestClient> {
+    const client = await TestClient.connect(baseUrl, token ? { headers: { Authorization: `Bearer ${token}` } } : {});
     const reply = await client.request('relay.join', { role, sessionId: room });
     if (reply.type !== 'relay.joined') throw new Error(`join failed: ${JSON.stringify(reply)}`);
     return client;

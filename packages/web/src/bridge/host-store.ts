@@ -44,6 +44,8 @@ export interface HostStoreOptions {
   /** Base URL of the relay, e.g. `ws://127.0.0.1:8787`. */
   relayUrl: string;
   room: string;
+  /** The room's host credential from the study link (browsers' WebSockets cannot send headers, so it goes in the URL). */
+  token?: string | null;
   study: string | null;
   participant: string | null;
   scenario: Scenario;
@@ -125,7 +127,9 @@ export class HostStore {
   connect(): void {
     if (this.ws || this.disposed) return;
     const Impl = this.options.WebSocketImpl ?? WebSocket;
-    const ws = new Impl(new URL(AGENT_WS_PATH, this.options.relayUrl));
+    const url = new URL(AGENT_WS_PATH, this.options.relayUrl);
+    if (this.options.token) url.searchParams.set('token', this.options.token);
+    const ws = new Impl(url);
     this.ws = ws;
     ws.addEventListener('open', () => {
       this.transmit(

@@ -1,0 +1,39 @@
+import { join } from 'node:path';
+import { Capabilities, loadSecret, SecretError, StartupError } from '@usher/server';
+import { InvalidArgumentError } from 'commander';
+
+export interface TokenFlags {
+  kind: 'host' | 'agent' | 'experimenter';
+  room?: string;
+  days: number;
+  data: string;
+}
+
+/** `--days`: how long a credential is valid, 1 to 3650 days. */
+export function parseDays(value: string): number {
+  const days = Number(value);
+  if (!/^\d+$/.test(value) || days < 1 || days > 3650) throw new InvalidArgumentError('expected 1 to 3650 days');
+  return days;
+}
+
+/**
+ * `usher token`: prints a credential signed with the secret `usher serve --data` uses (the same
+ * folder, or `USHER_SECRET`), so a researcher can make study links and agent credentials
+ * without the server's help.
+ */
+export async function issueToken(flags: TokenFlags): Promise<number> {
+  if (flags.kind === 'host' && !flags.room)
+    throw new StartupError('a host credential is for one room: add --room NAME');
+  let secret: Uint8Array;
+  try {
+    secret = loadSecret(join(flags.data, 'server.secret')).secret;
+  } catch (err) {
+    if (err instanceof SecretError) throw new StartupError(err.message);
+    throw err;
+  }
+  const capabilities = new Capabilities(secret);
+  const capability =
+    flags.kind === 'host' ? { kind: 'host' as const, room: flags.room as string } : { kind: flags.kind };
+  console.log(await capabilities.issue(capability, flags.days));
+  return 0;
+}

@@ -1,0 +1,49 @@
+/**
+ * Bounds checked on a frame's text before anything recursive (`JSON.parse`, a schema check,
+ * `JSON.stringify`) runs on it: a few kilobytes of `[[[[…` must not exhaust a reader's stack.
+ */
+
+/** Deepest nesting of objects and arrays a frame may have. mvp-0.2's deepest frame (a uiSpec) needs about 8. */
+export const MAX_JSON_DEPTH = 64;
+
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/**
+ * Whether the JSON text nests objects and arrays deeper than `limit`, found in one pass without
+ * parsing (brackets inside strings do not count). Text that is not JSON is judged by its brackets
+ * alone; the parser refuses it afterwards.
+ */
+export function exceedsDepth(text: string, limit = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) {
+      inString = true;
+    } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+      depth++;
+      if (depth > limit) return true;
+    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/** Longest text of an error message a sender puts on the wire; longer ones are cut (see {@link capText}). */
+export const MAX_ERROR_TEXT = 2000;
+
+/** `text` cut to at most `max` characters, saying how much was left out, so a message stays readable and bounded. */
+export function capText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const note = ` … (${text.length - max} more characters)`;
+  return `${text.slice(0, Math.max(0, max - note.length))}${note}`;
+}

@@ -1,0 +1,22 @@
+/**
+ * Cross-origin checks for WebSocket upgrades and state-changing HTTP requests. A browser names the
+ * page that makes a request in `Origin`; a request from a page of another site is refused unless
+ * that origin is allowed (`--allow-origin`). Requests without `Origin` come from programs, not
+ * from a page a participant was lured to, and are judged by their credential alone.
+ */
+export function originRefusal(
+  headers: { origin?: string | undefined; host?: string | undefined },
+  allowed: readonly string[],
+): string | null {
+  const origin = headers.origin;
+  if (origin === undefined) return null;
+  if (allowed.includes('*') || allowed.includes(origin)) return null;
+  let originHost: string;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    return `the request's Origin "${origin.slice(0, 100)}" is not a URL`;
+  }
+  if (headers.host !== undefined && originHost === headers.host) return null;
+  return `requests from pages of ${origin.slice(0, 100)} are not allowed (add it with --allow-origin)`;
+}

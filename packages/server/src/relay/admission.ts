@@ -1,0 +1,67 @@
+import type { Peer } from './peer.ts';
+
+/**
+ * Who is connected from where, and the bytes they are in the middle of sending: the
+ * connection limits of {@link RelayLimits} (`maxConnections`, `maxConnectionsPerAddress`,
+ * `maxBytesInProgress`).
+ */
+export class Admission {
+  private readonly byAddress = new Map<string, number>();
+  private readonly peers = new Set<Peer>();
+  private bytesInProgress = 0;
+
+  constructor(
+    private readonly limits: { maxConnections: number; maxConnectionsPerAddress: number; maxBytesInProgress: number },
+  ) {}
+
+  get connections(): number {
+    return this.peers.size;
+  }
+
+  /** Why a new connection from `address` is refused, or null when it may connect. */
+  refusal(address: string): string | null {
+    if (this.peers.size >= this.limits.maxConnections) {
+      return `the server holds its maximum of ${this.limits.maxConnections} connections (maxConnections)`;
+    }
+    if ((this.byAddress.get(address) ?? 0) >= this.limits.maxConnectionsPerAddress) {
+      return `${address} holds its maximum of ${this.limits.maxConnectionsPerAddress} connections (maxConnectionsPerAddress)`;
+    }
+    return null;
+  }
+
+  add(peer: Peer): void {
+    this.peers.add(peer);
+    this.byAddress.set(peer.address, (this.byAddress.get(peer.address) ?? 0) + 1);
+  }
+
+  remove(peer: Peer): void {
+    if (!this.peers.delete(peer)) return;
+    this.frameDone(peer);
+    const left = (this.byAddress.get(peer.address) ?? 1) - 1;
+    if (left > 0) this.byAddress.set(peer.address, left);
+    else this.byAddress.delete(peer.address);
+  }
+
+  /**
+   * `bytes` more arrived from `peer`. When all connections together hold more than
+   * `maxBytesInProgress` of unfinished frames, returns the peer holding most, to be closed.
+   */
+  received(peer: Peer, bytes: number): Peer | null {
+    peer.inProgress += bytes;
+    this.bytesInProgress += bytes;
+    if (this.bytesInProgress <= this.limits.maxBytesInProgress) return null;
+    let largest = peer;
+    for (const other of this.peers) if (other.inProgress > largest.inProgress) largest = other;
+    return largest;
+  }
+
+  /** A whole frame (or a control frame) arrived from `peer`: what it held is released. */
+  frameDone(peer: Peer): void {
+    this.bytesInProgress -= peer.inProgress;
+    peer.inProgress = 0;
+  }
+
+  get inProgress(): number {
+    return this.bytesInProgress;
+  }
+}

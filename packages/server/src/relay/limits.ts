@@ -1,0 +1,37 @@
+/**
+ * The relay's limits: what one stranger can make the server hold. Every one is a named,
+ * documented value (packages/server/README.md, "Limits") that `usher serve` can set; every limit
+ * that closes something says so in the server's log, and in the study log when a session is open.
+ */
+export interface RelayLimits {
+  /** Open WebSocket connections in all. */
+  maxConnections: number;
+  /** Open WebSocket connections from one remote address (a lab behind one NAT shares one). */
+  maxConnectionsPerAddress: number;
+  /** A connection that has not joined a room this long after connecting is closed (1008). */
+  joinTimeoutMs: number;
+  /** Rooms held at once; a join that would open one more is refused and closed (1013). */
+  maxRooms: number;
+  /** A study session whose room has been empty (no host, agent or observer) this long is closed, with a record saying so. */
+  idleSessionMs: number;
+  /** Bytes queued for one peer that it has not read yet; above this the slow peer is closed (1013). */
+  maxBufferedBytes: number;
+  /** Bytes of frames received but not complete yet, over all connections; above this the connection holding most is closed (1009). */
+  maxBytesInProgress: number;
+  /** Interval of the relay's pings; a peer that has not answered the previous ping with its pong is dropped. */
+  heartbeatMs: number;
+  /** A request its host has not answered this long is answered with an error by the relay. */
+  requestTimeoutMs: number;
+}
+
+export const DEFAULT_LIMITS: RelayLimits = {
+  maxConnections: 2000,
+  maxConnectionsPerAddress: 64,
+  joinTimeoutMs: 10_000,
+  maxRooms: 1000,
+  idleSessionMs: 10 * 60_000,
+  maxBufferedBytes: 8 * 1024 * 1024,
+  maxBytesInProgress: 256 * 1024 * 1024,
+  heartbeatMs: 15_000,
+  requestTimeoutMs: 30_000,
+};
