@@ -97,8 +97,10 @@ export async function runSyncBench(options: SuiteOptions): Promise<SyncBenchResu
   }
 }
 
-async function json(url: string, init?: RequestInit): Promise<Record<string, unknown>> {
-  const response = await fetch(url, init);
+async function json(url: string, init: RequestInit = {}): Promise<Record<string, unknown>> {
+  const headers = new Headers(init.headers);
+  headers.set('Authorization', `Bearer ${TOKEN}`);
+  const response = await fetch(url, { ...init, headers });
   if (!response.ok && response.status !== 202)
     throw new Error(`${url}: HTTP ${response.status} ${await response.text()}`);
   return (await response.json()) as Record<string, unknown>;

@@ -209,6 +209,11 @@ export async function main(argv: string[]): Promise<number> {
       ),
     )
     .addOption(
+      new Option('--api-token <token>', "bearer token of the HTTP API (default: the agents' token)")
+        .env('USHER_API_TOKEN')
+        .argParser(parseToken),
+    )
+    .addOption(
       new Option('--data <dir>', 'folder of the journal').default('./logs/orchestrator').argParser(parseNonEmpty),
     )
     .addOption(

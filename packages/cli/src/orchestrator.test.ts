@@ -28,7 +28,9 @@ const PAPER_IMAX = 'Paper Lanterns in IMAX tomorrow, two adults';
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are what the assertions check
 async function http(url: string, init: RequestInit = {}): Promise<{ status: number; body: any }> {
-  const response = await fetch(url, init);
+  const headers = new Headers(init.headers);
+  if (!headers.has('Authorization')) headers.set('Authorization', `Bearer ${TOKEN}`);
+  const response = await fetch(url, { ...init, headers });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : null };
 }

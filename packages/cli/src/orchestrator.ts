@@ -6,6 +6,8 @@ export interface OrchestratorFlags {
   bind: string;
   /** Falls back to USHER_SYNC_TOKEN. */
   token?: string;
+  /** The HTTP API's bearer token (or USHER_API_TOKEN); the agents' token when neither is given. */
+  apiToken?: string;
   data: string;
   /** Seconds an interaction may wait on a disconnected agent before it ends in error. */
   agentTimeout: number;
@@ -54,6 +56,7 @@ export async function runOrchestrator(flags: OrchestratorFlags): Promise<number>
       port: flags.port,
       bind: flags.bind,
       token,
+      apiToken: flags.apiToken ?? token,
       dataDir: flags.data,
       agentTimeoutMs: flags.agentTimeout * 1000,
       log: (line) => console.error(`orchestrator: ${line}`),
@@ -72,6 +75,7 @@ export async function runOrchestrator(flags: OrchestratorFlags): Promise<number>
       `  journal             ${flags.data}/journal.jsonl, ${records} records replayed` +
         (tornBytes > 0 ? `; a torn last line (${tornBytes} bytes) was dropped` : ''),
       `  HTTP API            POST ${api} · POST ${api}/:id/messages · GET ${api}/:id · GET ${orchestrator.url}/healthz`,
+      `                      (Authorization: Bearer <${flags.apiToken ? 'API token' : 'token'}>)`,
       'Press Ctrl-C to stop.',
     ].join('\n'),
   );

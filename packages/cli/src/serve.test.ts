@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { startServe, USHER_BIN } from './test-helpers.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'usher-cli-'));
@@ -97,5 +97,56 @@ describe('usher serve: command line', () => {
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
+  });
+
+  it('refuses to serve beyond loopback without access control unless told so loudly, and says why', async () => {
+    const result = await usher(['serve', '--bind', '0.0.0.0', '--access', 'open', '--logs', 'logs']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/without access control.*--insecure-open-to-everyone/s);
+  });
+
+  it('with --access token prints a study link that works and credentials, and usher token makes more', async () => {
+    const data = join(work, 'data-token');
+    const child = spawn(
+      process.execPath,
+      [
+        USHER_BIN,
+        'serve',
+        '--port',
+        '0',
+        '--access',
+        'token',
+        '--data',
+        data,
+        '--headless-host',
+        '--logs',
+        join(work, 'logs'),
+      ],
+      { cwd: work },
+    );
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    try {
+      await vi.waitFor(() => expect(out).toMatch(/Press Ctrl-C/), { timeout: 10_000 });
+      const link = /study page\s+(\S+)/.exec(out)?.[1] as string;
+      const experimenter = /experimenter\s+(\S+)/.exec(out)?.[1] as string;
+      const base = new URL(link).origin;
+      const token = new URL(link).searchParams.get('token') as string;
+      expect(token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+      expect((await fetch(`${base}/api/rooms`)).status).toBe(401);
+      expect((await fetch(`${base}/api/rooms`, { headers: { Authorization: `Bearer ${experimenter}` } })).status).toBe(
+        200,
+      );
+      expect((await fetch(`${base}/api/scenario?token=${token}`)).status).toBe(200);
+      // usher token makes credentials the running server accepts, from the same secret.
+      const minted = await usher(['token', 'experimenter', '--data', data]);
+      expect(minted.code).toBe(0);
+      const auth = { Authorization: `Bearer ${minted.stdout.trim()}` };
+      expect((await fetch(`${base}/api/rooms`, { headers: auth })).status).toBe(200);
+    } finally {
+      child.kill('SIGTERM');
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { capText, exceedsDepth, MAX_JSON_DEPTH } from '@usher/protocol';
 import { z } from 'zod';
 
 /**
@@ -125,6 +126,8 @@ export type Decoded<T> = { ok: true; value: T } | { ok: false; reason: string };
 
 /** Parses one frame from an agent: not JSON, an unknown `event_type` and a malformed event are told apart. */
 export function decodeAgentEvent(text: string): Decoded<SyncAgentEvent> {
+  // Before anything recursive: a few KB of nesting must not exhaust the reader's stack.
+  if (exceedsDepth(text)) return { ok: false, reason: `nested deeper than ${MAX_JSON_DEPTH} levels` };
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -133,7 +136,9 @@ export function decodeAgentEvent(text: string): Decoded<SyncAgentEvent> {
   }
   const type = (json as { event_type?: unknown } | null)?.event_type;
   if (typeof type !== 'string' || !(SYNC_EVENT_TYPES as readonly string[]).includes(type)) {
-    return { ok: false, reason: `unknown event_type ${JSON.stringify(type ?? null)}` };
+    const named =
+      typeof type === 'string' ? JSON.stringify(capText(type, 64)) : `of type ${type === null ? 'null' : typeof type}`;
+    return { ok: false, reason: `unknown event_type ${named}` };
   }
   const event = AgentEventSchema.safeParse(json);
   if (!event.success) return { ok: false, reason: `malformed ${type}: ${z.prettifyError(event.error)}` };

@@ -94,6 +94,18 @@ export function exceedsFrameLimit(text: string): boolean {
   return bytes > MAX_FRAME_BYTES;
 }
 
+/**
+ * The envelope's `id` read from its text without parsing it, so a frame too deep to parse is
+ * still answered: only the envelope's own members are searched (the text before its first
+ * nested object or array).
+ */
+function envelopeIdOf(text: string): string | undefined {
+  const open = text.indexOf('{');
+  const nested = text.slice(open + 1).search(/[[{]/);
+  const head = nested < 0 ? text : text.slice(0, open + 1 + nested);
+  return /"id"\s*:\s*"([^"\\]{1,128})"/.exec(head)?.[1];
+}
+
 /** Decodes one WebSocket text frame: size cap, JSON, then {@link decodeMessage}. */
 export function decodeFrame(text: string): DecodeResult {
   if (exceedsFrameLimit(text)) {
@@ -101,11 +113,13 @@ export function decodeFrame(text: string): DecodeResult {
   }
   // Before anything recursive: a few KB of nesting must not exhaust a reader's stack.
   if (exceedsDepth(text)) {
-    return {
+    const failure: DecodeFailure = {
       ok: false,
       code: 'INVALID_MESSAGE',
       message: `frame nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels`,
     };
+    const replyTo = envelopeIdOf(text);
+    return replyTo === undefined ? failure : { ...failure, replyTo };
   }
   let value: unknown;
   try {

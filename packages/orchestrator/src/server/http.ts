@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -8,7 +9,7 @@ import { ChatMessageFields, SyncIdSchema } from '../protocol.ts';
 const CreateSessionBody = z.strictObject({});
 const MessageBody = z.strictObject({ message: ChatMessageFields.message });
 
-type ErrorCode = RequestErrorCode | 'INVALID_BODY' | 'NOT_FOUND' | 'INTERNAL';
+type ErrorCode = RequestErrorCode | 'INVALID_BODY' | 'NOT_FOUND' | 'INTERNAL' | 'UNAUTHORIZED' | 'FORBIDDEN';
 
 const STATUS: Record<RequestErrorCode, ContentfulStatusCode> = {
   INVALID_MESSAGE: 400,
@@ -19,6 +20,8 @@ const STATUS: Record<RequestErrorCode, ContentfulStatusCode> = {
 
 export interface AppDeps {
   system: ExternalSystem;
+  /** The bearer token every `/api/*` request must present. */
+  apiToken: string;
   version: string;
   startedAt: Date;
   warn: (line: string) => void;
@@ -28,10 +31,24 @@ export interface AppDeps {
  * The reference orchestrator's HTTP API (README, "usher orchestrator"): sessions, messages and
  * health. Errors are `{ error: { code, message } }`; a refused request changes nothing.
  */
-export function createApp({ system, version, startedAt, warn }: AppDeps): Hono {
+export function createApp({ system, apiToken, version, startedAt, warn }: AppDeps): Hono {
   const app = new Hono();
   const fail = (code: ErrorCode, message: string, status: ContentfulStatusCode) =>
     Response.json({ error: { code, message } }, { status });
+  const expected = digest(`Bearer ${apiToken}`);
+
+  // The API needs its bearer token (which no form post or cross-site page can send), and a page of
+  // another site may not post to it even so.
+  app.use('/api/*', async (c, next) => {
+    if (!timingSafeEqual(digest(c.req.header('authorization') ?? ''), expected)) {
+      return fail('UNAUTHORIZED', 'a valid "Authorization: Bearer <API token>" header is required', 401);
+    }
+    const origin = c.req.header('origin');
+    if (c.req.method !== 'GET' && origin !== undefined && hostOf(origin) !== c.req.header('host')) {
+      return fail('FORBIDDEN', `requests from pages of ${origin.slice(0, 100)} are not allowed`, 403);
+    }
+    await next();
+  });
 
   app.use(
     '/api/*',
@@ -93,5 +110,17 @@ function parseJson(text: string): unknown {
     return JSON.parse(text);
   } catch {
     return undefined;
+  }
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
+function hostOf(origin: string): string | null {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return null;
   }
 }

@@ -16,6 +16,8 @@ export interface OrchestratorOptions {
   bind: string;
   /** The bearer token agents must present. */
   token: string;
+  /** The bearer token of the HTTP API (`/api/*`); the agents' token when omitted. */
+  apiToken?: string;
   /** Folder of the journal. */
   dataDir: string;
   /** See {@link ExternalSystemOptions.agentTimeoutMs}. */
@@ -60,7 +62,13 @@ export async function startOrchestrator(options: OrchestratorOptions): Promise<R
     if (err instanceof JournalError) throw new OrchestratorStartupError(err.message);
     throw err;
   }
-  const app = createApp({ system, version: VERSION, startedAt: new Date(), warn: log });
+  const app = createApp({
+    system,
+    apiToken: options.apiToken ?? options.token,
+    version: VERSION,
+    startedAt: new Date(),
+    warn: log,
+  });
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_SYNC_FRAME_BYTES });
   const alive = new WeakMap<WebSocket, boolean>();
   const expected = digest(`Bearer ${options.token}`);
@@ -82,7 +90,14 @@ export async function startOrchestrator(options: OrchestratorOptions): Promise<R
       });
       ws.on('message', (data, isBinary) => {
         if (isBinary) return log('ignored a binary frame from an agent');
-        connection.receive(String(data));
+        try {
+          connection.receive(String(data));
+        } catch (err) {
+          // No frame may take the orchestrator down: the fault is reported and the next frame read.
+          log(
+            `fault while reading an agent's frame: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+          );
+        }
       });
       ws.on('pong', () => alive.set(ws, true));
       ws.on('error', (err) => log(`agent socket error: ${err.message}`));

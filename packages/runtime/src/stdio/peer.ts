@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import { exceedsDepth, MAX_JSON_DEPTH } from '@usher/protocol';
 import {
   createJSONRPCErrorResponse,
   JSONRPCClient,
@@ -171,6 +172,14 @@ export class RpcPeer {
 
   private onLine(text: string): void {
     if (text.trim() === '') return;
+    // Before anything recursive (schemas, the session log's JSON.stringify): nesting is bounded.
+    if (exceedsDepth(text)) {
+      return this.writeError(
+        null,
+        RpcErrorCode.InvalidRequest,
+        `Invalid request: nested deeper than ${MAX_JSON_DEPTH} levels`,
+      );
+    }
     let message: unknown;
     try {
       message = JSON.parse(text);

@@ -7,6 +7,7 @@ import {
   type SyncAgentEvent,
   unixSeconds,
 } from '@usher/orchestrator/protocol';
+import { exceedsDepth, MAX_JSON_DEPTH } from '@usher/protocol';
 import type { Conversation, RunEngine, RunOutcome } from '../engine.ts';
 import { SyncConnection } from './connection.ts';
 import { type FrameSlot, RequestLedger } from './ledger.ts';
@@ -109,6 +110,7 @@ export class SyncAgent {
   }
 
   private receive(text: string): void {
+    if (exceedsDepth(text)) return this.log(`sync: ignored a frame nested deeper than ${MAX_JSON_DEPTH} levels`);
     let json: unknown;
     try {
       json = JSON.parse(text);

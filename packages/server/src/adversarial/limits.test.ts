@@ -1,0 +1,173 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { envelope, readLog, scriptHost, startTestServer } from '../testing/fixtures.ts';
+import { TestClient } from '../testing/test-client.ts';
+
+/*
+ * The limits of packages/server/README.md ("Limits"), each pushed past by a client that means
+ * harm: what they close is closed, said in the server's log (and the study log), and a study in
+ * another room goes on undisturbed.
+ */
+
+async function studyRoom(server: { url: string; logsDir: string }, room = 'default') {
+  const host = await TestClient.join(server.url, 'host', room);
+  scriptHost(host);
+  const agent = await TestClient.join(server.url, 'agent', room);
+  const started = await agent.request('session.start', { studyId: 'pilot-01', participantId: 'P01' });
+  const logPath = join(server.logsDir, `${String(started.payload.sessionId)}.jsonl`);
+  return { host, agent, logPath };
+}
+
+/** A study in another room still answers a tool call. */
+async function stillServes(agent: TestClient): Promise<void> {
+  const reply = await agent.request('tool.call', { toolName: 'next', params: {}, reason: 'still here?' });
+  expect(reply.type).toBe('tool.result');
+}
+
+/** Writes the head of a masked text frame announcing `length` bytes, then `sent` of them, raw on the socket. */
+function startHugeFrame(client: TestClient, length: number, sent: number): void {
+  const head = Buffer.alloc(14);
+  head[0] = 0x81; // FIN, text
+  head[1] = 0x80 | 127; // masked, 64-bit length
+  head.writeBigUInt64BE(BigInt(length), 2);
+  randomBytes(4).copy(head, 10);
+  const socket = (client.ws as unknown as { _socket: import('node:net').Socket })._socket;
+  socket.write(Buffer.concat([head, Buffer.alloc(sent, 0x20)]));
+}
+
+describe('limits', () => {
+  it('closes a connection that never joins (joinTimeoutMs), saying so', async () => {
+    const warnings: string[] = [];
+    const server = await startTestServer({ limits: { joinTimeoutMs: 100 }, warn: (l) => warnings.push(l) });
+    const lurker = await TestClient.connect(server.url);
+    expect(await lurker.closed()).toBe(1008);
+    expect(warnings.join('\n')).toMatch(/no relay\.join within 100 ms \(joinTimeoutMs\)/);
+  });
+
+  it('refuses connections beyond the per-address and total caps with HTTP 503', async () => {
+    const warnings: string[] = [];
+    const server = await startTestServer({ limits: { maxConnectionsPerAddress: 3 }, warn: (l) => warnings.push(l) });
+    const held = await Promise.all([1, 2, 3].map(() => TestClient.connect(server.url)));
+    expect(await TestClient.refusal(server.url)).toMatchObject({ status: 503, text: /maxConnectionsPerAddress/ });
+    held[0]?.close();
+    await held[0]?.closed();
+    await vi.waitFor(() => expect(server.relay.load().connections).toBe(2));
+    expect((await TestClient.refusal(server.url)).status).toBe(101);
+    const total = await startTestServer({ limits: { maxConnections: 1 } });
+    await TestClient.connect(total.url);
+    expect(await TestClient.refusal(total.url)).toMatchObject({ status: 503, text: /maxConnections\)/ });
+  });
+
+  it('refuses a room beyond maxRooms, and closes the connection (1013)', async () => {
+    const server = await startTestServer({ limits: { maxRooms: 1 } });
+    await TestClient.join(server.url, 'host', 'one');
+    const client = await TestClient.connect(server.url);
+    const reply = await client.request('relay.join', { role: 'host', sessionId: 'two' });
+    expect(reply.payload).toMatchObject({ code: 'SESSION_NOT_ACTIVE', message: expect.stringMatching(/maxRooms/) });
+    expect(await client.closed()).toBe(1013);
+  });
+
+  it('closes a peer that stops reading (maxBufferedBytes, 1013), logs it, and the room goes on', async () => {
+    const warnings: string[] = [];
+    const server = await startTestServer({ limits: { maxBufferedBytes: 256 * 1024 }, warn: (l) => warnings.push(l) });
+    const { host, agent, logPath } = await studyRoom(server);
+    const sleeper = await TestClient.join(server.url, 'agent');
+    (sleeper.ws as unknown as { _socket: import('node:net').Socket })._socket.pause();
+    const view = {
+      uiSpec: null,
+      messageHistory: [{ id: 'm1', role: 'system', text: 'x'.repeat(60_000), timestamp: '2026-11-21T10:00:00.000Z' }],
+      toolSchema: [],
+    };
+    for (let i = 0; i < 400 && server.relay.status()[0]?.agents === 2; i++) {
+      host.send(envelope('state.updated', { source: 'host', ...view }));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await vi.waitFor(() => expect(warnings.join('\n')).toMatch(/closed agent-\d+ .*maxBufferedBytes/));
+    await vi.waitFor(() => expect(server.relay.status()[0]?.agents).toBe(1));
+    await stillServes(agent);
+    const record = readLog(logPath).find((r) => r.type === 'relay.peer-closed');
+    expect(record?.payload).toMatchObject({ code: 1013, reason: expect.stringMatching(/maxBufferedBytes/) });
+  });
+
+  it('drops a peer that answers no ping, however many unsolicited pongs it sends', async () => {
+    const warnings: string[] = [];
+    const server = await startTestServer({ heartbeatMs: 50, warn: (l) => warnings.push(l) });
+    const { agent } = await studyRoom(server);
+    // autoPong off: the client never answers the relay's pings, only sends pongs of its own.
+    const faker = await TestClient.connect(server.url, { autoPong: false });
+    await faker.request('relay.join', { role: 'observer', sessionId: 'default' });
+    const spam = setInterval(() => faker.ws.pong(randomBytes(8)), 10);
+    try {
+      expect(await faker.closed()).toBe(1006);
+    } finally {
+      clearInterval(spam);
+    }
+    expect(warnings.join('\n')).toMatch(/did not answer the last ping/);
+    await stillServes(agent);
+  });
+
+  it('closes the connection holding most unfinished frame bytes when they pass maxBytesInProgress', async () => {
+    const warnings: string[] = [];
+    const server = await startTestServer({
+      limits: { maxBytesInProgress: 1024 * 1024 },
+      warn: (l) => warnings.push(l),
+    });
+    const { agent } = await studyRoom(server);
+    const hoarders = await Promise.all([1, 2, 3].map(() => TestClient.connect(server.url)));
+    for (const [i, hoarder] of hoarders.entries()) startHugeFrame(hoarder, 8 * 1024 * 1024, (i + 1) * 300 * 1024);
+    const biggest = hoarders[2] as TestClient;
+    expect(await biggest.closed()).toBe(1006);
+    expect(warnings.join('\n')).toMatch(/unfinished frame .*maxBytesInProgress/);
+    await vi.waitFor(() => expect(server.relay.load().bytesInProgress).toBeLessThanOrEqual(1024 * 1024));
+    await stillServes(agent);
+  });
+
+  it('answers a request its host never answers with an error after requestTimeoutMs', async () => {
+    const server = await startTestServer({ limits: { requestTimeoutMs: 200 } });
+    const host = await TestClient.join(server.url, 'host');
+    scriptHost(host, (frame) => frame.type === 'snapshot.get'); // the host swallows snapshot.get
+    const agent = await TestClient.join(server.url, 'agent');
+    await agent.request('session.start', { studyId: 'pilot-01', participantId: 'P01' });
+    const reply = await agent.request('snapshot.get');
+    expect(reply.payload).toMatchObject({
+      code: 'TOOL_EXECUTION_FAILED',
+      message: expect.stringMatching(/did not answer snapshot\.get within 200 ms/),
+    });
+    await stillServes(agent);
+  });
+
+  it('answers with an error a request whose host replies with a frame over the cap', async () => {
+    const server = await startTestServer();
+    const host = await TestClient.join(server.url, 'host');
+    scriptHost(host, (frame) => {
+      if (frame.type !== 'snapshot.get') return false;
+      const huge = { sessionId: null, uiSpec: null, messageHistory: [], toolSchema: [], pad: 'x'.repeat(1_200_000) };
+      host.send(envelope('snapshot.state', huge, { replyTo: frame.id as string }));
+      return true;
+    });
+    const agent = await TestClient.join(server.url, 'agent');
+    await agent.request('session.start', { studyId: 'pilot-01', participantId: 'P01' });
+    const reply = await agent.request('snapshot.get');
+    expect(reply.payload).toMatchObject({
+      code: 'TOOL_EXECUTION_FAILED',
+      message: expect.stringMatching(/too large to forward/),
+    });
+  });
+
+  it('closes a study session whose room stays empty (idleSessionMs), with a record saying why, and frees the room', async () => {
+    const warnings: string[] = [];
+    const server = await startTestServer({ limits: { idleSessionMs: 150 }, warn: (l) => warnings.push(l) });
+    const { host, agent, logPath } = await studyRoom(server, 'abandoned');
+    host.close();
+    agent.close();
+    await vi.waitFor(() => expect(server.relay.status()).toEqual([]));
+    const log = readLog(logPath);
+    expect(log.at(-1)).toMatchObject({
+      type: 'relay.session-closed',
+      payload: { reason: expect.stringMatching(/idleSessionMs/) },
+    });
+    expect(log.map((r) => r.eventIndex)).toEqual(log.map((_, i) => i));
+    expect(warnings.join('\n')).toMatch(/closed study session s-\d{8}-\d{3}/);
+  });
+});
