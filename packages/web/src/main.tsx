@@ -8,14 +8,25 @@ import './ui/styles.css';
 
 const root = createRoot(document.getElementById('root') as HTMLElement);
 
+/** A failure to start that a participant can act on, with its own heading. */
+class PageError extends Error {
+  constructor(
+    readonly title: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 async function start(): Promise<void> {
   const params = readPageParams(location.search);
   const response = await fetch('/api/scenario', {
     headers: params.token ? { Authorization: `Bearer ${params.token}` } : {},
   });
   if (response.status === 401 || response.status === 403) {
-    throw new Error(
-      'This link is not valid for this study (it may be incomplete or expired). Open the link you were given again.',
+    throw new PageError(
+      'This study link does not work',
+      'It may be incomplete or expired. Open the link you were given again, or ask the researcher for a new one.',
     );
   }
   if (!response.ok) throw new Error(`the server did not send its scenario (HTTP ${response.status})`);
@@ -42,7 +53,7 @@ async function start(): Promise<void> {
 start().catch((err: unknown) => {
   root.render(
     <main className="fatal" role="alert">
-      <h1>The booking page could not start</h1>
+      <h1>{err instanceof PageError ? err.title : 'The booking page could not start'}</h1>
       <p>{err instanceof Error ? err.message : String(err)}</p>
     </main>,
   );

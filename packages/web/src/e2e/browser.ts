@@ -32,8 +32,12 @@ export function launchChromium(): Promise<Browser> {
 }
 
 /** A relay serving the built page, and a URL of the study page for `room`. */
-export async function startPageServer(options: { scenario?: Scenario } = {}) {
-  const server = await startTestServer({ webRoot: WEB_ROOT, scenario: options.scenario ?? defaultScenario() });
+export async function startPageServer(options: { scenario?: Scenario; secret?: Uint8Array } = {}) {
+  const server = await startTestServer({
+    webRoot: WEB_ROOT,
+    scenario: options.scenario ?? defaultScenario(),
+    ...(options.secret && { access: 'token' as const, secret: options.secret }),
+  });
   const pageUrl = (room: string, extra = '') =>
     `${server.url}/?room=${room}&study=pilot-01&participant=P07${extra ? `&${extra}` : ''}`;
   return { server, pageUrl };

@@ -324,3 +324,25 @@ describe('the page', () => {
     await screenshot(page, 'desktop-agent-chat-booking');
   });
 });
+
+describe('the page behind access control', () => {
+  it('joins with the study link’s token and an agent with its credential can work beside it; a forged link says so', async () => {
+    const secret = new TextEncoder().encode('a-page-test-secret-of-enough-length-0123456789abcdef');
+    const { server, pageUrl } = await startPageServer({ secret });
+    const room = nextRoom();
+    const caps = server.capabilities as NonNullable<typeof server.capabilities>;
+    const token = await caps.issue({ kind: 'host', room });
+    const page = await openStudyPage(browser, pageUrl(room, `token=${token}`));
+    await onStage(page, TITLES.movie);
+    const agent = await TestClient.join(server.url, 'agent', room, await caps.issue({ kind: 'agent' }));
+    expect((await agent.request('session.start', { studyId: 'pilot-01', participantId: 'P07' })).type).toBe(
+      'session.started',
+    );
+    expect((await currentSpec(agent)).stage).toBe('movie');
+
+    const forged = await openPage(browser);
+    await forged.goto(pageUrl(nextRoom(), `token=${token.slice(0, -4)}AAAA`));
+    await forged.getByRole('heading', { name: 'This study link does not work' }).waitFor();
+    await screenshot(forged, 'desktop-forged-link');
+  });
+});
