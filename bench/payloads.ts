@@ -113,7 +113,8 @@ export function buildFrames(): BenchFrames {
       { toolName: 'select', params: { itemId: 'm3' }, reason: 'The participant asked for Paper Lanterns.' },
       'id',
     ),
-    toolResult: template('tool.result', { ok: true, toolName: 'select', uiSpec }, 'replyTo'),
+    // As Usher's hosts send it: the uiSpec goes once, in the state.updated that follows.
+    toolResult: template('tool.result', { ok: true, toolName: 'select' }, 'replyTo'),
     stateUpdated: JSON.stringify(
       createMessage('state.updated', {
         source: 'agent',

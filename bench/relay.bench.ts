@@ -105,7 +105,18 @@ function startRelay(root: string, logsDir: string): Promise<RunningChild> {
   const profile = profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : [];
   return startNodeChild({
     name: 'usher relay',
-    args: [...profile, 'packages/cli/bin/usher.js', 'serve', '--port', '0', '--logs', logsDir],
+    // Every fake peer connects from 127.0.0.1: the per-address cap is lifted for the bench alone.
+    args: [
+      ...profile,
+      'packages/cli/bin/usher.js',
+      'serve',
+      '--port',
+      '0',
+      '--logs',
+      logsDir,
+      '--limit',
+      'maxConnectionsPerAddress=10000',
+    ],
     cwd: root,
     portPattern: LISTENING,
   });

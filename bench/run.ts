@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: runs every suite in turn and prints its tables. Figures are printed next to
- * their targets, never asserted. `BENCH_QUICK=1` shortens every phase for a smoke run.
+ * their targets, never asserted. `BENCH_QUICK=1` shortens every phase for a smoke run; words after
+ * `npm run bench --` pick suites by name (`npm run bench -- relay`).
  */
 import { fileURLToPath } from 'node:url';
 import { agentSuite } from './agent.bench.ts';
@@ -17,9 +18,14 @@ const SUITES: Suite[] = [pageSuite, relaySuite, agentSuite, syncSuite, stdioSuit
 const root = fileURLToPath(new URL('..', import.meta.url));
 const quick = process.env.BENCH_QUICK === '1';
 
+/** `npm run bench -- relay sync` runs only the suites whose names contain one of the words. */
+const only = process.argv.slice(2).map((word) => word.toLowerCase());
+
 async function main(): Promise<void> {
   console.log(`Usher bench${quick ? ' (BENCH_QUICK=1: short phases)' : ''} · Node ${process.version}`);
-  for (const suite of SUITES) {
+  const chosen = SUITES.filter((s) => only.length === 0 || only.some((word) => s.name.toLowerCase().includes(word)));
+  if (chosen.length === 0) throw new Error(`no suite matches ${only.join(', ')}`);
+  for (const suite of chosen) {
     console.log(`\n== ${suite.name}`);
     const started = Date.now();
     const tables = await suite.run({

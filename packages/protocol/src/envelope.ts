@@ -39,12 +39,16 @@ function readableId(value: unknown): string | undefined {
   return typeof id === 'string' && id.length > 0 && id.length <= 128 ? id : undefined;
 }
 
+/** Payload schemas a reader uses instead of the contract's own for some types (a relay's lighter checks of host frames). */
+export type PayloadOverrides = Partial<Record<MessageType, z.ZodType<Record<string, unknown>>>>;
+
 /**
  * Checks a value that claims to be an envelope: its shape, its type and its payload. A broken
  * envelope is `INVALID_MESSAGE`; a `tool.call` whose reason or params are wrong is
  * `INVALID_PARAMS` (DESIGN.md).
  */
-export function decodeMessage(value: unknown): DecodeResult {
+
+export function decodeMessage(value: unknown, overrides: PayloadOverrides = {}): DecodeResult {
   const replyTo = readableId(value);
   const fail = (code: ErrorCode, message: string): DecodeFailure =>
     replyTo === undefined ? { ok: false, code, message } : { ok: false, code, message, replyTo };
@@ -66,7 +70,7 @@ export function decodeMessage(value: unknown): DecodeResult {
   const { type } = envelope.data;
   if (!isMessageType(type)) return fail('INVALID_MESSAGE', `unknown message type "${capText(type, 64)}"`);
 
-  const payload = MESSAGES[type].payload.safeParse(envelope.data.payload);
+  const payload = (overrides[type] ?? MESSAGES[type].payload).safeParse(envelope.data.payload);
   if (!payload.success) {
     const paramsProblem =
       type === 'tool.call' && payload.error.issues.every((i) => i.path[0] === 'reason' || i.path[0] === 'params');

@@ -60,9 +60,9 @@ export class HostProtocol {
         case 'tool.call': {
           const { toolName, params } = message.payload;
           this.engine.apply(toolName, params, 'agent');
-          const { uiSpec } = this.view();
+          // The uiSpec goes once, in the state.updated that follows (DESIGN.md: tool.result may leave it out).
           return [
-            createMessage('tool.result', { ok: true, toolName, uiSpec }, { replyTo }),
+            createMessage('tool.result', { ok: true, toolName }, { replyTo }),
             this.stateUpdated('agent', { toolName, params }),
           ];
         }

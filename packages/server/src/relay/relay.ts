@@ -6,8 +6,10 @@ import {
   capText,
   decodeFrame,
   type ErrorCode,
+  exceedsDepth,
   MAX_ERROR_TEXT,
   MAX_FRAME_BYTES,
+  MAX_JSON_DEPTH,
   type Message,
   type MessageOf,
   maySend,
@@ -19,6 +21,7 @@ import { type Capability, joinRefusal } from '../access/capabilities.ts';
 import { SessionIdAllocator } from '../study-log/session-ids.ts';
 import { type LogFileIo, StudyLog } from '../study-log/study-log.ts';
 import { Admission } from './admission.ts';
+import { decodeHostFrame } from './host-frames.ts';
 import { DEFAULT_LIMITS, type RelayLimits } from './limits.ts';
 import { Peer } from './peer.ts';
 import { Room } from './room.ts';
@@ -89,6 +92,7 @@ export class Relay {
   private readonly peers = new WeakMap<WebSocket, Peer>();
   private peerSeq = 0;
   private closed = false;
+  private readonly warned = new Map<string, { at: number; held: number }>();
 
   constructor(private readonly options: RelayOptions) {
     this.ids = new SessionIdAllocator(options.logsDir);
@@ -111,7 +115,7 @@ export class Relay {
     const address = request.socket.remoteAddress ?? 'unknown';
     const refusal = this.closed ? 'the server is stopping' : this.admission.refusal(address);
     if (refusal) {
-      this.warn(`relay: refused a connection from ${address}: ${refusal}`);
+      this.warnOnce(`refused ${address}`, `relay: refused a connection from ${address}: ${refusal}`);
       socket.end(
         `HTTP/1.1 503 Service Unavailable\r\nRetry-After: 10\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${refusal}\n`,
       );
@@ -163,6 +167,24 @@ export class Relay {
     }
     for (const ws of this.wss.clients) ws.terminate();
     this.wss.close();
+  }
+
+  /**
+   * Reports a line at most once every 10 s per `key`, saying how many were held back, so a
+   * stranger hammering the door cannot flood the server's log.
+   */
+  private warnOnce(key: string, line: string): void {
+    const now = this.now().getTime();
+    const last = this.warned.get(key);
+    if (last && now - last.at < 10_000) {
+      last.held += 1;
+      return;
+    }
+    if (this.warned.size > 10_000) this.warned.clear();
+    this.warn(
+      last?.held ? `${line} (and ${last.held} more like it in the last ${Math.round((now - last.at) / 1000)} s)` : line,
+    );
+    this.warned.set(key, { at: now, held: 0 });
   }
 
   /** Runs a handler so that no fault escapes to the process: it is reported and the relay goes on. */
@@ -263,12 +285,18 @@ export class Relay {
     if (isBinary) return this.reject(peer, 'INVALID_MESSAGE', 'frames must be text (a JSON envelope), not binary');
     if (data.length > MAX_FRAME_BYTES) return this.oversized(peer, data);
     const text = data.toString('utf8');
-    const decoded = decodeFrame(text);
+    // Agents' frames are checked whole; hosts' big ones as much as safety needs (host-frames.ts).
+    const fromHost = peer.role === 'host';
+    const decoded = fromHost ? decodeHostFrame(text) : decodeFrame(text);
     if (!decoded.ok) return this.reject(peer, decoded.code, decoded.message, decoded.replyTo);
     const message = decoded.message;
     const slice = payloadSlice(text, decoded.raw);
-    // A record is one line of the log: a payload the sender spread over lines is written again.
+    // A record is one line of the log: a payload the sender spread over lines is written again,
+    // once its nesting is known to be bounded (a host's frame was not scanned for it yet).
     const oneLine = slice !== undefined && !slice.includes('\n') && !slice.includes('\r');
+    if (!oneLine && fromHost && exceedsDepth(text)) {
+      return this.reject(peer, 'INVALID_MESSAGE', `frame nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels`);
+    }
     const frame: Inbound = {
       bytes: data,
       message,
@@ -310,7 +338,10 @@ export class Relay {
     const { role, sessionId: roomId } = message.payload;
     const refusal = joinRefusal(peer.capability, role, roomId);
     if (refusal) {
-      this.warn(`relay: refused ${peer.name} from ${peer.address} joining room "${roomId}" as ${role}: ${refusal}`);
+      this.warnOnce(
+        `refused join ${peer.address}`,
+        `relay: refused ${peer.name} from ${peer.address} joining room "${roomId}" as ${role}: ${refusal}`,
+      );
       this.reject(peer, 'INVALID_MESSAGE', `not allowed: ${refusal}`, message.id);
       peer.ws.close(CLOSE_POLICY, 'not allowed');
       return;

@@ -27,7 +27,8 @@ export function twoAdjacentSeats(items: Item[]): [string, string] {
 
 /**
  * A deterministic agent for tests: it calls one tool at a time, each with a reason, and checks
- * that every call succeeds. Returns the uiSpec the result reported.
+ * that every call succeeds. Returns the uiSpec of the `state.updated` that follows the result
+ * (a `tool.result` leaves the uiSpec out; DESIGN.md).
  */
 export async function callTool(
   agent: TestClient,
@@ -39,7 +40,10 @@ export async function callTool(
   if (reply.type !== 'tool.result' || reply.payload.ok !== true) {
     throw new Error(`${toolName} failed: ${JSON.stringify(reply.payload)}`);
   }
-  return (reply.payload.uiSpec ?? null) as UiSpec | null;
+  const caused = (f: { type: string; payload: Record<string, unknown> }) =>
+    f.type === 'state.updated' && f.payload.source === 'agent';
+  const update = agent.frames.slice(agent.frames.indexOf(reply) + 1).find(caused) ?? (await agent.nextMatching(caused));
+  return (update.payload.uiSpec ?? null) as UiSpec | null;
 }
 
 /**
