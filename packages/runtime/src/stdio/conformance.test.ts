@@ -119,6 +119,17 @@ describe('malformed input', () => {
     expect(messages).toContainEqual(expect.stringMatching(/Method not found: no\.such\.method/));
   });
 
+  it('refuses a line nested thousands deep with -32600 before parsing it, and goes on', async () => {
+    const runtime = start();
+    runtime.write(
+      `{"jsonrpc":"2.0","id":"deep","method":"context.set","params":{"x":${'['.repeat(50_000)}${']'.repeat(50_000)}}}\n`,
+    );
+    const after = await runtime.request('session.list', { limit: 0 });
+    expect(after.result).toEqual({ sessions: [] });
+    const refused = runtime.lines.find((l) => 'error' in l);
+    expect(refused?.error).toMatchObject({ code: -32600, message: expect.stringMatching(/deeper than 64/) });
+  });
+
   it('refuses a line longer than 1 MiB with -32600 and reads the next line', async () => {
     const runtime = start();
     const huge = JSON.stringify({

@@ -285,4 +285,23 @@ describe('relay: study log', () => {
     await server.close();
     expect(readLog(logPath).at(-1)).toMatchObject({ type: 'relay.shutdown', direction: 'internal' });
   });
+
+  it('ends every open study log with the fatal fault named when the server is aborted (what usher serve does before exiting)', async () => {
+    const server = await startTestServer();
+    const paths: string[] = [];
+    for (const room of ['a', 'b']) {
+      const host = await TestClient.join(server.url, 'host', room);
+      scriptHost(host);
+      const agent = await TestClient.join(server.url, 'agent', room);
+      const started = await agent.request('session.start', { studyId: 'pilot-01', participantId: room });
+      paths.push(join(server.logsDir, `${String(started.payload.sessionId)}.jsonl`));
+    }
+    server.abort('fatal error: out of memory');
+    for (const path of paths) {
+      expect(readLog(path).at(-1)).toMatchObject({
+        type: 'relay.shutdown',
+        payload: { reason: 'fatal error: out of memory' },
+      });
+    }
+  });
 });
