@@ -6,6 +6,7 @@ import { parseLabel, parseNonEmpty, parseOrigin, parsePort, parseRelayUrl, parse
 import { type OrchestratorFlags, parseSeconds, parseToken, runOrchestrator } from './orchestrator.ts';
 import { collectDirs, parseMilliseconds, runStdio, type StdioFlags } from './runtime.ts';
 import { parseLimit, type ServeFlags, serve } from './serve.ts';
+import { checkStudy } from './study.ts';
 import { parseSyncUrl, runSync, type SyncFlags } from './sync.ts';
 import { issueToken, parseDays, type TokenFlags } from './token.ts';
 import { parseRuntimeCmd, type TuiFlags, tui } from './tui.ts';
@@ -69,6 +70,16 @@ export async function main(argv: string[]): Promise<number> {
     )
     .action((flags: ServeFlags) => {
       run = () => serve(flags);
+    });
+
+  program
+    .command('study')
+    .description('Work with study files (packages/study/README.md).')
+    .command('check')
+    .description('Check a study file (YAML or JSON): every problem with its line and field, or what the study holds.')
+    .argument('<file>', 'the study file')
+    .action((file: string) => {
+      run = () => checkStudy(file);
     });
 
   program

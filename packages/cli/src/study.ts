@@ -1,0 +1,32 @@
+import { formatProblem, loadStudyFile, StudyFileError } from '@usher/study';
+
+/**
+ * `usher study check FILE`: checks a study file as `usher serve --study` will, and says what it
+ * holds, or lists every problem with its file, line and field (exit code 1).
+ */
+export async function checkStudy(file: string): Promise<number> {
+  let study: ReturnType<typeof loadStudyFile>;
+  try {
+    study = loadStudyFile(file);
+  } catch (err) {
+    if (err instanceof StudyFileError) {
+      process.stderr.write(
+        `${err.message}\n${err.problems.length} problem${err.problems.length > 1 ? 's' : ''} in ${file}\n`,
+      );
+      return 1;
+    }
+    process.stderr.write(`usher: ${(err as Error).message}\n`);
+    return 1;
+  }
+  const { design, conditions, order } = study.assignment;
+  const lines = [
+    `${file}: study "${study.id}" (${study.title})`,
+    `  tasks       ${study.tasks.map((t) => `${t.id} (${t.world.name})`).join(', ')}`,
+    `  conditions  ${study.conditions.map((c) => `${c.id} (${c.agent === 'none' ? 'no agent' : `${c.agent}, ${c.planner}`})`).join(', ')}`,
+    `  assignment  ${design} subjects, conditions ${conditions === 'link' ? 'named by the link' : 'balanced'}, ${order === 'latin-square' ? 'Latin-square order' : 'fixed order'}`,
+    `  completion  ${[study.completion.code && `code ${study.completion.code}`, study.completion.redirect && `redirect to ${study.completion.redirect}`].filter(Boolean).join(', ') || 'an end page only'}`,
+  ];
+  console.log(lines.join('\n'));
+  for (const warning of study.warnings) process.stderr.write(`warning: ${formatProblem(warning)}\n`);
+  return 0;
+}

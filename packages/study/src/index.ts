@@ -1,0 +1,15 @@
+/**
+ * Studies: the study file researchers write (its schema and loader, with errors that name the
+ * file, the line and the field), and how participants are assigned to conditions and task orders.
+ */
+export { AssignmentError, type Plan, type PlannedTask, pickBalanced, planParticipant } from './assignment/assign.ts';
+export { balancedLatinSquare, latinOrder } from './assignment/latin-square.ts';
+export {
+  formatProblem,
+  type LoadedTask,
+  loadStudyFile,
+  type Study,
+  StudyFileError,
+  type StudyFileProblem,
+} from './study-file/load.ts';
+export * from './study-file/schema.ts';

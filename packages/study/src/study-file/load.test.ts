@@ -1,0 +1,181 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadStudyFile, StudyFileError, type StudyFileProblem } from './load.ts';
+
+const DEMO = new URL('../../../../studies/demo.study.yaml', import.meta.url).pathname;
+const SCENARIO = new URL('../../../booking/scenarios/default.json', import.meta.url).pathname;
+const work = mkdtempSync(join(tmpdir(), 'usher-study-file-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+let files = 0;
+/** Writes a study file and returns the problems loading it reports (none when it loads). */
+function problemsOf(text: string): StudyFileProblem[] {
+  const path = join(work, `study-${++files}.yaml`);
+  writeFileSync(path, text);
+  try {
+    loadStudyFile(path);
+    return [];
+  } catch (err) {
+    if (err instanceof StudyFileError) return err.problems;
+    throw err;
+  }
+}
+
+const valid = (overrides: { tasks?: string; conditions?: string; extra?: string } = {}) => `id: s-1
+title: A study
+consent: I agree.
+tasks:
+${
+  overrides.tasks ??
+  `  - id: t1
+    title: Task one
+    scenario: ${SCENARIO}
+    briefing: Book two tickets.
+    success:
+      hard:
+        - { kind: seatCount, count: 2 }`
+}
+conditions:
+${overrides.conditions ?? '  - { id: alone, agent: none }'}
+${overrides.extra ?? ''}`;
+
+describe('the study file', () => {
+  it('loads the shipped demo study whole, with defaults filled in and both scenarios loaded, without warnings', () => {
+    const study = loadStudyFile(DEMO);
+    expect(study).toMatchObject({
+      id: 'demo-01',
+      assignment: { design: 'between', conditions: 'balanced', order: 'latin-square' },
+      completion: { code: 'USHER-DEMO-01' },
+    });
+    expect(study.tasks.map((t) => [t.id, t.world.id])).toEqual([
+      ['imax-evening', 'default'],
+      ['family-matinee', 'default'],
+    ]);
+    expect(study.conditions).toEqual([
+      {
+        id: 'alone',
+        label: 'No agent (baseline)',
+        agent: 'none',
+        planner: 'rules',
+        paceMs: 800,
+        confirmBeforeSubmit: true,
+        pageTools: true,
+        chat: true,
+      },
+      expect.objectContaining({ id: 'autopilot', agent: 'autopilot' }),
+    ]);
+    expect(study.warnings).toEqual([]);
+  });
+
+  it('accepts JSON as well as YAML', () => {
+    expect(
+      problemsOf(
+        JSON.stringify({
+          id: 'j',
+          title: 'J',
+          consent: 'ok',
+          tasks: [
+            { id: 't', title: 'T', scenario: SCENARIO, briefing: 'b', success: { hard: [{ kind: 'adjacent' }] } },
+          ],
+          conditions: [{ id: 'c', agent: 'assist' }],
+        }),
+      ),
+    ).toEqual([]);
+  });
+
+  it('names the file, the line, the column and the field of each problem, all at once', () => {
+    const problems = problemsOf(
+      valid({
+        tasks: `  - id: t1
+    title: Task one
+    scenario: ${SCENARIO}
+    briefing: Book two tickets.
+    sucess:
+      hard: []`,
+        conditions: `  - { id: alone, agent: none }
+  - id: helper
+    agent: copilot
+    paceMs: -5`,
+      }),
+    );
+    const file = `study-${files}.yaml`;
+    expect(problems.map((p) => ({ ...p, file: p.file.endsWith(file) }))).toEqual([
+      { file: true, line: 5, column: 5, field: 'tasks[0].success', message: 'missing (expected object)' },
+      { file: true, line: 5, column: 5, field: 'tasks[0]', message: 'unknown field "sucess"' },
+      {
+        file: true,
+        line: 14,
+        column: 12,
+        field: 'conditions[1].agent',
+        message: expect.stringMatching(/none.*assist.*autopilot.*wizard/),
+      },
+      { file: true, line: 15, column: 13, field: 'conditions[1].paceMs', message: expect.stringMatching(/>=0/) },
+    ]);
+    expect(new StudyFileError(problems).message).toMatch(/study-\d+\.yaml:14:12: conditions\[1\]\.agent: /);
+  });
+
+  it('refuses duplicate ids, a within-subjects design with too few tasks, and a constraint the checker does not know', () => {
+    const problems = problemsOf(
+      valid({
+        conditions: `  - { id: a, agent: none }
+  - { id: a, agent: autopilot }`,
+        extra: 'assignment: { design: within }',
+      }),
+    );
+    expect(problems.map((p) => [p.line, p.field, p.message])).toEqual([
+      [14, 'conditions[1].id', '"a" is already the id of conditions[0]'],
+      [15, 'assignment.design', expect.stringMatching(/2 conditions need 2 tasks, not 1/)],
+    ]);
+    const unknownKind = problemsOf(
+      valid({
+        tasks: `  - { id: t, title: T, scenario: ${SCENARIO}, briefing: b, success: { hard: [{ kind: colour }] } }`,
+      }),
+    );
+    expect(unknownKind.map((p) => p.field)).toEqual(['tasks[0].success.hard[0].kind']);
+  });
+
+  it('says which task names a scenario that is missing or not a scenario, relative to the study file', () => {
+    writeFileSync(join(work, 'broken.json'), '{"id": "x"');
+    writeFileSync(join(work, 'empty.json'), '{"id": "x"}');
+    const problems = problemsOf(
+      valid({
+        tasks: `  - { id: a, title: A, scenario: nowhere.json, briefing: b, success: { hard: [{ kind: adjacent }] } }
+  - { id: b, title: B, scenario: broken.json, briefing: b, success: { hard: [{ kind: adjacent }] } }
+  - { id: c, title: C, scenario: empty.json, briefing: b, success: { hard: [{ kind: adjacent }] } }`,
+      }),
+    );
+    expect(problems.map((p) => [p.line, p.field, p.message])).toEqual([
+      [5, 'tasks[0].scenario', 'no such file: nowhere.json'],
+      [6, 'tasks[1].scenario', expect.stringMatching(/^broken\.json is not valid JSON/)],
+      [7, 'tasks[2].scenario', expect.stringMatching(/^empty\.json is not a valid scenario/)],
+    ]);
+  });
+
+  it('reports YAML that does not parse with its line, and a file that is not there', () => {
+    expect(problemsOf('id: s\ntitle: [unclosed\n')).toEqual([
+      expect.objectContaining({ line: expect.any(Number), message: expect.stringMatching(/^not valid YAML/) }),
+    ]);
+    expect(problemsOf('id: s\nid: t\n')[0]?.message).toMatch(/not valid YAML.*unique/i);
+    expect(() => loadStudyFile(join(work, 'no-such.study.yaml'))).toThrow(/no such file/);
+  });
+
+  it('warns of a task no showing of its scenario can satisfy, and still loads', () => {
+    const path = join(work, 'impossible.yaml');
+    writeFileSync(
+      path,
+      valid({
+        tasks: `  - { id: t, title: T, scenario: ${SCENARIO}, briefing: b, success: { hard: [{ kind: title, is: [Nope] }] } }`,
+      }),
+    );
+    const study = loadStudyFile(path);
+    expect(study.warnings).toEqual([
+      expect.objectContaining({
+        line: 5,
+        field: 'tasks[0].success',
+        message: expect.stringMatching(/no participant can succeed/),
+      }),
+    ]);
+  });
+});

@@ -1,0 +1,132 @@
+import { ConstraintSchema, HardConstraintSchema } from '@usher/booking';
+import { z } from 'zod';
+
+/** Ids of a study, its tasks and conditions: they go into URLs, file names and export columns. */
+const Id = z
+  .string()
+  .regex(
+    /^[a-z0-9][a-z0-9_-]{0,63}$/,
+    'expected 1–64 lowercase letters, digits, "-" or "_", starting with a letter or digit',
+  );
+
+const Text = (max: number) => z.string().trim().min(1, 'expected some text').max(max);
+
+/**
+ * What the agent beside the participant is in one condition (the page's side of it too):
+ * - `none`: no agent; the participant books alone (the session is logged all the same);
+ * - `assist`: the agent marks and explains options and selects only what was clearly asked for;
+ * - `autopilot`: the agent books what the participant asks for;
+ * - `wizard`: an experimenter acts as the agent from the console.
+ */
+export const AGENT_KINDS = ['none', 'assist', 'autopilot', 'wizard'] as const;
+
+export const ConditionSchema = z
+  .strictObject({
+    id: Id,
+    /** What the researcher calls it in the console and the export; the participant never sees it. */
+    label: Text(120).optional(),
+    agent: z.enum(AGENT_KINDS),
+    /** `rules`: the deterministic planner; `llm`: the configured language model (USHER_LLM_*), rules as fallback. */
+    planner: z.enum(['rules', 'llm']).default('rules'),
+    /** Pause between the agent's actions, so the participant can follow them. */
+    paceMs: z.number().int().min(0).max(60_000).default(800),
+    /** The agent asks in the chat before submitting the booking and waits for a yes. */
+    confirmBeforeSubmit: z.boolean().default(true),
+    /** Whether the page-tuning tools (filter, sort, highlight, augment) are offered to the agent. */
+    pageTools: z.boolean().default(true),
+    /** Whether the page shows the chat. */
+    chat: z.boolean().default(true),
+  })
+  .superRefine((condition, ctx) => {
+    if (condition.agent === 'none' && condition.planner === 'llm') {
+      ctx.addIssue({ code: 'custom', path: ['planner'], message: 'a condition without an agent has no planner' });
+    }
+  });
+export type Condition = z.infer<typeof ConditionSchema>;
+
+/** A task's success: the story's checkable constraints (`@usher/booking`), checked on the submitted booking. */
+export const SuccessSchema = z.strictObject({
+  hard: z.array(HardConstraintSchema).min(1, 'a task needs at least one hard constraint to say whether it succeeded'),
+  soft: z.array(ConstraintSchema).default([]),
+});
+
+export const TaskSchema = z.strictObject({
+  id: Id,
+  title: Text(120),
+  /** A scenario file (JSON, packages/booking/SCENARIOS.md), relative to the study file. */
+  scenario: Text(500),
+  /** What the participant reads before the task, and beside the booking while doing it. */
+  briefing: Text(4000),
+  /** Short points shown as a checklist beside the booking. */
+  checklist: z.array(Text(200)).max(12).default([]),
+  success: SuccessSchema,
+  /** What the agent starts from, in the participant's words; without it the agent asks. */
+  goal: Text(1000).optional(),
+});
+export type Task = z.infer<typeof TaskSchema>;
+
+export const AssignmentSchema = z.strictObject({
+  /**
+   * `between`: each participant is in one condition and does every task in it; `within`: each
+   * participant does every condition once, one per task (as many tasks as conditions).
+   */
+  design: z.enum(['between', 'within']).default('between'),
+  /** `balanced`: the condition with fewest participants so far (ties at random); `link`: the link names it (`condition=`). */
+  conditions: z.enum(['balanced', 'link']).default('balanced'),
+  /** `latin-square`: the order of tasks (and, within subjects, conditions) rotates across participants, balanced for carry-over. */
+  order: z.enum(['fixed', 'latin-square']).default('fixed'),
+});
+export type Assignment = z.infer<typeof AssignmentSchema>;
+
+export const CompletionSchema = z.strictObject({
+  /** Shown on the end page, for the participant to paste into the recruitment platform. */
+  code: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{4,64}$/, 'expected 4–64 letters, digits, "-" or "_"')
+    .optional(),
+  /** Where the end page sends the participant (e.g. the recruitment platform's completion URL). */
+  redirect: z
+    .url({ protocol: /^https?$/, error: 'expected an http(s) URL' })
+    .max(2000)
+    .optional(),
+});
+
+/** A study file (packages/study/README.md): what a researcher writes to run a study with Usher. */
+export const StudyFileSchema = z
+  .strictObject({
+    id: Id,
+    title: Text(200),
+    /** Shown on the welcome page; the participant agrees before anything else happens. */
+    consent: Text(20_000),
+    tasks: z.array(TaskSchema).min(1, 'a study needs at least one task').max(20),
+    conditions: z.array(ConditionSchema).min(1, 'a study needs at least one condition').max(12),
+    assignment: AssignmentSchema.default({ design: 'between', conditions: 'balanced', order: 'fixed' }),
+    completion: CompletionSchema.default({}),
+  })
+  .superRefine((study, ctx) => {
+    const unique = (what: 'tasks' | 'conditions') => {
+      const seen = new Map<string, number>();
+      study[what].forEach((item, i) => {
+        const first = seen.get(item.id);
+        if (first !== undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [what, i, 'id'],
+            message: `"${item.id}" is already the id of ${what}[${first}]`,
+          });
+        } else {
+          seen.set(item.id, i);
+        }
+      });
+    };
+    unique('tasks');
+    unique('conditions');
+    if (study.assignment.design === 'within' && study.tasks.length !== study.conditions.length) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['assignment', 'design'],
+        message: `a within-subjects study pairs each condition with one task: ${study.conditions.length} conditions need ${study.conditions.length} tasks, not ${study.tasks.length}`,
+      });
+    }
+  });
+export type StudyFile = z.infer<typeof StudyFileSchema>;
