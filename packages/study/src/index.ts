@@ -5,6 +5,14 @@
 export { AssignmentError, type Plan, type PlannedTask, pickBalanced, planParticipant } from './assignment/assign.ts';
 export { balancedLatinSquare, latinOrder } from './assignment/latin-square.ts';
 export {
+  PARTICIPANT_STATUSES,
+  type Participant,
+  type ParticipantStatus,
+  type Recruitment,
+  recruitmentFrom,
+  StudyRegistry,
+} from './registry/registry.ts';
+export {
   formatProblem,
   type LoadedTask,
   loadStudyFile,

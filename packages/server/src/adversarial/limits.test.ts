@@ -155,6 +155,30 @@ describe('limits', () => {
     });
   });
 
+  it('answers with an error a request whose host replies with a frame the relay refuses (regression: it waited for its timeout)', async () => {
+    const server = await startTestServer();
+    const host = await TestClient.join(server.url, 'host');
+    scriptHost(host, (frame) => {
+      if (frame.type !== 'snapshot.get') return false;
+      host.send(
+        envelope(
+          'snapshot.state',
+          { sessionId: null, uiSpec: 'not a spec', messageHistory: [], toolSchema: [] },
+          { replyTo: frame.id as string },
+        ),
+      );
+      return true;
+    });
+    const agent = await TestClient.join(server.url, 'agent');
+    await agent.request('session.start', { studyId: 'pilot-01', participantId: 'P01' });
+    const reply = await agent.request('snapshot.get');
+    expect(reply.payload).toMatchObject({
+      code: 'TOOL_EXECUTION_FAILED',
+      message: expect.stringMatching(/refused by the relay: invalid snapshot\.state: payload\.uiSpec/),
+    });
+    await stillServes(agent);
+  });
+
   it('closes a study session whose room stays empty (idleSessionMs), with a record saying why, and frees the room', async () => {
     const warnings: string[] = [];
     const server = await startTestServer({ limits: { idleSessionMs: 150 }, warn: (l) => warnings.push(l) });

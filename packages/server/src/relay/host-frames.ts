@@ -28,13 +28,19 @@ export const HOST_FRAME_CHECKS: PayloadOverrides = {
   'snapshot.state': z.strictObject({ sessionId: z.string().nullable(), ...view }),
 };
 
+/** A host frame's decoding; a refused reply also names the request it meant to answer, to answer its requester. */
+export type HostDecodeResult = DecodeResult | (Extract<DecodeResult, { ok: false }> & { answers?: string });
+
 /** Decodes a host's frame (already within the size cap) with {@link HOST_FRAME_CHECKS}. */
-export function decodeHostFrame(text: string): DecodeResult {
+export function decodeHostFrame(text: string): HostDecodeResult {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     return { ok: false, code: 'INVALID_MESSAGE', message: 'frame is not valid JSON' };
   }
-  return decodeMessage(value, HOST_FRAME_CHECKS);
+  const decoded = decodeMessage(value, HOST_FRAME_CHECKS);
+  if (decoded.ok) return decoded;
+  const answers = (value as { replyTo?: unknown } | null)?.replyTo;
+  return typeof answers === 'string' && answers.length <= 128 ? { ...decoded, answers } : decoded;
 }

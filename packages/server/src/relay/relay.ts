@@ -288,7 +288,13 @@ export class Relay {
     // Agents' frames are checked whole; hosts' big ones as much as safety needs (host-frames.ts).
     const fromHost = peer.role === 'host';
     const decoded = fromHost ? decodeHostFrame(text) : decodeFrame(text);
-    if (!decoded.ok) return this.reject(peer, decoded.code, decoded.message, decoded.replyTo);
+    if (!decoded.ok) {
+      this.reject(peer, decoded.code, decoded.message, decoded.replyTo);
+      // A refused reply still ends its request: the agent that asked hears why, not its own timeout.
+      const answers = (decoded as { answers?: string }).answers;
+      if (answers !== undefined) this.refusedReply(peer, answers, decoded.message);
+      return;
+    }
     const message = decoded.message;
     const slice = payloadSlice(text, decoded.raw);
     // A record is one line of the log: a payload the sender spread over lines is written again,
@@ -332,6 +338,15 @@ export class Relay {
     if (!pending || replyTo === undefined) return;
     room.pending.delete(replyTo);
     this.answerError(room, pending, 'TOOL_EXECUTION_FAILED', `the host's reply was too large to forward (${why})`);
+  }
+
+  /** A host's reply the relay refused: its requester gets an error saying so. */
+  private refusedReply(host: Peer, replyTo: string, why: string): void {
+    const room = host.room;
+    const pending = room?.pending.get(replyTo);
+    if (!room || !pending) return;
+    room.pending.delete(replyTo);
+    this.answerError(room, pending, 'TOOL_EXECUTION_FAILED', `the host's reply was refused by the relay: ${why}`);
   }
 
   private join(peer: Peer, message: MessageOf<'relay.join'>): void {

@@ -1,0 +1,79 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadStudyFile } from '../study-file/load.ts';
+import { recruitmentFrom, StudyRegistry } from './registry.ts';
+
+const DEMO = loadStudyFile(new URL('../../../../studies/demo.study.yaml', import.meta.url).pathname);
+const work = mkdtempSync(join(tmpdir(), 'usher-registry-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+const NOW = new Date('2026-11-21T10:00:00.000Z');
+
+describe('StudyRegistry', () => {
+  it('gives each new participant a room of their own and a balanced condition, with a Latin-square task order', () => {
+    const registry = new StudyRegistry(':memory:');
+    const admitted = Array.from(
+      { length: 20 },
+      (_, i) => registry.admit(DEMO, { recruitment: { PROLIFIC_PID: `pid-${i}` }, now: NOW }).participant,
+    );
+    expect(new Set(admitted.map((p) => p.room)).size).toBe(20);
+    for (const p of admitted) expect(p.room).toMatch(/^r-[\w-]{16}$/);
+    expect(registry.conditionCounts(DEMO)).toEqual([10, 10]);
+    const orders = admitted
+      .filter((p) => p.plan.conditionId === 'autopilot')
+      .map((p) => p.plan.tasks.map((t) => t.taskId).join(','));
+    expect(new Set(orders)).toEqual(new Set(['imax-evening,family-matinee', 'family-matinee,imax-evening']));
+    expect(orders.filter((o) => o.startsWith('imax')).length).toBe(5);
+  });
+
+  it('hands a returning participant their own record back, whatever they did since', () => {
+    const registry = new StudyRegistry(':memory:');
+    const first = registry.admit(DEMO, {
+      recruitment: { PROLIFIC_PID: 'abc', STUDY_ID: 's', SESSION_ID: 'x' },
+      now: NOW,
+    });
+    expect(first.returning).toBe(false);
+    registry.progress(first.participant.id, { status: 'done', taskIndex: 2 }, NOW);
+    const again = registry.admit(DEMO, { recruitment: { PROLIFIC_PID: 'abc' }, now: NOW });
+    expect(again).toMatchObject({
+      returning: true,
+      participant: { id: first.participant.id, room: first.participant.room, status: 'done', taskIndex: 2 },
+    });
+    expect(again.participant.recruitment).toEqual({ PROLIFIC_PID: 'abc', STUDY_ID: 's', SESSION_ID: 'x' });
+    // Without an id in the link, every opening is a new participant.
+    const anonymous = [1, 2].map(() => registry.admit(DEMO, { recruitment: {}, now: NOW }).participant.id);
+    expect(new Set(anonymous).size).toBe(2);
+  });
+
+  it('keeps every participant, assignment and step across a restart, and goes on balancing from there', () => {
+    const path = join(work, 'registry.sqlite');
+    const before = new StudyRegistry(path);
+    const ids = [0, 1, 2].map(
+      (i) => before.admit(DEMO, { recruitment: { participant: `P${i}` }, now: NOW }).participant,
+    );
+    before.progress(ids[1]?.id as string, { status: 'task', taskIndex: 1 }, NOW);
+    before.close();
+
+    const after = new StudyRegistry(path);
+    expect(after.participants(DEMO.id).map((p) => [p.externalId, p.plan, p.status])).toEqual(
+      ids.map((p, i) => [`P${i}`, p.plan, i === 1 ? 'task' : 'consent']),
+    );
+    expect(after.admit(DEMO, { recruitment: { participant: 'P1' }, now: NOW }).participant.taskIndex).toBe(1);
+    const next = after.admit(DEMO, { recruitment: { participant: 'P3' }, now: NOW }).participant;
+    expect(after.conditionCounts(DEMO)).toEqual([2, 2]);
+    expect(after.byRoom(next.room)?.id).toBe(next.id);
+    after.close();
+  });
+
+  it('records only the recruitment parameters it knows, and only sane values', () => {
+    const query = new URLSearchParams({
+      PROLIFIC_PID: '5f1a2b',
+      STUDY_ID: 'st-1',
+      SESSION_ID: 'se_1',
+      other: 'x',
+      participant: '<script>',
+    });
+    expect(recruitmentFrom(query)).toEqual({ PROLIFIC_PID: '5f1a2b', STUDY_ID: 'st-1', SESSION_ID: 'se_1' });
+  });
+});

@@ -1,0 +1,207 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { type Plan, planParticipant } from '../assignment/assign.ts';
+import type { StudyFile } from '../study-file/schema.ts';
+
+/** Where a participant is in the study's flow. */
+export const PARTICIPANT_STATUSES = ['consent', 'briefing', 'task', 'done', 'gave-up', 'dropped'] as const;
+export type ParticipantStatus = (typeof PARTICIPANT_STATUSES)[number];
+
+/** What the recruitment platform's link said about the participant (recorded as given, bounded). */
+export interface Recruitment {
+  PROLIFIC_PID?: string;
+  STUDY_ID?: string;
+  SESSION_ID?: string;
+  participant?: string;
+}
+
+export interface Participant {
+  /** The registry's own id for the participant (unguessable). */
+  id: string;
+  studyId: string;
+  /** Who the recruitment link says they are (`PROLIFIC_PID`, else `participant`), if it said. */
+  externalId: string | null;
+  recruitment: Recruitment;
+  plan: Plan;
+  /** The relay room that is theirs alone, made by the server (unguessable). */
+  room: string;
+  status: ParticipantStatus;
+  /** Which task of their plan they are on (0-based). */
+  taskIndex: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The recruitment parameters the registry records, and how long each may be. */
+const RECRUITMENT_KEYS = ['PROLIFIC_PID', 'STUDY_ID', 'SESSION_ID', 'participant'] as const;
+const MAX_PARAM = 128;
+
+/** Picks the recruitment parameters out of a link's query, refusing nothing but keeping only what is sane. */
+export function recruitmentFrom(query: URLSearchParams): Recruitment {
+  const out: Recruitment = {};
+  for (const key of RECRUITMENT_KEYS) {
+    const value = query.get(key);
+    if (value !== null && /^[\w.:@-]{1,128}$/.test(value) && value.length <= MAX_PARAM) out[key] = value;
+  }
+  return out;
+}
+
+interface Row {
+  id: string;
+  study_id: string;
+  external_id: string | null;
+  recruitment: string;
+  condition_id: string | null;
+  plan: string;
+  room: string;
+  status: ParticipantStatus;
+  task_index: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * The study registry: every participant, their assignment and their progress, in SQLite (WAL,
+ * synchronous commits), so a server restart mid-study loses no participant and reassigns no one.
+ * Its writes are transactions; an assignment reads the counts and inserts the participant in one,
+ * so two participants arriving at once cannot both take the last place of a condition.
+ */
+export class StudyRegistry {
+  private readonly db: Database.Database;
+
+  /** Opens (or creates) the registry at `path` (`:memory:` for tests that need no file). */
+  constructor(path: string) {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    this.db = new Database(path);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = FULL');
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS participants (
+        id          TEXT PRIMARY KEY,
+        study_id    TEXT NOT NULL,
+        external_id TEXT,
+        recruitment TEXT NOT NULL,
+        condition_id TEXT,
+        plan        TEXT NOT NULL,
+        room        TEXT NOT NULL UNIQUE,
+        status      TEXT NOT NULL,
+        task_index  INTEGER NOT NULL DEFAULT 0,
+        created_at  TEXT NOT NULL,
+        updated_at  TEXT NOT NULL
+      );
+      CREATE UNIQUE INDEX IF NOT EXISTS participants_external ON participants (study_id, external_id)
+        WHERE external_id IS NOT NULL;
+      CREATE INDEX IF NOT EXISTS participants_study ON participants (study_id);
+    `);
+  }
+
+  /**
+   * A participant opening the study link: a returning one (same external id) gets their own
+   * record back, whatever their status; a new one is assigned (StudyFile.assignment) and given a
+   * room of their own.
+   */
+  admit(
+    study: Pick<StudyFile, 'id' | 'tasks' | 'conditions' | 'assignment'>,
+    arrival: { recruitment: Recruitment; linkCondition?: string; now: Date; random?: () => number },
+  ): { participant: Participant; returning: boolean } {
+    const externalId = arrival.recruitment.PROLIFIC_PID ?? arrival.recruitment.participant ?? null;
+    return this.db
+      .transaction(() => {
+        if (externalId !== null) {
+          const known = this.db
+            .prepare<[string, string], Row>('SELECT * FROM participants WHERE study_id = ? AND external_id = ?')
+            .get(study.id, externalId);
+          if (known) return { participant: fromRow(known), returning: true };
+        }
+        const counts = this.conditionCounts(study);
+        const plan = planParticipant(study, counts, {
+          random: arrival.random ?? Math.random,
+          linkCondition: arrival.linkCondition,
+        });
+        const at = arrival.now.toISOString();
+        const row: Row = {
+          id: `p-${randomBytes(8).toString('hex')}`,
+          study_id: study.id,
+          external_id: externalId,
+          recruitment: JSON.stringify(arrival.recruitment),
+          condition_id: plan.conditionId,
+          plan: JSON.stringify(plan),
+          room: `r-${randomBytes(12).toString('base64url')}`,
+          status: 'consent',
+          task_index: 0,
+          created_at: at,
+          updated_at: at,
+        };
+        this.db
+          .prepare(
+            `INSERT INTO participants (id, study_id, external_id, recruitment, condition_id, plan, room, status, task_index, created_at, updated_at)
+           VALUES (@id, @study_id, @external_id, @recruitment, @condition_id, @plan, @room, @status, @task_index, @created_at, @updated_at)`,
+          )
+          .run(row);
+        return { participant: fromRow(row), returning: false };
+      })
+      .immediate();
+  }
+
+  get(id: string): Participant | null {
+    const row = this.db.prepare<[string], Row>('SELECT * FROM participants WHERE id = ?').get(id);
+    return row ? fromRow(row) : null;
+  }
+
+  byRoom(room: string): Participant | null {
+    const row = this.db.prepare<[string], Row>('SELECT * FROM participants WHERE room = ?').get(room);
+    return row ? fromRow(row) : null;
+  }
+
+  /** Every participant of a study, oldest first. */
+  participants(studyId: string): Participant[] {
+    return this.db
+      .prepare<[string], Row>('SELECT * FROM participants WHERE study_id = ? ORDER BY created_at, rowid')
+      .all(studyId)
+      .map(fromRow);
+  }
+
+  /** Moves a participant on in the flow; false when there is no such participant. */
+  progress(id: string, change: { status: ParticipantStatus; taskIndex?: number }, now: Date): boolean {
+    const result = this.db
+      .prepare('UPDATE participants SET status = ?, task_index = COALESCE(?, task_index), updated_at = ? WHERE id = ?')
+      .run(change.status, change.taskIndex ?? null, now.toISOString(), id);
+    return result.changes === 1;
+  }
+
+  /** Participants per condition so far, in the study's order (within subjects: all in the first). */
+  conditionCounts(study: Pick<StudyFile, 'id' | 'conditions'>): number[] {
+    const rows = this.db
+      .prepare<[string], { condition_id: string | null; n: number }>(
+        'SELECT condition_id, COUNT(*) AS n FROM participants WHERE study_id = ? GROUP BY condition_id',
+      )
+      .all(study.id);
+    const counts = study.conditions.map(() => 0);
+    for (const { condition_id, n } of rows) {
+      const i = condition_id === null ? 0 : study.conditions.findIndex((c) => c.id === condition_id);
+      if (i >= 0) counts[i] = (counts[i] ?? 0) + n;
+    }
+    return counts;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+function fromRow(row: Row): Participant {
+  return {
+    id: row.id,
+    studyId: row.study_id,
+    externalId: row.external_id,
+    recruitment: JSON.parse(row.recruitment) as Recruitment,
+    plan: JSON.parse(row.plan) as Plan,
+    room: row.room,
+    status: row.status,
+    taskIndex: row.task_index,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
