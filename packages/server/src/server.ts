@@ -5,12 +5,14 @@ import type { Duplex } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
 import type { Scenario } from '@usher/booking';
 import { AGENT_WS_PATH } from '@usher/protocol';
+import type { Study, StudyRegistry } from '@usher/study';
 import { Capabilities, type Capability, CredentialError, presentedToken } from './access/capabilities.ts';
 import { originRefusal } from './access/origin.ts';
 import { HeadlessHost } from './headless-host/headless-host.ts';
 import { createApp } from './http/app.ts';
 import type { RelayLimits } from './relay/limits.ts';
 import { Relay } from './relay/relay.ts';
+import { StudyMode } from './study/study-mode.ts';
 import type { LogFileIo } from './study-log/study-log.ts';
 
 export interface ServerOptions {
@@ -37,6 +39,8 @@ export interface ServerOptions {
   heartbeatMs?: number;
   /** The study logs' file calls (tests play a full disk with it). */
   logIo?: LogFileIo;
+  /** Run a study (study mode): its file, loaded, and the registry of its participants. */
+  study?: { study: Study; registry: StudyRegistry };
   warn?: (line: string) => void;
   /** Folder of the web host's built assets, served at `/`. */
   webRoot?: string;
@@ -54,6 +58,8 @@ export interface RunningServer {
   headlessHost: HeadlessHost | null;
   /** Issues credentials, or null in open mode. */
   capabilities: Capabilities | null;
+  /** The study the server runs, or null. */
+  study: StudyMode | null;
   /**
    * Ends every open study log with a shutdown record naming `reason` and drops every connection,
    * synchronously: what a fatal-error handler calls before the process exits.
@@ -88,6 +94,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ...(options.logIo && { logIo: options.logIo }),
   });
   let headlessHost: HeadlessHost | null = null;
+  const now = options.now ?? (() => new Date());
+  const studyMode = options.study ? new StudyMode(options.study.study, options.study.registry, relay, now) : null;
   const app = createApp({
     relay,
     headlessHost: () => headlessHost,
@@ -98,6 +106,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     startedAt: new Date(),
     capabilities,
     allowOrigins,
+    study: studyMode,
   });
   const server = createServer(getRequestListener(app.fetch));
   server.on('upgrade', (request, socket, head) => {
@@ -166,6 +175,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       return headlessHost;
     },
     capabilities,
+    study: studyMode,
     abort: (reason) => {
       headlessHost?.close();
       relay.close(reason);

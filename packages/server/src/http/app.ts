@@ -11,6 +11,8 @@ import { type Capabilities, type Capability, CredentialError, presentedToken } f
 import { originRefusal } from '../access/origin.ts';
 import type { HeadlessHost } from '../headless-host/headless-host.ts';
 import type { Relay } from '../relay/relay.ts';
+import type { StudyMode } from '../study/study-mode.ts';
+import { mountStudyRoutes } from './study-routes.ts';
 
 const SayBody = z.strictObject({ text: z.string().trim().min(1).max(4000) });
 const ActBody = z.strictObject({
@@ -42,6 +44,8 @@ export interface AppDeps {
   capabilities: Capabilities | null;
   /** Origins besides the server's own whose pages may change state (`*` for any). */
   allowOrigins: string[];
+  /** The study the server runs (`--study`), or null. */
+  study: StudyMode | null;
 }
 
 type Variables = { capability: Capability | null };
@@ -61,6 +65,7 @@ export function createApp({
   webRoot,
   capabilities,
   allowOrigins,
+  study,
 }: AppDeps): Hono<{ Variables: Variables }> {
   const app = new Hono<{ Variables: Variables }>();
   const fail = (code: ErrorCode, message: string, status = STATUS[code]) =>
@@ -189,6 +194,12 @@ export function createApp({
     const { story: _story, ...world } = scenario;
     return c.json(world);
   });
+
+  if (study) {
+    mountStudyRoutes(app, study, capabilities, (code, message, status) =>
+      Response.json({ error: { code, message } }, { status }),
+    );
+  }
 
   if (webRoot) {
     const built = existsSync(join(webRoot, 'index.html'));

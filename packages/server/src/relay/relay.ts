@@ -141,6 +141,46 @@ export class Relay {
     }));
   }
 
+  /**
+   * Opens a study session in `roomId` on the server's own account (study mode: a participant's
+   * task starts, whatever the condition, so a task without an agent is logged too). Its first
+   * record, `study.task`, says whose task it is. An agent's `session.start` for the same study and
+   * participant joins it. Returns the session id; a session already open there goes on.
+   */
+  openStudySession(
+    roomId: string,
+    task: { studyId: string; participantId: string; conditionId: string; taskId: string },
+  ): string {
+    let room = this.rooms.get(roomId);
+    if (!room) {
+      room = new Room(roomId);
+      room.emptySince = this.now().getTime();
+      this.rooms.set(roomId, room);
+    }
+    if (room.study) return room.study.log.sessionId;
+    const { sessionId, path, fd } = this.ids.allocate(this.now());
+    room.study = {
+      log: new StudyLog(sessionId, path, fd, this.now, this.options.logIo),
+      studyId: task.studyId,
+      participantId: task.participantId,
+    };
+    if (!this.log(room, 'internal', 'study.task', JSON.stringify(task))) {
+      this.endStudy(room);
+      throw new Error('the study log could not be written');
+    }
+    return sessionId;
+  }
+
+  /** Ends the study session open in `roomId` (a participant's task ended), with a record saying why; false when none was open. */
+  closeStudySession(roomId: string, reason: string): boolean {
+    const room = this.rooms.get(roomId);
+    if (!room?.study) return false;
+    this.log(room, 'internal', 'study.task-ended', JSON.stringify({ reason: capText(reason, MAX_ERROR_TEXT) }));
+    this.endStudy(room);
+    if (room.idle) this.rooms.delete(room.id);
+    return true;
+  }
+
   /** Open connections and the bytes of frames in progress: for health checks and tests. */
   load(): { connections: number; bytesInProgress: number; rooms: number } {
     return {

@@ -1,0 +1,174 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadStudyFile, StudyRegistry } from '@usher/study';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Capabilities } from '../access/capabilities.ts';
+import { envelope, readLog, scriptHost, startTestServer } from '../testing/fixtures.ts';
+import { TestClient } from '../testing/test-client.ts';
+
+const DEMO = loadStudyFile(new URL('../../../../studies/demo.study.yaml', import.meta.url).pathname);
+const SECRET = new TextEncoder().encode('a-study-mode-test-secret-of-enough-length-0123456789');
+const work = mkdtempSync(join(tmpdir(), 'usher-study-mode-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+async function studyServer(registry = new StudyRegistry(':memory:'), logsDir?: string) {
+  const server = await startTestServer({
+    access: 'token',
+    secret: SECRET,
+    study: { study: DEMO, registry },
+    ...(logsDir && { logsDir }),
+  });
+  return { server, registry };
+}
+
+/** Opens the study link as a participant would, and returns where it sent them. */
+async function openLink(base: string, query: string) {
+  const response = await fetch(`${base}/s/demo-01?${query}`, { redirect: 'manual' });
+  expect(response.status).toBe(302);
+  const page = new URL(response.headers.get('location') as string, base);
+  return {
+    room: page.searchParams.get('room') as string,
+    participant: page.searchParams.get('participant') as string,
+    token: page.searchParams.get('token') as string,
+  };
+}
+
+function participantApi(base: string, token: string) {
+  const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+  return {
+    // biome-ignore lint/suspicious/noExplicitAny: the view is what the assertions check
+    view: async (): Promise<any> => (await fetch(`${base}/api/participant`, { headers })).json(),
+    // biome-ignore lint/suspicious/noExplicitAny: the view is what the assertions check
+    step: async (body: object): Promise<{ status: number; body: any }> => {
+      const response = await fetch(`${base}/api/participant/step`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+      });
+      return { status: response.status, body: await response.json() };
+    },
+  };
+}
+
+describe('study mode', () => {
+  it('admits a participant through the study link into a room of their own, and takes them through every task to the end', async () => {
+    const { server } = await studyServer();
+    const link = await openLink(server.url, 'PROLIFIC_PID=pid-1&STUDY_ID=st&SESSION_ID=se');
+    expect(link.room).toMatch(/^r-/);
+    const api = participantApi(server.url, link.token);
+    expect(await api.view()).toMatchObject({
+      status: 'consent',
+      taskCount: 2,
+      consent: expect.stringContaining('Thank you'),
+    });
+
+    expect((await api.step({ step: 'start-task' })).status).toBe(409);
+    const briefing = (await api.step({ step: 'consent' })).body;
+    expect(briefing).toMatchObject({ status: 'briefing', taskIndex: 0, task: { briefing: expect.any(String) } });
+    expect(briefing.task.world).not.toHaveProperty('story');
+    expect(briefing).not.toHaveProperty('consent');
+
+    for (let i = 0; i < 2; i++) {
+      const started = (await api.step({ step: 'start-task' })).body;
+      expect(started).toMatchObject({ status: 'task', taskIndex: i });
+      // The page (the room's host, with the link's token) and the participant's actions are logged, agent or not.
+      const page = await TestClient.join(server.url, 'host', link.room, link.token);
+      scriptHost(page);
+      page.send(
+        envelope('state.updated', {
+          source: 'user',
+          uiSpec: null,
+          messageHistory: [],
+          toolSchema: [],
+          action: { toolName: 'select', params: { itemId: `m${i}` } },
+        }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const ended = (await api.step({ step: 'end-task', outcome: i === 0 ? 'submitted' : 'gave-up' })).body;
+      expect(ended).toMatchObject(
+        i === 0 ? { status: 'briefing', taskIndex: 1 } : { status: 'done', completion: { code: 'USHER-DEMO-01' } },
+      );
+      page.close();
+    }
+
+    const logs = readdirSync(server.logsDir).sort();
+    expect(logs).toHaveLength(2);
+    const participantId = link.participant;
+    const plan = (await server.study?.byRoom(link.room))?.plan;
+    for (const [i, file] of logs.entries()) {
+      const records = readLog(join(server.logsDir, file));
+      expect(records[0]).toMatchObject({
+        type: 'study.task',
+        payload: { studyId: 'demo-01', participantId, conditionId: plan?.conditionId, taskId: plan?.tasks[i]?.taskId },
+      });
+      expect(records.find((r) => r.type === 'participant.action')?.payload).toEqual({
+        toolName: 'select',
+        params: { itemId: `m${i}` },
+      });
+      expect(records.at(-1)).toMatchObject({
+        type: 'study.task-ended',
+        payload: { reason: expect.stringMatching(i === 0 ? /submitted/ : /gave-up/) },
+      });
+      expect(records.map((r) => r.eventIndex)).toEqual(records.map((_, k) => k));
+    }
+  });
+
+  it('sends a returning participant to the same room, where they were, also after a restart; a finished one to the end', async () => {
+    const path = join(work, 'restart.sqlite');
+    const first = await studyServer(new StudyRegistry(path));
+    const link = await openLink(first.server.url, 'PROLIFIC_PID=back-1');
+    await participantApi(first.server.url, link.token).step({ step: 'consent' });
+    await first.server.close();
+    first.registry.close();
+
+    const second = await studyServer(new StudyRegistry(path));
+    const again = await openLink(second.server.url, 'PROLIFIC_PID=back-1');
+    expect(again.room).toBe(link.room);
+    const api = participantApi(second.server.url, again.token);
+    expect(await api.view()).toMatchObject({ status: 'briefing', taskIndex: 0 });
+    await api.step({ step: 'start-task' });
+    // A reload mid-task: the task goes on, its session too.
+    expect((await api.step({ step: 'start-task' })).body).toMatchObject({ status: 'task' });
+    await api.step({ step: 'end-task', outcome: 'done' });
+    await api.step({ step: 'start-task' });
+    await api.step({ step: 'end-task', outcome: 'submitted' });
+    const finished = await openLink(second.server.url, 'PROLIFIC_PID=back-1');
+    expect(await participantApi(second.server.url, finished.token).view()).toMatchObject({
+      status: 'done',
+      completion: { code: 'USHER-DEMO-01' },
+    });
+    second.registry.close();
+  });
+
+  it('balances conditions across participants, and keeps strangers out of participants’ rooms and API', async () => {
+    const { server, registry } = await studyServer();
+    const links = [];
+    for (let i = 0; i < 10; i++) links.push(await openLink(server.url, `participant=p${i}`));
+    expect(registry.conditionCounts(DEMO)).toEqual([5, 5]);
+    expect(new Set(links.map((l) => l.room)).size).toBe(10);
+    // One participant's token is not another's, nor an agent's a participant's.
+    const [a, b] = links as [(typeof links)[0], (typeof links)[0]];
+    const api = participantApi(server.url, a.token);
+    expect((await api.view()).participantId).toBe(a.participant);
+    const intruder = await TestClient.connect(server.url, { headers: { Authorization: `Bearer ${a.token}` } });
+    expect((await intruder.request('relay.join', { role: 'host', sessionId: b.room })).payload.code).toBe(
+      'INVALID_MESSAGE',
+    );
+    const agentToken = await (server.capabilities as Capabilities).issue({ kind: 'agent' });
+    expect(
+      (await fetch(`${server.url}/api/participant`, { headers: { Authorization: `Bearer ${agentToken}` } })).status,
+    ).toBe(401);
+    expect((await fetch(`${server.url}/s/another-study`, { redirect: 'manual' })).status).toBe(404);
+  });
+
+  it('refuses more than 30 new participants a minute from one address (429), and admits nobody for them', async () => {
+    const { server, registry } = await studyServer();
+    const statuses: number[] = [];
+    for (let i = 0; i < 32; i++)
+      statuses.push((await fetch(`${server.url}/s/demo-01?participant=x${i}`, { redirect: 'manual' })).status);
+    expect(statuses.filter((s) => s === 302)).toHaveLength(30);
+    expect(statuses.slice(30)).toEqual([429, 429]);
+    expect(registry.participants(DEMO.id)).toHaveLength(30);
+  });
+});

@@ -1,0 +1,122 @@
+import type { Scenario } from '@usher/booking';
+import { type Participant, recruitmentFrom, type Study, type StudyRegistry } from '@usher/study';
+import type { Relay } from '../relay/relay.ts';
+
+/** What a participant's page may ask the server to do next in the flow. */
+export type FlowStep =
+  | { step: 'consent' }
+  | { step: 'start-task' }
+  | { step: 'end-task'; outcome: 'submitted' | 'done' | 'gave-up' };
+
+/** Why a step was refused; its message is for the page to show. */
+export class FlowError extends Error {
+  override readonly name = 'FlowError';
+}
+
+/** What a participant's page needs to show where they are (never the story's hidden constraints). */
+export interface ParticipantView {
+  participantId: string;
+  study: { id: string; title: string };
+  status: Participant['status'];
+  /** 0-based, and how many tasks there are. */
+  taskIndex: number;
+  taskCount: number;
+  /** Shown until the participant agrees. */
+  consent?: string;
+  /** The current task, while there is one (briefing and task steps). */
+  task?: { id: string; title: string; briefing: string; checklist: string[]; world: Omit<Scenario, 'story'> };
+  /** What the page shows of the condition. */
+  page: { chat: boolean };
+  /** Once the study is over for them. */
+  completion?: { code?: string | undefined; redirect?: string | undefined };
+}
+
+/**
+ * A study run by the server (`usher serve --study`): participants come in through the study
+ * link, are admitted by the registry (their assignment and an unguessable room of their own), and
+ * move through consent → briefing → task (a study session opened by the server in their room,
+ * whatever the condition) → next task or the end. Every step is stored before it is answered, so a
+ * reload or a restart continues where the participant was.
+ */
+export class StudyMode {
+  constructor(
+    readonly study: Study,
+    private readonly registry: StudyRegistry,
+    private readonly relay: Relay,
+    private readonly now: () => Date,
+  ) {}
+
+  /** A participant opening the study link, with its query (recruitment parameters, `condition=`). */
+  admit(query: URLSearchParams): { participant: Participant; returning: boolean } {
+    const condition = query.get('condition');
+    return this.registry.admit(this.study, {
+      recruitment: recruitmentFrom(query),
+      ...(condition !== null && { linkCondition: condition }),
+      now: this.now(),
+    });
+  }
+
+  /** The participant whose room this is, if any. */
+  byRoom(room: string): Participant | null {
+    const participant = this.registry.byRoom(room);
+    return participant?.studyId === this.study.id ? participant : null;
+  }
+
+  view(participant: Participant): ParticipantView {
+    const planned = participant.plan.tasks[participant.taskIndex];
+    const task = planned && this.study.tasks.find((t) => t.id === planned.taskId);
+    const condition = planned && this.study.conditions.find((c) => c.id === planned.conditionId);
+    const over = participant.status === 'done' || participant.status === 'gave-up';
+    const view: ParticipantView = {
+      participantId: participant.id,
+      study: { id: this.study.id, title: this.study.title },
+      status: participant.status,
+      taskIndex: participant.taskIndex,
+      taskCount: participant.plan.tasks.length,
+      page: { chat: condition?.chat ?? true },
+    };
+    if (participant.status === 'consent') view.consent = this.study.consent;
+    if (task && !over && participant.status !== 'consent') {
+      const { story: _hidden, ...world } = task.world;
+      view.task = { id: task.id, title: task.title, briefing: task.briefing, checklist: task.checklist, world };
+    }
+    if (over) view.completion = { code: this.study.completion.code, redirect: this.study.completion.redirect };
+    return view;
+  }
+
+  /** Moves the participant on; the step must fit where they are (a stale page's step is refused, changing nothing). */
+  step(participant: Participant, change: FlowStep): ParticipantView {
+    const now = this.now();
+    const planned = participant.plan.tasks[participant.taskIndex];
+    switch (change.step) {
+      case 'consent':
+        if (participant.status !== 'consent') throw new FlowError(`already past consent (${participant.status})`);
+        this.registry.progress(participant.id, { status: 'briefing' }, now);
+        break;
+      case 'start-task': {
+        if (participant.status === 'task') break; // a reload: the task goes on
+        if (participant.status !== 'briefing' || !planned)
+          throw new FlowError(`no task to start (${participant.status})`);
+        this.relay.openStudySession(participant.room, {
+          studyId: this.study.id,
+          participantId: participant.id,
+          conditionId: planned.conditionId,
+          taskId: planned.taskId,
+        });
+        this.registry.progress(participant.id, { status: 'task' }, now);
+        break;
+      }
+      case 'end-task': {
+        if (participant.status !== 'task') throw new FlowError(`no task is running (${participant.status})`);
+        this.relay.closeStudySession(participant.room, `task ${planned?.taskId ?? '?'} ended: ${change.outcome}`);
+        const next = participant.taskIndex + 1;
+        const last = next >= participant.plan.tasks.length;
+        // Giving up ends the task, not the study: the outcome is in the task's log record.
+        const status = last ? 'done' : 'briefing';
+        this.registry.progress(participant.id, { status, taskIndex: last ? participant.taskIndex : next }, now);
+        break;
+      }
+    }
+    return this.view(this.registry.get(participant.id) as Participant);
+  }
+}
