@@ -35,7 +35,11 @@ export async function main(argv: string[]): Promise<number> {
         .default('default')
         .argParser(parseRoom),
     )
-    .addOption(new Option('--study <id>', 'study id in the printed page URL').default('pilot-01').argParser(parseLabel))
+    .addOption(
+      new Option('--study-id <id>', 'study id in the printed page URL (outside study mode)')
+        .default('pilot-01')
+        .argParser(parseLabel),
+    )
     .addOption(
       new Option('--participant <id>', 'participant id in the printed page URL').default('P01').argParser(parseLabel),
     )
@@ -62,6 +66,11 @@ export async function main(argv: string[]): Promise<number> {
       new Option('--allow-origin <origin>', 'a site whose pages may connect and post (repeatable; * for any)')
         .default([])
         .argParser(parseOrigin),
+    )
+    .addOption(
+      new Option('--study <file>', 'run a study file (participants open the printed study link)').argParser(
+        parseNonEmpty,
+      ),
     )
     .addOption(
       new Option('--limit <name=value>', 'set a limit, e.g. maxRooms=200 (repeatable; see the server README)')

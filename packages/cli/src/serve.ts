@@ -11,6 +11,7 @@ import {
   StartupError,
   startServer,
 } from '@usher/server';
+import { loadStudyFile, type Study, StudyFileError, StudyRegistry } from '@usher/study';
 import { InvalidArgumentError } from 'commander';
 import { agentFromFlags } from './agent.ts';
 
@@ -20,7 +21,8 @@ export interface ServeFlags {
   logs: string;
   scenario?: string;
   room: string;
-  study: string;
+  /** The study id in the printed page URL (outside study mode). */
+  studyId: string;
   participant: string;
   headlessHost: boolean;
   /** Run an agent in this process too (it reaches the relay over a WebSocket like any other). */
@@ -33,6 +35,8 @@ export interface ServeFlags {
   data: string;
   allowOrigin: string[];
   limit: Partial<RelayLimits>;
+  /** A study file to run (study mode). */
+  study?: string;
 }
 
 /** The web host's built assets (`npm run build` makes them). */
@@ -48,6 +52,27 @@ export function parseLimit(value: string, previous: Partial<RelayLimits> = {}): 
   const n = Number(number);
   if (n < 1) throw new InvalidArgumentError(`${name} must be at least 1`);
   return { ...previous, [name]: n };
+}
+
+/**
+ * Loads the study file for `--study`. Conditions with an agent need the agent supervisor, which is
+ * not built yet: such a study is refused rather than run without its agents.
+ */
+function loadStudy(file: string): Study {
+  let study: Study;
+  try {
+    study = loadStudyFile(file);
+  } catch (err) {
+    if (err instanceof StudyFileError) throw new StartupError(`the study file has problems:\n${err.message}`);
+    throw new StartupError((err as Error).message);
+  }
+  const withAgent = study.conditions.filter((c) => c.agent !== 'none');
+  if (withAgent.length > 0) {
+    throw new StartupError(
+      `${withAgent.length > 1 ? 'conditions' : 'condition'} ${withAgent.map((c) => `"${c.id}" (${c.agent})`).join(', ')} ${withAgent.length > 1 ? 'need' : 'needs'} an agent beside each participant, which usher serve cannot start yet; this version runs studies whose conditions are all "agent: none"`,
+    );
+  }
+  return study;
 }
 
 /** Whether an address to bind to is reachable from this machine only. */
@@ -76,6 +101,8 @@ export async function serve(flags: ServeFlags): Promise<number> {
       throw err;
     }
   }
+  const study = flags.study ? loadStudy(flags.study) : null;
+  const registry = study ? new StudyRegistry(join(flags.data, 'registry.sqlite')) : null;
   const scenario = flags.scenario ? loadScenarioFile(flags.scenario) : defaultScenario();
   const server = await startServer({
     port: flags.port,
@@ -89,6 +116,7 @@ export async function serve(flags: ServeFlags): Promise<number> {
     ...(secret && { secret }),
     allowOrigins: flags.allowOrigin,
     limits: flags.limit,
+    ...(study && registry && { study: { study, registry } }),
   });
   // The last line of defence: a fault nothing caught ends every open study log with a record saying why.
   const fatal = (err: unknown) => {
@@ -103,7 +131,7 @@ export async function serve(flags: ServeFlags): Promise<number> {
   const page = new URL(server.url);
   page.search = new URLSearchParams({
     room: flags.room,
-    study: flags.study,
+    study: flags.studyId,
     participant: flags.participant,
     ...(capabilities && { token: await capabilities.issue({ kind: 'host', room: flags.room }) }),
   }).toString();
@@ -127,6 +155,14 @@ export async function serve(flags: ServeFlags): Promise<number> {
       '                      for a study online, use --access token.',
     );
   }
+  if (study) {
+    lines.push(
+      `  study               "${study.id}" (${study.title}): ${study.tasks.length} tasks, ${study.conditions.length} conditions`,
+      `  study link          ${server.url}/s/${study.id}   (add ?PROLIFIC_PID=… or ?participant=…)`,
+      `  participants        ${join(flags.data, 'registry.sqlite')}`,
+    );
+    for (const warning of study.warnings) lines.push(`  warning             ${warning.field}: ${warning.message}`);
+  }
   if (server.headlessHost) {
     const api = `${server.url}/api/rooms/${flags.room}/participant`;
     lines.push(
@@ -140,7 +176,7 @@ export async function serve(flags: ServeFlags): Promise<number> {
         {
           url: server.url,
           room: flags.room,
-          study: flags.study,
+          study: flags.studyId,
           participant: flags.participant,
           mode: flags.agent,
           ...(flags.scenario && { scenario: flags.scenario }),
@@ -165,6 +201,7 @@ export async function serve(flags: ServeFlags): Promise<number> {
   });
   agent?.stop();
   await server.close();
+  registry?.close();
   console.log('Usher relay stopped; open study logs were closed.');
   return 0;
 }

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { USHER_BIN } from './test-helpers.ts';
+import { startServe, USHER_BIN } from './test-helpers.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'usher-study-cli-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -29,5 +29,47 @@ describe('usher study check', () => {
     expect(result.stderr).toContain(`${file}:4:8: tasks: a study needs at least one task`);
     expect(result.stderr).toMatch(/:6:21: conditions\[0\]\.agent: /);
     expect(result.stderr).toContain('3 problems');
+  });
+});
+
+describe('usher serve --study', () => {
+  it('refuses a study with agent conditions it cannot staff yet, saying which', () => {
+    const result = usher(
+      'serve',
+      '--port',
+      '0',
+      '--study',
+      'studies/demo.study.yaml',
+      '--data',
+      join(work, 'data-refused'),
+    );
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/condition "autopilot" \(autopilot\) needs an agent/);
+  });
+
+  it('refuses a study file with problems, listing them', () => {
+    const file = join(work, 'broken.study.yaml');
+    writeFileSync(file, 'id: x\n');
+    const result = usher('serve', '--port', '0', '--study', file, '--data', join(work, 'data-broken'));
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/the study file has problems:\n.*broken\.study\.yaml:1:1: title: missing/);
+  });
+
+  it('runs a study without agents: its link admits a participant into a room of their own', async () => {
+    const file = join(work, 'solo.study.yaml');
+    writeFileSync(
+      file,
+      `id: solo\ntitle: Solo\nconsent: ok\ntasks:\n  - { id: t, title: T, scenario: ${join(root, 'packages/booking/scenarios/default.json')}, briefing: b, success: { hard: [{ kind: adjacent }] } }\nconditions:\n  - { id: alone, agent: none }\n`,
+    );
+    const { child, url } = await startServe(
+      ['--study', file, '--data', join(work, 'data-solo'), '--logs', join(work, 'logs')],
+      root,
+    );
+    const response = await fetch(`${url}/s/solo?participant=P1`, { redirect: 'manual' });
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toMatch(/^\/\?room=r-[\w-]+&study=solo&participant=p-[0-9a-f]+$/);
+    const exited = new Promise((resolve) => child.on('close', resolve));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
   });
 });

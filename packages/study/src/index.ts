@@ -5,7 +5,6 @@
 export { AssignmentError, type Plan, type PlannedTask, pickBalanced, planParticipant } from './assignment/assign.ts';
 export { balancedLatinSquare, latinOrder } from './assignment/latin-square.ts';
 export {
-  PARTICIPANT_STATUSES,
   type Participant,
   type ParticipantStatus,
   type Recruitment,

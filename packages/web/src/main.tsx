@@ -3,10 +3,18 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { HostStore } from './bridge/host-store.ts';
 import { readPageParams } from './bridge/page-params.ts';
+import { FlowRequestError, ParticipantApi } from './study/participant-api.ts';
+import { StudyFlow } from './study/StudyFlow.tsx';
 import { App } from './ui/App.tsx';
 import './ui/styles.css';
 
 const root = createRoot(document.getElementById('root') as HTMLElement);
+
+const linkDoesNotWork = () =>
+  new PageError(
+    'This study link does not work',
+    'It may be incomplete or expired. Open the link you were given again, or ask the researcher for a new one.',
+  );
 
 /** A failure to start that a participant can act on, with its own heading. */
 class PageError extends Error {
@@ -20,15 +28,29 @@ class PageError extends Error {
 
 async function start(): Promise<void> {
   const params = readPageParams(location.search);
+  // A study's participant: the flow (consent, briefing, tasks, end) instead of the bare booking page.
+  if (params.study && params.participant) {
+    const api = new ParticipantApi(params.room, params.token);
+    let view: Awaited<ReturnType<ParticipantApi['view']>>;
+    try {
+      view = await api.view();
+    } catch (err) {
+      if (err instanceof FlowRequestError && (err.status === 401 || err.status === 403)) throw linkDoesNotWork();
+      throw err;
+    }
+    if (view) {
+      root.render(
+        <StrictMode>
+          <StudyFlow api={api} initial={view} room={params.room} token={params.token} />
+        </StrictMode>,
+      );
+      return;
+    }
+  }
   const response = await fetch('/api/scenario', {
     headers: params.token ? { Authorization: `Bearer ${params.token}` } : {},
   });
-  if (response.status === 401 || response.status === 403) {
-    throw new PageError(
-      'This study link does not work',
-      'It may be incomplete or expired. Open the link you were given again, or ask the researcher for a new one.',
-    );
-  }
+  if (response.status === 401 || response.status === 403) throw linkDoesNotWork();
   if (!response.ok) throw new Error(`the server did not send its scenario (HTTP ${response.status})`);
   const scenario = parseScenario(await response.json(), 'the server scenario');
   // One store per page, made outside React: StrictMode's double mount subscribes twice but connects once.

@@ -1,15 +1,10 @@
+import { FlowStepSchema } from '@usher/protocol';
 import { AssignmentError } from '@usher/study';
 import type { Hono } from 'hono';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import type { Capabilities, Capability } from '../access/capabilities.ts';
 import { FlowError, type StudyMode } from '../study/study-mode.ts';
-
-const StepBody = z.discriminatedUnion('step', [
-  z.strictObject({ step: z.literal('consent') }),
-  z.strictObject({ step: z.literal('start-task') }),
-  z.strictObject({ step: z.literal('end-task'), outcome: z.enum(['submitted', 'done', 'gave-up']) }),
-]);
 
 /** How many times one address may open the study link per minute: each new opening is a new participant. */
 const ADMISSIONS_PER_MINUTE = 30;
@@ -78,7 +73,7 @@ export function mountStudyRoutes(
     } catch {
       json = undefined;
     }
-    const body = StepBody.safeParse(json);
+    const body = FlowStepSchema.safeParse(json);
     if (!body.success) {
       return fail(
         'INVALID_MESSAGE',

@@ -1,34 +1,10 @@
-import type { Scenario } from '@usher/booking';
+import type { FlowStep, ParticipantView } from '@usher/protocol';
 import { type Participant, recruitmentFrom, type Study, type StudyRegistry } from '@usher/study';
 import type { Relay } from '../relay/relay.ts';
-
-/** What a participant's page may ask the server to do next in the flow. */
-export type FlowStep =
-  | { step: 'consent' }
-  | { step: 'start-task' }
-  | { step: 'end-task'; outcome: 'submitted' | 'done' | 'gave-up' };
 
 /** Why a step was refused; its message is for the page to show. */
 export class FlowError extends Error {
   override readonly name = 'FlowError';
-}
-
-/** What a participant's page needs to show where they are (never the story's hidden constraints). */
-export interface ParticipantView {
-  participantId: string;
-  study: { id: string; title: string };
-  status: Participant['status'];
-  /** 0-based, and how many tasks there are. */
-  taskIndex: number;
-  taskCount: number;
-  /** Shown until the participant agrees. */
-  consent?: string;
-  /** The current task, while there is one (briefing and task steps). */
-  task?: { id: string; title: string; briefing: string; checklist: string[]; world: Omit<Scenario, 'story'> };
-  /** What the page shows of the condition. */
-  page: { chat: boolean };
-  /** Once the study is over for them. */
-  completion?: { code?: string | undefined; redirect?: string | undefined };
 }
 
 /**
@@ -79,8 +55,12 @@ export class StudyMode {
     if (task && !over && participant.status !== 'consent') {
       const { story: _hidden, ...world } = task.world;
       view.task = { id: task.id, title: task.title, briefing: task.briefing, checklist: task.checklist, world };
+      // The world goes to the room's page only (it is the host): never its story.
     }
-    if (over) view.completion = { code: this.study.completion.code, redirect: this.study.completion.redirect };
+    if (over) {
+      const { code, redirect } = this.study.completion;
+      view.completion = { ...(code && { code }), ...(redirect && { redirect }) };
+    }
     return view;
   }
 

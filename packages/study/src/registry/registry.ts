@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { PARTICIPANT_STATUSES } from '@usher/protocol';
 import Database from 'better-sqlite3';
 import { type Plan, planParticipant } from '../assignment/assign.ts';
 import type { StudyFile } from '../study-file/schema.ts';
 
-/** Where a participant is in the study's flow. */
-export const PARTICIPANT_STATUSES = ['consent', 'briefing', 'task', 'done', 'gave-up', 'dropped'] as const;
+/** Where a participant is in the study's flow (the statuses of the participant's API). */
 export type ParticipantStatus = (typeof PARTICIPANT_STATUSES)[number];
 
 /** What the recruitment platform's link said about the participant (recorded as given, bounded). */

@@ -51,6 +51,8 @@ export interface HostStoreOptions {
   scenario: Scenario;
   /** Where the booking survives a reload; null keeps nothing. */
   storage: Storage | null;
+  /** Under what name the booking is kept in `storage` (the room by default; a study's task keeps its own). */
+  saveAs?: string;
   /** The WebSocket constructor (the browser's by default). */
   WebSocketImpl?: typeof WebSocket;
   now?: () => Date;
@@ -87,7 +89,7 @@ export class HostStore {
     this.backoff = options.backoff ?? { initialMs: 500, maxMs: 10_000 };
     this.backoffMs = this.backoff.initialMs;
     const engineOptions = options.now ? { now: options.now } : {};
-    let saved = loadSaved(options.storage, options.room, options.scenario);
+    let saved = loadSaved(options.storage, options.saveAs ?? options.room, options.scenario);
     let engine: BookingEngine;
     try {
       engine = saved
@@ -245,7 +247,7 @@ export class HostStore {
       engine: engine.toJSON(),
       outbox: this.outbox,
     };
-    save(this.options.storage, this.options.room, saved);
+    save(this.options.storage, this.options.saveAs ?? this.options.room, saved);
     this.update({
       sessionId: this.protocol.sessionId,
       view: engine.view(),

@@ -2,7 +2,7 @@
 import './styles.css';
 import './layout.css';
 import './cards.css';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
 import type { HostSnapshot, HostStore } from '../bridge/host-store.ts';
 import { useHost } from '../bridge/use-host.ts';
 import { Breadcrumb } from './Breadcrumb.tsx';
@@ -26,12 +26,22 @@ const CHAT_NOTICES: Record<HostSnapshot['connection'], string | null> = {
 /** Below this width the chat becomes a drawer (keep in step with the layout in styles.css). */
 const NARROW = '(max-width: 959px)';
 
+export interface AppProps {
+  store: HostStore;
+  initialDevPanel: boolean;
+  /** In a study: the task bar above the booking; the developer panel is then never reachable. */
+  task?: ReactNode;
+  /** Whether the page shows the chat (a study's condition may turn it off). */
+  chat?: boolean;
+}
+
 /** The participant's page: the booking beside the chat with the assistant, and a developer panel on demand. */
-export function App({ store, initialDevPanel }: { store: HostStore; initialDevPanel: boolean }) {
+export function App({ store, initialDevPanel, task, chat = true }: AppProps) {
   const host = useHost(store);
   const { uiSpec, messageHistory, toolSchema } = host.view;
-  const [devOpen, setDevOpen] = useState(initialDevPanel);
-  const toggleDev = useCallback(() => setDevOpen((open) => !open), []);
+  const developer = task === undefined;
+  const [devOpen, setDevOpen] = useState(initialDevPanel && developer);
+  const toggleDev = useCallback(() => setDevOpen((open) => developer && !open), [developer]);
   useDevShortcut(toggleDev);
 
   const narrow = useMediaQuery(NARROW);
@@ -40,7 +50,7 @@ export function App({ store, initialDevPanel }: { store: HostStore; initialDevPa
   const agentMessages = messageHistory.filter((m) => m.role === 'agent');
   const [seen, setSeen] = useState(agentMessages.length);
   const [dismissed, setDismissed] = useState<string | null>(null);
-  const chatVisible = !narrow || chatOpen;
+  const chatVisible = chat && (!narrow || chatOpen);
   useEffect(() => {
     if (chatVisible) setSeen(agentMessages.length);
   }, [chatVisible, agentMessages.length]);
@@ -58,8 +68,9 @@ export function App({ store, initialDevPanel }: { store: HostStore; initialDevPa
         Skip to the booking
       </a>
       <Header connection={host.connection} study={host.study} participant={host.participant} />
-      <div className="layout">
+      <div className={`layout${chat ? '' : ' layout--solo'}`}>
         <main id="main" className="booking" tabIndex={-1}>
+          {task}
           {host.connection === 'replaced' && (
             <p className="banner" role="alert">
               This booking is now open in another window, which has taken over. Reload this page to continue here
@@ -78,19 +89,21 @@ export function App({ store, initialDevPanel }: { store: HostStore; initialDevPa
             </section>
           )}
         </main>
-        <ChatPanel
-          messages={messageHistory}
-          onSend={say}
-          notice={CHAT_NOTICES[host.connection]}
-          narrow={narrow}
-          open={chatOpen}
-          onClose={() => {
-            setChatOpen(false);
-            setChatClosedByUser(true);
-          }}
-        />
+        {chat && (
+          <ChatPanel
+            messages={messageHistory}
+            onSend={say}
+            notice={CHAT_NOTICES[host.connection]}
+            narrow={narrow}
+            open={chatOpen}
+            onClose={() => {
+              setChatOpen(false);
+              setChatClosedByUser(true);
+            }}
+          />
+        )}
       </div>
-      {narrow && !chatOpen && (
+      {chat && narrow && !chatOpen && (
         <ChatLauncher
           unread={unread}
           latest={preview}
@@ -108,7 +121,7 @@ export function App({ store, initialDevPanel }: { store: HostStore; initialDevPa
         participant={host.participant}
         sessionId={host.sessionId}
         devOpen={devOpen}
-        onToggleDev={toggleDev}
+        onToggleDev={developer ? toggleDev : null}
       />
       {devOpen && <DevPanel host={host} onClose={() => setDevOpen(false)} />}
     </div>

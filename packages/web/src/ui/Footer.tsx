@@ -6,7 +6,8 @@ interface Props {
   participant: string | null;
   sessionId: string | null;
   devOpen: boolean;
-  onToggleDev: () => void;
+  /** Null hides the switch (a participant's page in a study). */
+  onToggleDev: (() => void) | null;
 }
 
 /** Ids for the researcher and the developer panel's switch. */
@@ -20,18 +21,20 @@ export function Footer({ room, study, participant, sessionId, devOpen, onToggleD
   return (
     <footer className="footer">
       <p className="footer__ids">{ids.filter(Boolean).join(' · ')}</p>
-      <button
-        type="button"
-        className="button button--small button--quiet"
-        data-testid="dev-toggle"
-        aria-pressed={devOpen}
-        aria-keyshortcuts="Control+Shift+D Meta+Shift+D `"
-        title="Developer panel (Ctrl+Shift+D or `)"
-        onClick={onToggleDev}
-      >
-        <CodeIcon size={14} />
-        Developer panel
-      </button>
+      {onToggleDev && (
+        <button
+          type="button"
+          className="button button--small button--quiet"
+          data-testid="dev-toggle"
+          aria-pressed={devOpen}
+          aria-keyshortcuts="Control+Shift+D Meta+Shift+D `"
+          title="Developer panel (Ctrl+Shift+D or `)"
+          onClick={onToggleDev}
+        >
+          <CodeIcon size={14} />
+          Developer panel
+        </button>
+      )}
     </footer>
   );
 }

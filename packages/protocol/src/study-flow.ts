@@ -1,0 +1,37 @@
+import { z } from 'zod';
+
+/**
+ * The participant's API in study mode (packages/server/README.md, "Study mode"): what the
+ * server says of where a participant is, and the steps the page asks for. The page and the
+ * server both check these shapes.
+ */
+export const PARTICIPANT_STATUSES = ['consent', 'briefing', 'task', 'done', 'gave-up', 'dropped'] as const;
+
+export const ParticipantViewSchema = z.object({
+  participantId: z.string(),
+  study: z.object({ id: z.string(), title: z.string() }),
+  status: z.enum(PARTICIPANT_STATUSES),
+  taskIndex: z.number().int().min(0),
+  taskCount: z.number().int().min(1),
+  consent: z.string().optional(),
+  task: z
+    .object({
+      id: z.string(),
+      title: z.string(),
+      briefing: z.string(),
+      checklist: z.array(z.string()),
+      /** The task's scenario without its story (parsed by `@usher/booking`'s parseScenario). */
+      world: z.record(z.string(), z.unknown()),
+    })
+    .optional(),
+  page: z.object({ chat: z.boolean() }),
+  completion: z.object({ code: z.string().optional(), redirect: z.string().optional() }).optional(),
+});
+export type ParticipantView = z.infer<typeof ParticipantViewSchema>;
+
+export const FlowStepSchema = z.discriminatedUnion('step', [
+  z.strictObject({ step: z.literal('consent') }),
+  z.strictObject({ step: z.literal('start-task') }),
+  z.strictObject({ step: z.literal('end-task'), outcome: z.enum(['submitted', 'done', 'gave-up']) }),
+]);
+export type FlowStep = z.infer<typeof FlowStepSchema>;

@@ -1,0 +1,259 @@
+import './flow.css';
+import { parseScenario } from '@usher/booking';
+import type { FlowStep, ParticipantView } from '@usher/protocol';
+import { type ReactNode, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { HostStore } from '../bridge/host-store.ts';
+import { App } from '../ui/App.tsx';
+import { FilmIcon } from '../ui/icons.tsx';
+import type { ParticipantApi } from './participant-api.ts';
+
+interface Props {
+  api: ParticipantApi;
+  initial: ParticipantView;
+  room: string;
+  token: string | null;
+}
+
+/**
+ * A participant's way through a study: welcome and consent → each task's briefing → the task on
+ * the booking page (its checklist above it) → the end page with the completion code. Each step is
+ * stored by the server before the page moves on, so a reload comes back to the same place.
+ */
+export function StudyFlow({ api, initial, room, token }: Props) {
+  const [view, setView] = useState(initial);
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const step = async (next: FlowStep) => {
+    setBusy(true);
+    setProblem(null);
+    try {
+      setView(await api.step(next));
+    } catch (err) {
+      setProblem(err instanceof Error ? err.message : String(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (view.status === 'task' && view.task) {
+    return (
+      <TaskRun key={view.task.id} view={view} room={room} token={token} busy={busy} problem={problem} onEnd={step} />
+    );
+  }
+  const position = `Task ${view.taskIndex + 1} of ${view.taskCount}`;
+  return (
+    <FlowPage title={view.study.title}>
+      {view.status === 'consent' && (
+        <section className="flow-card" aria-labelledby="flow-title" data-testid="flow-consent">
+          <h1 id="flow-title">Welcome</h1>
+          <div className="flow-text">{view.consent}</div>
+          <FlowActions problem={problem}>
+            <button
+              type="button"
+              className="button button--primary"
+              disabled={busy}
+              onClick={() => step({ step: 'consent' })}
+            >
+              I agree, start the study
+            </button>
+          </FlowActions>
+        </section>
+      )}
+      {view.status === 'briefing' && view.task && (
+        <section className="flow-card" aria-labelledby="flow-title" data-testid="flow-briefing">
+          <p className="flow-kicker">{position}</p>
+          <h1 id="flow-title">{view.task.title}</h1>
+          <div className="flow-text">{view.task.briefing}</div>
+          <Checklist items={view.task.checklist} />
+          <FlowActions problem={problem}>
+            <button
+              type="button"
+              className="button button--primary"
+              disabled={busy}
+              onClick={() => step({ step: 'start-task' })}
+            >
+              Start the task
+            </button>
+          </FlowActions>
+        </section>
+      )}
+      {(view.status === 'done' || view.status === 'gave-up' || view.status === 'dropped') && (
+        <EndCard completion={view.completion} />
+      )}
+    </FlowPage>
+  );
+}
+
+/** One task on the booking page: its own host store (and saved booking), ended by the participant or by booking. */
+function TaskRun({
+  view,
+  room,
+  token,
+  busy,
+  problem,
+  onEnd,
+}: {
+  view: ParticipantView;
+  room: string;
+  token: string | null;
+  busy: boolean;
+  problem: string | null;
+  onEnd: (step: FlowStep) => void;
+}) {
+  const task = view.task as NonNullable<ParticipantView['task']>;
+  const [store] = useState(
+    () =>
+      new HostStore({
+        relayUrl: location.origin.replace(/^http/, 'ws'),
+        room,
+        study: view.study.id,
+        participant: view.participantId,
+        token,
+        scenario: parseScenario(task.world, task.id),
+        storage: window.localStorage,
+        saveAs: `${room}:${task.id}`,
+      }),
+  );
+  useEffect(() => {
+    store.connect();
+    return () => store.dispose();
+  }, [store]);
+  const submitted = useSyncExternalStore(store.subscribe, () => store.getSnapshot().submitted !== null);
+  const [confirmingGiveUp, setConfirmingGiveUp] = useState(false);
+  const bar = (
+    <section className="task-bar" aria-label="Your task" data-testid="task-bar">
+      <div className="task-bar__text">
+        <p className="flow-kicker">
+          Task {view.taskIndex + 1} of {view.taskCount}
+        </p>
+        <h2 className="task-bar__title">{task.title}</h2>
+        <Checklist items={task.checklist} compact />
+      </div>
+      <div className="task-bar__actions">
+        {submitted ? (
+          <button
+            type="button"
+            className="button button--primary"
+            disabled={busy}
+            onClick={() => onEnd({ step: 'end-task', outcome: 'submitted' })}
+          >
+            Continue
+          </button>
+        ) : confirmingGiveUp ? (
+          <>
+            <span className="task-bar__ask">Give up this task?</span>
+            <button
+              type="button"
+              className="button button--small"
+              disabled={busy}
+              onClick={() => onEnd({ step: 'end-task', outcome: 'gave-up' })}
+            >
+              Yes, give up
+            </button>
+            <button
+              type="button"
+              className="button button--small button--quiet"
+              onClick={() => setConfirmingGiveUp(false)}
+            >
+              No
+            </button>
+          </>
+        ) : (
+          <>
+            <button
+              type="button"
+              className="button button--small"
+              disabled={busy}
+              onClick={() => onEnd({ step: 'end-task', outcome: 'done' })}
+            >
+              I’m done
+            </button>
+            <button
+              type="button"
+              className="button button--small button--quiet"
+              onClick={() => setConfirmingGiveUp(true)}
+            >
+              Give up
+            </button>
+          </>
+        )}
+      </div>
+      {problem && (
+        <p className="task-bar__problem" role="alert">
+          {problem}
+        </p>
+      )}
+    </section>
+  );
+  return <App store={store} initialDevPanel={false} task={bar} chat={view.page.chat} />;
+}
+
+function FlowPage({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <div className="flow">
+      <header className="topbar">
+        <div className="topbar__inner">
+          <p className="brand">
+            <span className="brand__mark" aria-hidden="true">
+              <FilmIcon size={18} />
+            </span>
+            {title}
+          </p>
+        </div>
+      </header>
+      <main className="flow__main">{children}</main>
+    </div>
+  );
+}
+
+function FlowActions({ problem, children }: { problem: string | null; children: ReactNode }) {
+  return (
+    <div className="flow-actions">
+      {problem && (
+        <p className="flow-problem" role="alert">
+          {problem}
+        </p>
+      )}
+      {children}
+    </div>
+  );
+}
+
+function Checklist({ items, compact = false }: { items: string[]; compact?: boolean }) {
+  if (items.length === 0) return null;
+  return (
+    <ul className={`checklist${compact ? ' checklist--compact' : ''}`} aria-label="What the booking needs">
+      {items.map((item) => (
+        <li key={item}>{item}</li>
+      ))}
+    </ul>
+  );
+}
+
+function EndCard({ completion }: { completion: ParticipantView['completion'] }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <section className="flow-card" aria-labelledby="flow-title" data-testid="flow-end">
+      <h1 id="flow-title" tabIndex={-1} ref={heading}>
+        Thank you for taking part
+      </h1>
+      <p className="flow-text">Your answers are saved. You can close this page.</p>
+      {completion?.code && (
+        <div className="completion">
+          <p>Your completion code</p>
+          <p className="completion__code" data-testid="completion-code">
+            {completion.code}
+          </p>
+        </div>
+      )}
+      {completion?.redirect && (
+        <FlowActions problem={null}>
+          <a className="button button--primary" href={completion.redirect}>
+            Finish and return
+          </a>
+        </FlowActions>
+      )}
+    </section>
+  );
+}
