@@ -10,6 +10,7 @@ export {
   type ExternalCallRecord,
   type ExternalTool,
   type ExternalTools,
+  type LlmConfig,
   LlmConfigError,
   listModels,
   llmConfigFromEnv,

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
 import { dirname, join } from 'node:path';
+import { llmConfigFromEnv } from '@usher/agent';
 import { defaultScenario } from '@usher/booking';
 import {
   DEFAULT_LIMITS,
@@ -11,7 +12,7 @@ import {
   StartupError,
   startServer,
 } from '@usher/server';
-import { loadStudyFile, type Study, StudyFileError, StudyRegistry } from '@usher/study';
+import { AgentSupervisor, loadStudyFile, type Study, StudyFileError, StudyRegistry } from '@usher/study';
 import { InvalidArgumentError } from 'commander';
 import { agentFromFlags } from './agent.ts';
 
@@ -55,8 +56,9 @@ export function parseLimit(value: string, previous: Partial<RelayLimits> = {}): 
 }
 
 /**
- * Loads the study file for `--study`. Conditions with an agent need the agent supervisor, which is
- * not built yet: such a study is refused rather than run without its agents.
+ * Loads the study file for `--study`. A condition whose agent is the wizard needs the
+ * experimenter's console, which is not built yet, and one that plans with a language model needs
+ * one configured (USHER_LLM_*): such a study is refused rather than run without them.
  */
 function loadStudy(file: string): Study {
   let study: Study;
@@ -66,10 +68,16 @@ function loadStudy(file: string): Study {
     if (err instanceof StudyFileError) throw new StartupError(`the study file has problems:\n${err.message}`);
     throw new StartupError((err as Error).message);
   }
-  const withAgent = study.conditions.filter((c) => c.agent !== 'none');
-  if (withAgent.length > 0) {
+  const wizard = study.conditions.find((c) => c.agent === 'wizard');
+  if (wizard) {
     throw new StartupError(
-      `${withAgent.length > 1 ? 'conditions' : 'condition'} ${withAgent.map((c) => `"${c.id}" (${c.agent})`).join(', ')} ${withAgent.length > 1 ? 'need' : 'needs'} an agent beside each participant, which usher serve cannot start yet; this version runs studies whose conditions are all "agent: none"`,
+      `condition "${wizard.id}" has the experimenter act as the agent, which needs the experimenter's console; it is not built yet`,
+    );
+  }
+  const llm = study.conditions.find((c) => c.planner === 'llm');
+  if (llm && !llmConfigFromEnv(process.env)) {
+    throw new StartupError(
+      `condition "${llm.id}" plans with a language model, but none is configured: set USHER_LLM_BASE_URL and USHER_LLM_MODEL (see the README)`,
     );
   }
   return study;
@@ -103,6 +111,13 @@ export async function serve(flags: ServeFlags): Promise<number> {
   }
   const study = flags.study ? loadStudy(flags.study) : null;
   const registry = study ? new StudyRegistry(join(flags.data, 'registry.sqlite')) : null;
+  // The agents beside participants start once the server listens (they reach it over the relay).
+  let supervisor: AgentSupervisor | null = null;
+  const hooks = {
+    taskStarted: (participant: { id: string; room: string }, condition: Study['conditions'][number]) =>
+      supervisor?.start(participant.room, participant.id, condition),
+    taskEnded: (participant: { room: string }) => supervisor?.stop(participant.room),
+  };
   const scenario = flags.scenario ? loadScenarioFile(flags.scenario) : defaultScenario();
   const server = await startServer({
     port: flags.port,
@@ -116,7 +131,7 @@ export async function serve(flags: ServeFlags): Promise<number> {
     ...(secret && { secret }),
     allowOrigins: flags.allowOrigin,
     limits: flags.limit,
-    ...(study && registry && { study: { study, registry } }),
+    ...(study && registry && { study: { study, registry, hooks } }),
   });
   // The last line of defence: a fault nothing caught ends every open study log with a record saying why.
   const fatal = (err: unknown) => {
@@ -137,7 +152,7 @@ export async function serve(flags: ServeFlags): Promise<number> {
   }).toString();
   const lines = [
     `Usher relay listening on ${server.url}`,
-    `  study page          ${page.href}`,
+    ...(study ? [] : [`  study page          ${page.href}`]),
     `  agents connect to   ${server.agentUrl}`,
     `  study logs go to    ${flags.logs}`,
   ];
@@ -155,7 +170,20 @@ export async function serve(flags: ServeFlags): Promise<number> {
       '                      for a study online, use --access token.',
     );
   }
-  if (study) {
+  if (study && registry && server.study) {
+    supervisor = new AgentSupervisor({
+      relayUrl: server.url,
+      ...(capabilities && { token: await capabilities.issue({ kind: 'agent' }, 3650) }),
+      studyId: study.id,
+      episodesDir: './logs/agent',
+      llm: llmConfigFromEnv(process.env),
+      log: (line) => console.error(line),
+    });
+    // Participants who were mid-task when the server stopped get their agent back.
+    for (const participant of registry.participants(study.id).filter((p) => p.status === 'task')) {
+      const condition = server.study.conditionOf(participant);
+      if (condition) supervisor.start(participant.room, participant.id, condition);
+    }
     lines.push(
       `  study               "${study.id}" (${study.title}): ${study.tasks.length} tasks, ${study.conditions.length} conditions`,
       `  study link          ${server.url}/s/${study.id}   (add ?PROLIFIC_PID=… or ?participant=…)`,
@@ -200,6 +228,7 @@ export async function serve(flags: ServeFlags): Promise<number> {
     process.once('SIGTERM', stop);
   });
   agent?.stop();
+  supervisor?.stopAll();
   await server.close();
   registry?.close();
   console.log('Usher relay stopped; open study logs were closed.');

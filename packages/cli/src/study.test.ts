@@ -9,7 +9,13 @@ const work = mkdtempSync(join(tmpdir(), 'usher-study-cli-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 const root = new URL('../../..', import.meta.url).pathname;
 
-const usher = (...args: string[]) => spawnSync(process.execPath, [USHER_BIN, ...args], { cwd: root, encoding: 'utf8' });
+/** `usher …` to completion, without any language model configured in the environment. */
+const usher = (...args: string[]) =>
+  spawnSync(process.execPath, [USHER_BIN, ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    env: Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('USHER_LLM_'))),
+  });
 
 describe('usher study check', () => {
   it('says what the shipped demo study holds', () => {
@@ -33,18 +39,38 @@ describe('usher study check', () => {
 });
 
 describe('usher serve --study', () => {
-  it('refuses a study with agent conditions it cannot staff yet, saying which', () => {
-    const result = usher(
+  it('refuses a wizard condition (no console yet) and a language-model planner without a configured model, saying which', () => {
+    const scenario = join(root, 'packages/booking/scenarios/default.json');
+    const study = (condition: string) => {
+      const file = join(work, `refused-${condition.length}.study.yaml`);
+      writeFileSync(
+        file,
+        `id: r\ntitle: R\nconsent: ok\ntasks:\n  - { id: t, title: T, scenario: ${scenario}, briefing: b, success: { hard: [{ kind: adjacent }] } }\nconditions:\n  - ${condition}\n`,
+      );
+      return file;
+    };
+    const wizard = usher(
       'serve',
       '--port',
       '0',
       '--study',
-      'studies/demo.study.yaml',
+      study('{ id: woz, agent: wizard }'),
       '--data',
-      join(work, 'data-refused'),
+      join(work, 'd1'),
     );
-    expect(result.status).toBe(1);
-    expect(result.stderr).toMatch(/condition "autopilot" \(autopilot\) needs an agent/);
+    expect(wizard.status).toBe(1);
+    expect(wizard.stderr).toMatch(/condition "woz" has the experimenter act as the agent/);
+    const llm = usher(
+      'serve',
+      '--port',
+      '0',
+      '--study',
+      study('{ id: model, agent: autopilot, planner: llm }'),
+      '--data',
+      join(work, 'd2'),
+    );
+    expect(llm.status).toBe(1);
+    expect(llm.stderr).toMatch(/condition "model" plans with a language model, but none is configured/);
   });
 
   it('refuses a study file with problems, listing them', () => {

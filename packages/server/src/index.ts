@@ -13,4 +13,5 @@ export { DEFAULT_LIMITS, type RelayLimits } from './relay/limits.ts';
 export { CLOSE_REPLACED, Relay, type RelayOptions, type RoomStatus } from './relay/relay.ts';
 export { loadScenarioFile } from './scenario-file.ts';
 export { type RunningServer, type ServerOptions, StartupError, startServer, VERSION } from './server.ts';
+export { FlowError, StudyMode, type TaskHooks } from './study/study-mode.ts';
 export { type LogFileIo, LogWriteError, NODE_FILE_IO, StudyLog } from './study-log/study-log.ts';

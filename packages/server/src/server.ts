@@ -12,7 +12,7 @@ import { HeadlessHost } from './headless-host/headless-host.ts';
 import { createApp } from './http/app.ts';
 import type { RelayLimits } from './relay/limits.ts';
 import { Relay } from './relay/relay.ts';
-import { StudyMode } from './study/study-mode.ts';
+import { StudyMode, type TaskHooks } from './study/study-mode.ts';
 import type { LogFileIo } from './study-log/study-log.ts';
 
 export interface ServerOptions {
@@ -40,7 +40,7 @@ export interface ServerOptions {
   /** The study logs' file calls (tests play a full disk with it). */
   logIo?: LogFileIo;
   /** Run a study (study mode): its file, loaded, and the registry of its participants. */
-  study?: { study: Study; registry: StudyRegistry };
+  study?: { study: Study; registry: StudyRegistry; hooks?: TaskHooks };
   warn?: (line: string) => void;
   /** Folder of the web host's built assets, served at `/`. */
   webRoot?: string;
@@ -95,7 +95,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   let headlessHost: HeadlessHost | null = null;
   const now = options.now ?? (() => new Date());
-  const studyMode = options.study ? new StudyMode(options.study.study, options.study.registry, relay, now) : null;
+  const studyMode = options.study
+    ? new StudyMode(options.study.study, options.study.registry, relay, now, options.study.hooks)
+    : null;
   const app = createApp({
     relay,
     headlessHost: () => headlessHost,

@@ -4,7 +4,7 @@ import { readLog, startTestServer, TestClient } from '@usher/server/testing';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { EpisodicLog } from '../memory/episodic.ts';
 import { ORBITAL_IMAX_PAIR } from '../testing/stories.ts';
-import { Agent, type AgentOptions } from './agent.ts';
+import { Agent, type AgentOptions, isPlainYes } from './agent.ts';
 
 async function studyRoom() {
   const scenario = defaultScenario();
@@ -109,6 +109,53 @@ describe('The study’s day', () => {
     const next = await booker.instruct({ text: 'Two adults for Paper Lanterns tomorrow' });
     expect(next.model.hard).toContainEqual({ kind: 'date', dates: ['2026-11-22'] });
     expect(lines.join('\n')).not.toMatch(/machine's clock/);
+  });
+});
+
+describe('The agent in a study’s condition', () => {
+  it('paces its actions, leaves the page-tuning tools alone when told, and books only after the participant’s yes in the chat', async () => {
+    const { server, agent } = await studyRoom();
+    const host = server.headlessHost as NonNullable<typeof server.headlessHost>;
+    const observer = await TestClient.join(server.url, 'observer');
+    const booker = agent({
+      goal: ORBITAL_IMAX_PAIR.text,
+      paceMs: 30,
+      pageTools: false,
+      confirmInChat: true,
+      returnWhenBlocked: false,
+    });
+    onTestFinished(() => booker.stop());
+    const running = booker.run();
+    const asked = await observer.waitFor(
+      (f) => f.type === 'state.updated' && JSON.stringify(f.payload.messageHistory).includes('Shall I book it?'),
+      15_000,
+    );
+    expect(asked).toBeDefined();
+    expect(host.submitted()).toBeNull();
+    host.say('no');
+    await observer.waitFor(
+      (f) => f.type === 'state.updated' && JSON.stringify(f.payload.messageHistory).includes('I have not booked it'),
+      8000,
+    );
+    expect(host.submitted()).toBeNull();
+    host.say('yes please');
+    const result = await running;
+    expect(result.status).toBe('done');
+    expect(host.submitted()).toMatchObject({ movieTitle: 'Orbital Drift', format: 'IMAX' });
+    const calls = observer.frames.filter(
+      (f) => f.type === 'state.updated' && f.payload.source === 'agent' && f.payload.action,
+    );
+    const tools = calls.map((f) => (f.payload.action as { toolName: string }).toolName);
+    expect(tools.filter((t) => ['filter', 'sort', 'highlight', 'augment', 'clearModification'].includes(t))).toEqual(
+      [],
+    );
+    expect(tools.at(-1)).toBe('next');
+  });
+
+  it('reads a plain yes as a yes, and anything hedged as not', () => {
+    for (const yes of ['yes', 'Yes please', 'ok', 'Sure, go ahead', 'book it']) expect(isPlainYes(yes), yes).toBe(true);
+    for (const no of ['no', 'yes but make it 3 tickets', 'not yet', 'wait', 'actually IMAX', 'maybe'])
+      expect(isPlainYes(no), no).toBe(false);
   });
 });
 

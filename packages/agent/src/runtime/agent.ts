@@ -1,5 +1,5 @@
 import { type Story, shortDateLabel } from '@usher/booking';
-import type { Message, MessageOf } from '@usher/protocol';
+import { type Message, type MessageOf, MODIFICATION_TOOLS } from '@usher/protocol';
 import { type ExecutionPort, execute } from '../action/executor.ts';
 import { EpisodicLog } from '../memory/episodic.ts';
 import { fingerprintOf } from '../memory/fingerprint.ts';
@@ -12,6 +12,18 @@ import { recoveryFor } from '../policies/retry.ts';
 import { unsafeBecause } from '../policies/safety.ts';
 import { fromStory, updatePreferences } from '../preferences/index.ts';
 import { RelayClient, type RelayEvent, RelayRequestError } from './relay-client.ts';
+
+/** The page-tuning tools a study's condition may withhold (`pageTools: false`). */
+const PAGE_TOOLS: ReadonlySet<string> = new Set(MODIFICATION_TOOLS);
+
+/** A reply that agrees to submit, and says nothing else that needs reading. */
+export function isPlainYes(text: string): boolean {
+  const t = text.trim().toLowerCase();
+  if (/\b(no|not|don'?t|wait|but|change|instead|actually)\b/.test(t)) return false;
+  return /^(y|yes|yeah|yep|yup|sure|ok|okay|go ahead|please do|do it|book it|confirm|sounds good|perfect|great)\b/.test(
+    t,
+  );
+}
 
 /** How long to wait before trying a resync again after it timed out. */
 const RESYNC_RETRY_MS = 500;
@@ -43,6 +55,15 @@ export interface AgentOptions {
   log?: (line: string) => void;
   /** The credential for a relay with access control (an agent's), sent when connecting. */
   token?: string;
+  /** A pause before each tool call, so a participant can follow what the agent does (a study's pace). */
+  paceMs?: number;
+  /** Whether the page-tuning tools (filter, sort, highlight, augment) may be used; true by default. */
+  pageTools?: boolean;
+  /**
+   * Before submitting, ask in the host's chat and wait for the participant's yes (a study's
+   * condition); an instruction's own `confirmSubmit` takes precedence.
+   */
+  confirmInChat?: boolean;
   /** The machine's clock, read only when no host has said which day the study is on. */
   now?: () => Date;
 }
@@ -204,6 +225,7 @@ export class Agent {
 
   /** Wakes every wait so the loop sees it should end. */
   private interrupt(): void {
+    this.answer?.(null);
     this.wake?.();
     this.rejoined?.();
     this.hostJoined?.();
@@ -216,6 +238,43 @@ export class Agent {
 
   private stoppedResult(): AgentResult {
     return { status: 'stopped', message: 'stopped', toolCalls: this.toolCalls };
+  }
+
+  /** Waits `ms`, or less when the agent is stopped meanwhile. */
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      const onAbort = () => done();
+      this.abort.signal.addEventListener('abort', onAbort, { once: true });
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  }
+
+  /** Set while the agent waits for the participant's answer to its question in the chat. */
+  private answer: ((text: string | null) => void) | null = null;
+
+  /**
+   * Asks in the chat whether to submit, and waits for the participant's next message: a plain
+   * yes submits; anything else does not, and is read as what to change.
+   */
+  private async askInChat(summary: string): Promise<boolean> {
+    this.say(`${summary}\nShall I book it? Reply "yes" to book, or tell me what to change.`);
+    for (;;) {
+      const text = await new Promise<string | null>((resolve) => {
+        this.answer = (reply) => {
+          this.answer = null;
+          resolve(reply);
+        };
+      });
+      if (text === null) return false;
+      if (isPlainYes(text)) return true;
+      // Understood as a change: the agent goes on from the new wishes. A bare no waits for one.
+      if (this.hear(text)) return false;
+      this.say('I have not booked it. Tell me what to change, or say "yes" to book it as it is.');
+    }
   }
 
   /** Writes in the host's chat, and tells the observer. */
@@ -270,11 +329,16 @@ export class Agent {
         continue;
       }
       await this.offerAlternatives(plan);
+      const changesBeforeQuestion = this.changes;
       const declined = await this.submitDeclined(plan);
       // Cancelled while a question was open: nothing is sent, whatever the answer.
       if (this.halted()) break;
+      // An answer in the chat is itself a change (the message, its echo): only other changes count.
+      const answeredInChat = this.options.confirmInChat && !this.current && this.changes !== changesBeforeQuestion;
+      // A study's participant asked for a change instead: the agent goes on from the new wishes.
+      if (declined && answeredInChat) continue;
       // The participant acted while a question was open: look again.
-      if (this.changes !== changesBefore) continue;
+      if (this.changes !== changesBefore && !answeredInChat) continue;
       if (declined) {
         const text = 'I have not submitted the booking: it was not confirmed. Tell me what to change.';
         this.say(text);
@@ -329,7 +393,9 @@ export class Agent {
   /** Before the irreversible submit, asks whoever gave the instruction, when they asked to be asked. */
   private async submitDeclined(plan: NavigationPlan): Promise<boolean> {
     const action = plan.nextAction;
-    const confirm = this.current?.confirmSubmit;
+    const confirm =
+      this.current?.confirmSubmit ??
+      (this.options.confirmInChat ? (summary: string) => this.askInChat(summary) : undefined);
     if (!confirm || action.type !== 'tool.call' || action.toolName !== 'next' || this.context.stage !== 'confirm') {
       return false;
     }
@@ -416,6 +482,7 @@ export class Agent {
       observer?.calling?.(observed);
     }
     if (action.type === 'agent.message') observer?.said?.(action.text);
+    if (action.type === 'tool.call' && this.options.paceMs) await this.pause(this.options.paceMs);
     this.phase = 'WAITING_RESULT';
     const outcome = await execute(action, this.port(), stateTimeoutMs);
     if (observed) observer?.called?.(observed, outcome, this.context);
@@ -500,6 +567,10 @@ export class Agent {
     event: MessageOf<'snapshot.state'> | MessageOf<'state.updated'> | MessageOf<'user.message'>,
   ): PerceivedContext {
     this.context = perceive(this.context, event);
+    if (this.options.pageTools === false) {
+      // The condition does not offer the page-tuning tools: the planner never sees them.
+      this.context = { ...this.context, toolSchema: this.context.toolSchema.filter((t) => !PAGE_TOOLS.has(t.name)) };
+    }
     const today = this.context.uiSpec?.meta?.today;
     if (typeof today === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(today)) this.studyToday = today;
     this.memory.noteState(this.context.uiSpec);
@@ -574,7 +645,8 @@ export class Agent {
       this.perceive(message);
     } else if (message.type === 'user.message') {
       this.perceive(message);
-      this.hear(message.payload.text);
+      if (this.answer) this.answer(message.payload.text);
+      else this.hear(message.payload.text);
     }
   }
 

@@ -1,5 +1,12 @@
 import type { FlowStep, ParticipantView } from '@usher/protocol';
-import { type Participant, recruitmentFrom, type Study, type StudyRegistry } from '@usher/study';
+import { type Condition, type Participant, recruitmentFrom, type Study, type StudyRegistry } from '@usher/study';
+
+/** Told when a participant's task starts and ends (the agent supervisor staffs it). */
+export interface TaskHooks {
+  taskStarted?(participant: Participant, condition: Condition): void;
+  taskEnded?(participant: Participant): void;
+}
+
 import type { Relay } from '../relay/relay.ts';
 
 /** Why a step was refused; its message is for the page to show. */
@@ -20,7 +27,14 @@ export class StudyMode {
     private readonly registry: StudyRegistry,
     private readonly relay: Relay,
     private readonly now: () => Date,
+    private readonly hooks: TaskHooks = {},
   ) {}
+
+  /** The condition of a participant's current task. */
+  conditionOf(participant: Participant): Condition | null {
+    const planned = participant.plan.tasks[participant.taskIndex];
+    return this.study.conditions.find((c) => c.id === planned?.conditionId) ?? null;
+  }
 
   /** A participant opening the study link, with its query (recruitment parameters, `condition=`). */
   admit(query: URLSearchParams): { participant: Participant; returning: boolean } {
@@ -84,10 +98,13 @@ export class StudyMode {
           taskId: planned.taskId,
         });
         this.registry.progress(participant.id, { status: 'task' }, now);
+        const condition = this.conditionOf(participant);
+        if (condition) this.hooks.taskStarted?.(participant, condition);
         break;
       }
       case 'end-task': {
         if (participant.status !== 'task') throw new FlowError(`no task is running (${participant.status})`);
+        this.hooks.taskEnded?.(participant);
         this.relay.closeStudySession(participant.room, `task ${planned?.taskId ?? '?'} ended: ${change.outcome}`);
         const next = participant.taskIndex + 1;
         const last = next >= participant.plan.tasks.length;
