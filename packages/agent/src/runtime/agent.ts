@@ -262,6 +262,7 @@ export class Agent {
    */
   private async askInChat(summary: string): Promise<boolean> {
     this.say(`${summary}\nShall I book it? Reply "yes" to book, or tell me what to change.`);
+    this.showStatus('idle');
     for (;;) {
       const text = await new Promise<string | null>((resolve) => {
         this.answer = (reply) => {
@@ -482,7 +483,10 @@ export class Agent {
       observer?.calling?.(observed);
     }
     if (action.type === 'agent.message') observer?.said?.(action.text);
-    if (action.type === 'tool.call' && this.options.paceMs) await this.pause(this.options.paceMs);
+    if (action.type === 'tool.call') {
+      this.showStatus('working');
+      if (this.options.paceMs) await this.pause(this.options.paceMs);
+    }
     this.phase = 'WAITING_RESULT';
     const outcome = await execute(action, this.port(), stateTimeoutMs);
     if (observed) observer?.called?.(observed, outcome, this.context);
@@ -707,8 +711,19 @@ export class Agent {
     });
   }
 
+  /** The status the page was last told ({@link showStatus}). */
+  private shownStatus: 'working' | 'idle' = 'idle';
+
+  /** Tells the page whether the agent is acting, once per change (`agent.status`). */
+  private showStatus(state: 'working' | 'idle'): void {
+    if (this.shownStatus === state || this.phase === 'DISCONNECTED') return;
+    this.shownStatus = state;
+    this.relay.status(state);
+  }
+
   /** Waits for the participant to write or act (after a question, or when blocked), or for the host to change. */
   private participantSpeaks(): Promise<void> {
+    this.showStatus('idle');
     const before = this.participantEvents;
     return new Promise((resolve) => {
       this.wake = () => {
@@ -721,6 +736,7 @@ export class Agent {
   }
 
   private result(status: AgentResult['status'], plan: NavigationPlan): AgentResult {
+    this.showStatus('idle');
     const message = plan.nextAction.type === 'agent.message' ? plan.nextAction.text : plan.nextAction.reason;
     return { status, message, toolCalls: this.toolCalls };
   }

@@ -180,6 +180,11 @@ export class RelayClient {
     this.ws?.send(JSON.stringify(createMessage('agent.message', { text }, { id: `a${++this.seq}` })));
   }
 
+  /** Tells the page whether the agent is acting or waiting (`agent.status`, no reply). */
+  status(state: 'working' | 'idle'): void {
+    this.ws?.send(JSON.stringify(createMessage('agent.status', { state })));
+  }
+
   close(): void {
     this.closed = true;
     if (this.retry) clearTimeout(this.retry);

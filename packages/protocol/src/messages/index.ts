@@ -3,7 +3,7 @@ import { ErrorPayload } from './error.ts';
 import { RelayJoinedPayload, RelayJoinPayload } from './handshake.ts';
 import { SessionEndedPayload, SessionEndPayload, SessionStartedPayload, SessionStartPayload } from './session.ts';
 import { SnapshotGetPayload, SnapshotStatePayload, StateUpdatedPayload, UserMessagePayload } from './state.ts';
-import { AgentMessagePayload, ToolCallPayload, ToolResultPayload } from './tool.ts';
+import { AgentMessagePayload, AgentStatusPayload, ToolCallPayload, ToolResultPayload } from './tool.ts';
 
 /** Who puts a message on the wire: a client of the relay in one of its roles, or the relay itself. */
 export type Sender = 'host' | 'agent' | 'observer' | 'relay';
@@ -30,6 +30,7 @@ export const MESSAGES = {
   'tool.call': { payload: ToolCallPayload, senders: ['agent'], reply: 'tool.result' },
   'tool.result': { payload: ToolResultPayload, senders: ['host'] },
   'agent.message': { payload: AgentMessagePayload, senders: ['agent'] },
+  'agent.status': { payload: AgentStatusPayload, senders: ['agent'] },
   'state.updated': { payload: StateUpdatedPayload, senders: ['host'] },
   'user.message': { payload: UserMessagePayload, senders: ['host'] },
   'session.end': { payload: SessionEndPayload, senders: ['agent'], reply: 'session.ended' },

@@ -20,3 +20,13 @@ export const ToolResultPayload = z.strictObject({
 
 /** §4.1 `agent.message`: shown in the host's chat; only an invalid one is answered. */
 export const AgentMessagePayload = z.object({ text: z.string().trim().min(1).max(4000) });
+
+/**
+ * `agent.status` (an extension, DESIGN.md): the agent tells the page it is acting (`working`) or
+ * waiting for the participant (`idle`), so the page can show it. No reply; hosts that do not know
+ * it ignore it; the relay logs and forwards it like `agent.message`.
+ */
+export const AgentStatusPayload = z.object({
+  state: z.enum(['working', 'idle']),
+  text: z.string().trim().min(1).max(200).optional(),
+});

@@ -1,7 +1,8 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
+import { join } from 'node:path';
 import { defaultScenario } from '@usher/booking';
 import type { UiSpec } from '@usher/protocol';
-import { type Frame, startTestServer, TestClient } from '@usher/server/testing';
+import { type Frame, readLog, startTestServer, TestClient } from '@usher/server/testing';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import WebSocket from 'ws';
 import { type HostSnapshot, HostStore, type HostStoreOptions } from './host-store.ts';
@@ -138,6 +139,27 @@ describe('HostStore', () => {
     const [web, headless] = [await run('web'), await run('headless')];
     expect(web.length).toBeGreaterThan(12);
     expect(web).toEqual(headless);
+  });
+
+  it('shows the agent at work while it says so (agent.status), logged by the relay, and not after it says it is idle', async () => {
+    const server = await startTestServer();
+    const store = newStore(server.url);
+    store.connect();
+    await until(store, (s) => s.connection === 'open');
+    const agent = await TestClient.join(server.url, 'agent');
+    const started = await agent.request('session.start', { studyId: 'pilot-01', participantId: 'P07' });
+    agent.send({ v: 'mvp-0.2', type: 'agent.status', payload: { state: 'working' } });
+    await until(store, (s) => s.agentWorking);
+    agent.send({ v: 'mvp-0.2', type: 'agent.status', payload: { state: 'idle' } });
+    await until(store, (s) => !s.agentWorking);
+    const log = readLog(join(server.logsDir, `${String(started.payload.sessionId)}.jsonl`));
+    expect(log.filter((r) => r.type === 'agent.status').map((r) => [r.direction, r.payload])).toEqual([
+      ['in', { state: 'working' }],
+      ['in', { state: 'idle' }],
+    ]);
+    // Only agents may send it.
+    const observer = await TestClient.join(server.url, 'observer');
+    expect((await observer.request('agent.status', { state: 'working' })).payload.code).toBe('INVALID_MESSAGE');
   });
 
   it('restores the stage, the choices and the chat after a reload', async () => {

@@ -38,6 +38,8 @@ export interface HostSnapshot {
   frames: readonly FrameRecord[];
   /** Why the participant's last action was refused, until the next one succeeds. */
   refusal: { code: ErrorCode; message: string } | null;
+  /** The agent said it is acting on the page (`agent.status`), until it says it is idle or leaves. */
+  agentWorking: boolean;
 }
 
 export interface HostStoreOptions {
@@ -115,6 +117,7 @@ export class HostStore {
       submitted: engine.submitted(),
       frames: [],
       refusal: null,
+      agentWorking: false,
     };
   }
 
@@ -198,6 +201,9 @@ export class HostStore {
       return;
     }
     const message = decoded.message;
+    if (message.type === 'agent.status') return this.update({ agentWorking: message.payload.state === 'working' });
+    // The host left or the agent's room changed: nobody is working on the page any more.
+    if (message.type === 'error' && message.payload.code === 'SESSION_NOT_ACTIVE') this.update({ agentWorking: false });
     if (message.type === 'relay.joined' && message.replyTo === 'join') {
       this.backoffMs = this.backoff.initialMs;
       this.joined = true;

@@ -91,6 +91,7 @@ export function App({ store, initialDevPanel, task, chat = true }: AppProps) {
         </main>
         {chat && (
           <ChatPanel
+            working={host.agentWorking}
             messages={messageHistory}
             onSend={say}
             notice={CHAT_NOTICES[host.connection]}

@@ -13,10 +13,12 @@ interface Props {
   narrow: boolean;
   open: boolean;
   onClose: () => void;
+  /** The agent is acting on the page (`agent.status`). */
+  working?: boolean;
 }
 
 /** The conversation with the assistant: newest at the bottom, announced politely, and a composer. */
-export function ChatPanel({ messages, onSend, notice, narrow, open, onClose }: Props) {
+export function ChatPanel({ messages, onSend, notice, narrow, open, onClose, working = false }: Props) {
   const list = useRef<HTMLOListElement>(null);
   const input = useRef<HTMLTextAreaElement>(null);
   const shown = !narrow || open;
@@ -46,7 +48,14 @@ export function ChatPanel({ messages, onSend, notice, narrow, open, onClose }: P
         </span>
         <div className="chat__heading">
           <h2>Assistant</h2>
-          <p>Helps you book, and can act on this page</p>
+          {working ? (
+            <p className="chat__working" role="status" data-testid="agent-working">
+              <span className="chat__working-dot" aria-hidden="true" />
+              Working on the page…
+            </p>
+          ) : (
+            <p>Helps you book, and can act on this page</p>
+          )}
         </div>
         {narrow && (
           <button type="button" className="icon-button" aria-label="Close chat" onClick={onClose}>
