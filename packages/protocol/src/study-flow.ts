@@ -29,9 +29,21 @@ export const ParticipantViewSchema = z.object({
 });
 export type ParticipantView = z.infer<typeof ParticipantViewSchema>;
 
+/** A moment by the page's own clock (ISO 8601), logged beside the server's. */
+const PageTime = z.iso.datetime({ offset: true });
+
 export const FlowStepSchema = z.discriminatedUnion('step', [
-  z.strictObject({ step: z.literal('consent') }),
-  z.strictObject({ step: z.literal('start-task') }),
-  z.strictObject({ step: z.literal('end-task'), outcome: z.enum(['submitted', 'done', 'gave-up']) }),
+  z.strictObject({ step: z.literal('consent'), at: PageTime.optional() }),
+  z.strictObject({
+    step: z.literal('start-task'),
+    at: PageTime.optional(),
+    /** When the page showed the task's briefing: with `at`, how long the participant read it. */
+    briefingShownAt: PageTime.optional(),
+  }),
+  z.strictObject({
+    step: z.literal('end-task'),
+    outcome: z.enum(['submitted', 'done', 'gave-up']),
+    at: PageTime.optional(),
+  }),
 ]);
 export type FlowStep = z.infer<typeof FlowStepSchema>;

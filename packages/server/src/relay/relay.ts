@@ -149,7 +149,7 @@ export class Relay {
    */
   openStudySession(
     roomId: string,
-    task: { studyId: string; participantId: string; conditionId: string; taskId: string },
+    task: { studyId: string; participantId: string; conditionId: string; taskId: string; page?: object },
   ): string {
     let room = this.rooms.get(roomId);
     if (!room) {
@@ -172,10 +172,11 @@ export class Relay {
   }
 
   /** Ends the study session open in `roomId` (a participant's task ended), with a record saying why; false when none was open. */
-  closeStudySession(roomId: string, reason: string): boolean {
+  closeStudySession(roomId: string, reason: string, page?: object): boolean {
     const room = this.rooms.get(roomId);
     if (!room?.study) return false;
-    this.log(room, 'internal', 'study.task-ended', JSON.stringify({ reason: capText(reason, MAX_ERROR_TEXT) }));
+    const record = { reason: capText(reason, MAX_ERROR_TEXT), ...(page && { page }) };
+    this.log(room, 'internal', 'study.task-ended', JSON.stringify(record));
     this.endStudy(room);
     if (room.idle) this.rooms.delete(room.id);
     return true;

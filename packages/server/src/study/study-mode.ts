@@ -91,11 +91,17 @@ export class StudyMode {
         if (participant.status === 'task') break; // a reload: the task goes on
         if (participant.status !== 'briefing' || !planned)
           throw new FlowError(`no task to start (${participant.status})`);
+        // The page's own moments go beside the server's: when it showed the briefing, when the task started.
+        const page = {
+          ...(change.briefingShownAt && { briefingShownAt: change.briefingShownAt }),
+          ...(change.at && { at: change.at }),
+        };
         this.relay.openStudySession(participant.room, {
           studyId: this.study.id,
           participantId: participant.id,
           conditionId: planned.conditionId,
           taskId: planned.taskId,
+          ...(Object.keys(page).length > 0 && { page }),
         });
         this.registry.progress(participant.id, { status: 'task' }, now);
         const condition = this.conditionOf(participant);
@@ -105,7 +111,11 @@ export class StudyMode {
       case 'end-task': {
         if (participant.status !== 'task') throw new FlowError(`no task is running (${participant.status})`);
         this.hooks.taskEnded?.(participant);
-        this.relay.closeStudySession(participant.room, `task ${planned?.taskId ?? '?'} ended: ${change.outcome}`);
+        this.relay.closeStudySession(
+          participant.room,
+          `task ${planned?.taskId ?? '?'} ended: ${change.outcome}`,
+          change.at ? { at: change.at } : undefined,
+        );
         const next = participant.taskIndex + 1;
         const last = next >= participant.plan.tasks.length;
         // Giving up ends the task, not the study: the outcome is in the task's log record.

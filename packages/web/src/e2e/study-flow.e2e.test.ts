@@ -111,6 +111,10 @@ describe('a participant’s way through a study', () => {
         type: 'study.task',
         payload: { studyId: 'solo-01', conditionId: 'alone', taskId: 'imax' },
       });
+      // The page's own moments beside the server's: when it showed the briefing, when the task started and ended.
+      const moments = (first[0]?.payload as { page: { briefingShownAt: string; at: string } }).page;
+      expect(Date.parse(moments.at)).toBeGreaterThanOrEqual(Date.parse(moments.briefingShownAt));
+      expect((first.at(-1)?.payload as { page?: { at: string } }).page?.at).toMatch(/^\d{4}-\d\d-\d\dT/);
       expect(
         first.filter((r) => r.type === 'participant.action').map((r) => (r.payload as { toolName: string }).toolName),
       ).toEqual(['select', 'next']);

@@ -23,11 +23,21 @@ export function StudyFlow({ api, initial, room, token }: Props) {
   const [view, setView] = useState(initial);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
+  // When the page showed the current briefing, by its own clock (logged with the task's start).
+  const briefingShownAt = useRef<string | null>(null);
+  useEffect(() => {
+    briefingShownAt.current = view.status === 'briefing' ? new Date().toISOString() : null;
+  }, [view.status]);
   const step = async (next: FlowStep) => {
     setBusy(true);
     setProblem(null);
+    const at = new Date().toISOString();
+    const stamped: FlowStep =
+      next.step === 'start-task' && briefingShownAt.current
+        ? { ...next, at, briefingShownAt: briefingShownAt.current }
+        : { ...next, at };
     try {
-      setView(await api.step(next));
+      setView(await api.step(stamped));
     } catch (err) {
       setProblem(err instanceof Error ? err.message : String(err));
     } finally {
