@@ -10,10 +10,11 @@ import { formatTable } from './lib/table.ts';
 import { pageSuite } from './page.bench.ts';
 import { relaySuite } from './relay.bench.ts';
 import { stdioSuite } from './stdio.bench.ts';
+import { studySuite } from './study.bench.ts';
 import { syncSuite } from './sync.bench.ts';
 
 /** Add a suite here to have it run and printed. */
-const SUITES: Suite[] = [pageSuite, relaySuite, agentSuite, syncSuite, stdioSuite];
+const SUITES: Suite[] = [pageSuite, relaySuite, agentSuite, syncSuite, stdioSuite, studySuite];
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const quick = process.env.BENCH_QUICK === '1';

@@ -10,7 +10,7 @@ import { Capabilities, type Capability, CredentialError, presentedToken } from '
 import { originRefusal } from './access/origin.ts';
 import { HeadlessHost } from './headless-host/headless-host.ts';
 import { createApp } from './http/app.ts';
-import type { RelayLimits } from './relay/limits.ts';
+import { DEFAULT_LIMITS, type RelayLimits } from './relay/limits.ts';
 import { Relay } from './relay/relay.ts';
 import { StudyMode, type TaskHooks } from './study/study-mode.ts';
 import type { LogFileIo } from './study-log/study-log.ts';
@@ -109,6 +109,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     capabilities,
     allowOrigins,
     study: studyMode,
+    admissionsPerMinute: options.limits?.admissionsPerMinute ?? DEFAULT_LIMITS.admissionsPerMinute,
   });
   const server = createServer(getRequestListener(app.fetch));
   server.on('upgrade', (request, socket, head) => {

@@ -46,6 +46,8 @@ export interface AppDeps {
   allowOrigins: string[];
   /** The study the server runs (`--study`), or null. */
   study: StudyMode | null;
+  /** See RelayLimits.admissionsPerMinute. */
+  admissionsPerMinute: number;
 }
 
 type Variables = { capability: Capability | null };
@@ -66,6 +68,7 @@ export function createApp({
   capabilities,
   allowOrigins,
   study,
+  admissionsPerMinute,
 }: AppDeps): Hono<{ Variables: Variables }> {
   const app = new Hono<{ Variables: Variables }>();
   const fail = (code: ErrorCode, message: string, status = STATUS[code]) =>
@@ -196,8 +199,12 @@ export function createApp({
   });
 
   if (study) {
-    mountStudyRoutes(app, study, capabilities, (code, message, status) =>
-      Response.json({ error: { code, message } }, { status }),
+    mountStudyRoutes(
+      app,
+      study,
+      capabilities,
+      (code, message, status) => Response.json({ error: { code, message } }, { status }),
+      admissionsPerMinute,
     );
   }
 

@@ -6,9 +6,6 @@ import { z } from 'zod';
 import type { Capabilities, Capability } from '../access/capabilities.ts';
 import { FlowError, type StudyMode } from '../study/study-mode.ts';
 
-/** How many times one address may open the study link per minute: each new opening is a new participant. */
-const ADMISSIONS_PER_MINUTE = 30;
-
 /**
  * The study's routes (study mode): the study link, and the participant's own API, which needs
  * the room's host credential the link hands out (or, in open mode, the room's name, which only
@@ -21,8 +18,10 @@ export function mountStudyRoutes(
   mode: StudyMode,
   capabilities: Capabilities | null,
   fail: (code: string, message: string, status: 400 | 401 | 403 | 404 | 409 | 429) => Response,
+  /** How many new participants one address may admit a minute: each opening of the link makes one. */
+  admissionsPerMinute: number,
 ): void {
-  const admissions = new RateLimiterMemory({ points: ADMISSIONS_PER_MINUTE, duration: 60 });
+  const admissions = new RateLimiterMemory({ points: admissionsPerMinute, duration: 60 });
 
   app.get('/s/:studyId', async (c) => {
     if (c.req.param('studyId') !== mode.study.id) return fail('NOT_FOUND', 'no such study on this server', 404);

@@ -22,6 +22,8 @@ export interface RelayLimits {
   heartbeatMs: number;
   /** A request its host has not answered this long is answered with an error by the relay. */
   requestTimeoutMs: number;
+  /** New participants one address may admit through a study link per minute (study mode). */
+  admissionsPerMinute: number;
 }
 
 export const DEFAULT_LIMITS: RelayLimits = {
@@ -34,4 +36,5 @@ export const DEFAULT_LIMITS: RelayLimits = {
   maxBytesInProgress: 256 * 1024 * 1024,
   heartbeatMs: 15_000,
   requestTimeoutMs: 30_000,
+  admissionsPerMinute: 30,
 };
