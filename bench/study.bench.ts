@@ -136,9 +136,7 @@ async function runStudyBench(options: SuiteOptions): Promise<Table[]> {
         arrived += 1;
       }),
     );
-    // Everyone has joined and been greeted by their agent once no greeting is missing.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    await until(() => procMemory((server as RunningChild).pid).rssKiB > 0, 1000);
+    // Every participant's room is open (page and agent in it) before memory is read.
     for (let tries = 0; tries < 600; tries++) {
       const rooms = (await (await fetch(`${base}/healthz`)).json()) as { rooms: number };
       if (rooms.rooms >= concurrent) break;
@@ -156,7 +154,7 @@ async function runStudyBench(options: SuiteOptions): Promise<Table[]> {
           'Study server: participants through a task with an agent (usher serve --study, agents in its process, pace 0)',
         columns: ['', 'value'],
         rows: [
-          ['participants per minute (waves of ' + wave + ')', num(perMinute, 0)],
+          [`participants per minute (waves of ${wave})`, num(perMinute, 0)],
           [`RSS idle → ${concurrent} mid-task`, `${num(idle / 1024, 0)} → ${num(loaded / 1024, 0)} MiB`],
           ['memory per active participant', `${num(perParticipantMiB, 2)} MiB`],
           ['participants completed', num(wave * waves + arrived, 0)],

@@ -112,9 +112,10 @@ describe('a participant’s way through a study', () => {
         payload: { studyId: 'solo-01', conditionId: 'alone', taskId: 'imax' },
       });
       // The page's own moments beside the server's: when it showed the briefing, when the task started and ended.
-      const moments = (first[0]?.payload as { page: { briefingShownAt: string; at: string } }).page;
+      const moments = (first[0]?.payload as { page: { briefingShownAt: string; at: string } } | undefined)?.page;
+      if (!moments) throw new Error('the task record has no page moments');
       expect(Date.parse(moments.at)).toBeGreaterThanOrEqual(Date.parse(moments.briefingShownAt));
-      expect((first.at(-1)?.payload as { page?: { at: string } }).page?.at).toMatch(/^\d{4}-\d\d-\d\dT/);
+      expect((first.at(-1)?.payload as { page?: { at: string } } | undefined)?.page?.at).toMatch(/^\d{4}-\d\d-\d\dT/);
       expect(
         first.filter((r) => r.type === 'participant.action').map((r) => (r.payload as { toolName: string }).toolName),
       ).toEqual(['select', 'next']);
