@@ -64,6 +64,21 @@ describe('hostile frames', () => {
     expectValidLog(logPath);
   });
 
+  it('forwards and logs an agent’s payload without the fields the contract does not know (as the README says)', async () => {
+    const server = await startTestServer();
+    const { host, agent, logPath } = await studyRoom(server.url, server.logsDir, 'extra');
+    agent.send(envelope('agent.message', { text: 'hi', secret: 'EXTRA-FIELD' }, { id: 'x1' }));
+    agent.send(envelope('tool.call', { ...call('with junk'), junk: { a: 1 } }, { id: 'x2' }));
+    await agent.waitFor((f) => f.replyTo === 'x2');
+    const forwarded = JSON.stringify(host.frames);
+    expect(forwarded).toContain('with junk');
+    expect(forwarded).not.toContain('EXTRA-FIELD');
+    expect(forwarded).not.toContain('"junk":');
+    const logged = JSON.stringify(expectValidLog(logPath));
+    expect(logged).not.toContain('EXTRA-FIELD');
+    expect(logged).not.toContain('"junk":');
+  });
+
   it('writes a pretty-printed frame as one record on one line', async () => {
     const server = await startTestServer();
     const { agent, logPath } = await studyRoom(server.url, server.logsDir, 'pretty');

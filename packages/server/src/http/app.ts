@@ -83,6 +83,12 @@ export function createApp({
     c.header('X-Content-Type-Options', 'nosniff');
   });
 
+  // No request body anywhere in the API may be larger than this, read or not.
+  app.use(
+    '/api/*',
+    bodyLimit({ maxSize: 64 * 1024, onError: () => fail('INVALID_MESSAGE', 'request body exceeds 64 KiB', 413) }),
+  );
+
   // Who is asking: a credential from `Authorization: Bearer` or `?token=`; every request in open mode.
   // A page of another site may not change anything, nor post a form (only JSON bodies are read).
   app.use('/api/*', async (c, next) => {

@@ -158,7 +158,14 @@ export class Relay {
       this.rooms.set(roomId, room);
     }
     if (room.study) return room.study.log.sessionId;
-    const { sessionId, path, fd } = this.ids.allocate(this.now());
+    let allocated: ReturnType<SessionIdAllocator['allocate']>;
+    try {
+      allocated = this.ids.allocate(this.now());
+    } catch (err) {
+      if (room.idle) this.rooms.delete(room.id);
+      throw err;
+    }
+    const { sessionId, path, fd } = allocated;
     room.study = {
       log: new StudyLog(sessionId, path, fd, this.now, this.options.logIo),
       studyId: task.studyId,
@@ -166,6 +173,7 @@ export class Relay {
     };
     if (!this.log(room, 'internal', 'study.task', JSON.stringify(task))) {
       this.endStudy(room);
+      if (room.idle) this.rooms.delete(room.id);
       throw new Error('the study log could not be written');
     }
     return sessionId;
@@ -341,14 +349,16 @@ export class Relay {
     // A record is one line of the log: a payload the sender spread over lines is written again,
     // once its nesting is known to be bounded (a host's frame was not scanned for it yet).
     const oneLine = slice !== undefined && !slice.includes('\n') && !slice.includes('\r');
-    if (!oneLine && fromHost && exceedsDepth(text)) {
+    if ((!oneLine || !sameKeys(decoded.raw.payload, message.payload)) && fromHost && exceedsDepth(text)) {
       return this.reject(peer, 'INVALID_MESSAGE', `frame nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels`);
     }
+    // A payload with fields the contract does not know goes on, and into the log, without them.
+    const known = sameKeys(decoded.raw.payload, message.payload);
     const frame: Inbound = {
       bytes: data,
       message,
-      payloadJson: oneLine ? slice : JSON.stringify(message.payload),
-      verbatim: oneLine && sameKeys(decoded.raw.payload, message.payload),
+      payloadJson: oneLine && known ? slice : JSON.stringify(message.payload),
+      verbatim: oneLine && known,
     };
 
     if (peer.role === null) {

@@ -64,6 +64,13 @@ describe('study mode', () => {
     });
 
     expect((await api.step({ step: 'start-task' })).status).toBe(409);
+    // A body too large for any route is refused before it is read whole.
+    const huge = await fetch(`${server.url}/api/participant/step`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${link.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ step: 'consent', pad: 'x'.repeat(200_000) }),
+    });
+    expect(huge.status).toBe(413);
     const briefing = (await api.step({ step: 'consent' })).body;
     expect(briefing).toMatchObject({ status: 'briefing', taskIndex: 0, task: { briefing: expect.any(String) } });
     expect(briefing.task.world).not.toHaveProperty('story');
