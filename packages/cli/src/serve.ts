@@ -179,10 +179,9 @@ export async function serve(flags: ServeFlags): Promise<number> {
       llm: llmConfigFromEnv(process.env),
       log: (line) => console.error(line),
     });
-    // Participants who were mid-task when the server stopped get their agent back.
+    // Participants who were mid-task when the server stopped get their task's session and agent back.
     for (const participant of registry.participants(study.id).filter((p) => p.status === 'task')) {
-      const condition = server.study.conditionOf(participant);
-      if (condition) supervisor.start(participant.room, participant.id, condition);
+      server.study.resume(participant);
     }
     lines.push(
       `  study               "${study.id}" (${study.title}): ${study.tasks.length} tasks, ${study.conditions.length} conditions`,

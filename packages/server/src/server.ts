@@ -7,7 +7,7 @@ import type { Scenario } from '@usher/booking';
 import { AGENT_WS_PATH } from '@usher/protocol';
 import type { Study, StudyRegistry } from '@usher/study';
 import { Capabilities, type Capability, CredentialError, presentedToken } from './access/capabilities.ts';
-import { originRefusal } from './access/origin.ts';
+import { loopbackHostRefusal, originRefusal } from './access/origin.ts';
 import { HeadlessHost } from './headless-host/headless-host.ts';
 import { createApp } from './http/app.ts';
 import { DEFAULT_LIMITS, type RelayLimits } from './relay/limits.ts';
@@ -86,6 +86,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   if (access === 'token' && !options.secret) throw new StartupError('access control needs the server secret');
   const capabilities = access === 'token' ? new Capabilities(options.secret as Uint8Array) : null;
   const allowOrigins = options.allowOrigins ?? [];
+  // Open mode on a loopback address answers only requests that name it (no DNS rebinding).
+  const loopbackOnly = !capabilities && loopbackHostRefusal(options.bind) === null;
   const warn = options.warn ?? ((line: string) => console.error(line));
   const relay = new Relay({
     logsDir: options.logsDir,
@@ -109,6 +111,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     capabilities,
     allowOrigins,
     study: studyMode,
+    loopbackOnly,
     admissionsPerMinute: options.limits?.admissionsPerMinute ?? DEFAULT_LIMITS.admissionsPerMinute,
   });
   const server = createServer(getRequestListener(app.fetch));
@@ -118,6 +121,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (path !== AGENT_WS_PATH) return refuseUpgrade(socket, 404, 'Not Found', `no WebSocket endpoint at ${path}`);
     const origin = originRefusal(request.headers, allowOrigins);
     if (origin) return refuseUpgrade(socket, 403, 'Forbidden', origin);
+    const rebinding = loopbackOnly ? loopbackHostRefusal(request.headers.host) : null;
+    if (rebinding) return refuseUpgrade(socket, 403, 'Forbidden', rebinding);
     if (!capabilities) return relay.handleUpgrade(request, socket, head, { kind: 'open' });
     const token = presentedToken(request.headers, request.url ?? '/');
     if (!token) {

@@ -20,3 +20,17 @@ export function originRefusal(
   if (headers.host !== undefined && originHost === headers.host) return null;
   return `requests from pages of ${origin.slice(0, 100)} are not allowed (add it with --allow-origin)`;
 }
+
+/**
+ * In open mode on loopback, a request must name a loopback host: a page of another site whose
+ * name the attacker points at 127.0.0.1 (DNS rebinding) would otherwise pass as same-origin.
+ */
+export function loopbackHostRefusal(host: string | undefined): string | null {
+  if (host === undefined) return 'the request names no Host';
+  const name = host
+    .replace(/:\d+$/, '')
+    .replace(/^\[|\]$/g, '')
+    .toLowerCase();
+  if (name === 'localhost' || name === '::1' || /^127(\.\d{1,3}){3}$/.test(name)) return null;
+  return `this server runs without access control and answers only requests for its loopback address, not "${host.slice(0, 100)}"`;
+}

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { defaultScenario } from '@usher/booking';
 import { describe, expect, it } from 'vitest';
 import { Capabilities } from '../access/capabilities.ts';
@@ -157,5 +158,43 @@ describe('access control: the HTTP API', () => {
     expect(server.headlessHost?.view().messageHistory).toEqual([]);
     expect((await http(say, { method: 'POST', headers: json, body, token: tokens.host })).status).toBe(202);
     expect(server.headlessHost?.view().messageHistory).toEqual([expect.objectContaining({ text: 'hello' })]);
+  });
+});
+
+/** A raw HTTP request naming `host`, as a browser does for a page whose name was pointed at 127.0.0.1. */
+function asHost(url: string, path: string, host: string, upgrade = false): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { Host: host };
+    if (upgrade) {
+      Object.assign(headers, {
+        Connection: 'Upgrade',
+        Upgrade: 'websocket',
+        'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
+        'Sec-WebSocket-Version': '13',
+      });
+    }
+    const req = request(`${url}${path}`, { headers });
+    req.on('response', (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('upgrade', (res, socket) => {
+      socket.destroy();
+      resolve(res.statusCode ?? 101);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('open mode on loopback', () => {
+  it('answers only requests that name a loopback host (no DNS rebinding from a page of another site)', async () => {
+    const server = await startTestServer({ headlessHost: true, scenario: defaultScenario() });
+    const port = new URL(server.url).port;
+    expect(await asHost(server.url, '/api/rooms', `rebound.example:${port}`)).toBe(403);
+    expect(await asHost(server.url, '/agent/ws', `rebound.example:${port}`, true)).toBe(403);
+    expect(await asHost(server.url, '/api/rooms', `127.0.0.1:${port}`)).toBe(200);
+    expect(await asHost(server.url, '/api/rooms', `localhost:${port}`)).toBe(200);
+    expect(await asHost(server.url, '/agent/ws', `localhost:${port}`, true)).toBe(101);
   });
 });

@@ -8,7 +8,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
 import { type Capabilities, type Capability, CredentialError, presentedToken } from '../access/capabilities.ts';
-import { originRefusal } from '../access/origin.ts';
+import { loopbackHostRefusal, originRefusal } from '../access/origin.ts';
 import type { HeadlessHost } from '../headless-host/headless-host.ts';
 import type { Relay } from '../relay/relay.ts';
 import type { StudyMode } from '../study/study-mode.ts';
@@ -48,6 +48,8 @@ export interface AppDeps {
   study: StudyMode | null;
   /** See RelayLimits.admissionsPerMinute. */
   admissionsPerMinute: number;
+  /** Open mode on loopback: answer only requests naming a loopback host. */
+  loopbackOnly: boolean;
 }
 
 type Variables = { capability: Capability | null };
@@ -69,6 +71,7 @@ export function createApp({
   allowOrigins,
   study,
   admissionsPerMinute,
+  loopbackOnly,
 }: AppDeps): Hono<{ Variables: Variables }> {
   const app = new Hono<{ Variables: Variables }>();
   const fail = (code: ErrorCode, message: string, status = STATUS[code]) =>
@@ -82,6 +85,14 @@ export function createApp({
     c.header('Referrer-Policy', 'no-referrer');
     c.header('X-Content-Type-Options', 'nosniff');
   });
+
+  if (loopbackOnly) {
+    app.use('*', async (c, next) => {
+      const refusal = loopbackHostRefusal(c.req.header('host'));
+      if (refusal) return Response.json({ error: { code: 'FORBIDDEN', message: refusal } }, { status: 403 });
+      await next();
+    });
+  }
 
   // No request body anywhere in the API may be larger than this, read or not.
   app.use(

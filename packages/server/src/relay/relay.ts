@@ -149,7 +149,15 @@ export class Relay {
    */
   openStudySession(
     roomId: string,
-    task: { studyId: string; participantId: string; conditionId: string; taskId: string; page?: object },
+    task: {
+      studyId: string;
+      participantId: string;
+      conditionId: string;
+      taskId: string;
+      /** Opened again mid-task (after a restart, or a session closed for idleness). */
+      resumed?: boolean;
+      page?: object;
+    },
   ): string {
     let room = this.rooms.get(roomId);
     if (!room) {
@@ -177,6 +185,11 @@ export class Relay {
       throw new Error('the study log could not be written');
     }
     return sessionId;
+  }
+
+  /** Whether a study session is open in `roomId`. */
+  hasStudySession(roomId: string): boolean {
+    return this.rooms.get(roomId)?.study != null;
   }
 
   /** Ends the study session open in `roomId` (a participant's task ended), with a record saying why; false when none was open. */

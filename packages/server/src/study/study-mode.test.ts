@@ -121,23 +121,42 @@ describe('study mode', () => {
     }
   });
 
-  it('sends a returning participant to the same room, where they were, also after a restart; a finished one to the end', async () => {
+  it('sends a returning participant to the same room, where they were; after a restart mid-task their task’s session opens again', async () => {
     const path = join(work, 'restart.sqlite');
-    const first = await studyServer(new StudyRegistry(path));
+    const logsDir = mkdtempSync(join(work, 'logs-'));
+    const first = await studyServer(new StudyRegistry(path), logsDir);
     const link = await openLink(first.server.url, 'PROLIFIC_PID=back-1');
-    await participantApi(first.server.url, link.token).step({ step: 'consent' });
+    const before = participantApi(first.server.url, link.token);
+    await before.step({ step: 'consent' });
+    await before.step({ step: 'start-task' });
     await first.server.close();
     first.registry.close();
 
-    const second = await studyServer(new StudyRegistry(path));
+    const second = await studyServer(new StudyRegistry(path), logsDir);
     const again = await openLink(second.server.url, 'PROLIFIC_PID=back-1');
     expect(again.room).toBe(link.room);
     const api = participantApi(second.server.url, again.token);
-    expect(await api.view()).toMatchObject({ status: 'briefing', taskIndex: 0 });
-    await api.step({ step: 'start-task' });
-    // A reload mid-task: the task goes on, its session too.
+    expect(await api.view()).toMatchObject({ status: 'task', taskIndex: 0 });
+    // The page comes back on its task: the session is opened again (what usher serve also does at start).
     expect((await api.step({ step: 'start-task' })).body).toMatchObject({ status: 'task' });
+    expect(second.server.relay.status()).toEqual([
+      expect.objectContaining({
+        room: link.room,
+        studySession: expect.objectContaining({ participantId: link.participant }),
+      }),
+    ]);
+    // A reload mid-task changes nothing more: the same session goes on.
+    await api.step({ step: 'start-task' });
     await api.step({ step: 'end-task', outcome: 'done' });
+    const logs = readdirSync(logsDir)
+      .sort()
+      .map((f) => readLog(join(logsDir, f)));
+    expect(
+      logs.map((log) => [log[0]?.type, (log[0]?.payload as { resumed?: boolean }).resumed ?? false, log.at(-1)?.type]),
+    ).toEqual([
+      ['study.task', false, 'relay.shutdown'],
+      ['study.task', true, 'study.task-ended'],
+    ]);
     await api.step({ step: 'start-task' });
     await api.step({ step: 'end-task', outcome: 'submitted' });
     const finished = await openLink(second.server.url, 'PROLIFIC_PID=back-1');

@@ -78,19 +78,53 @@ export class StudyMode {
     return view;
   }
 
+  /**
+   * A participant mid-task whose study session is not open (the server restarted, or the room
+   * stayed empty long enough for the session to close): it is opened again, its first record
+   * saying so, and the task's agent comes back. Nothing happens when the session is open.
+   */
+  resume(participant: Participant, page?: { at?: string }): void {
+    const planned = participant.plan.tasks[participant.taskIndex];
+    const condition = this.conditionOf(participant);
+    if (participant.status !== 'task' || !planned || !condition) return;
+    if (!this.relay.hasStudySession(participant.room)) {
+      this.relay.openStudySession(participant.room, {
+        studyId: this.study.id,
+        participantId: participant.id,
+        conditionId: planned.conditionId,
+        taskId: planned.taskId,
+        resumed: true,
+        ...(page?.at && { page }),
+      });
+    }
+    this.hooks.taskStarted?.(participant, condition);
+  }
+
   /** Moves the participant on; the step must fit where they are (a stale page's step is refused, changing nothing). */
   step(participant: Participant, change: FlowStep): ParticipantView {
     const now = this.now();
     const planned = participant.plan.tasks[participant.taskIndex];
+    const from = { status: participant.status, taskIndex: participant.taskIndex };
+    const moved = (status: Participant['status'], taskIndex?: number) => {
+      const to = taskIndex === undefined ? { status } : { status, taskIndex };
+      if (!this.registry.progress(participant.id, to, now, from)) {
+        throw new FlowError('another step moved this participant on meanwhile; reload the page');
+      }
+    };
     switch (change.step) {
       case 'consent':
         if (participant.status !== 'consent') throw new FlowError(`already past consent (${participant.status})`);
-        this.registry.progress(participant.id, { status: 'briefing' }, now);
+        moved('briefing');
         break;
       case 'start-task': {
-        if (participant.status === 'task') break; // a reload: the task goes on
+        // A reload or a return mid-task: the task goes on, its session and agent too.
+        if (participant.status === 'task') {
+          this.resume(participant, change.at ? { at: change.at } : undefined);
+          break;
+        }
         if (participant.status !== 'briefing' || !planned)
           throw new FlowError(`no task to start (${participant.status})`);
+        moved('task');
         // The page's own moments go beside the server's: when it showed the briefing, when the task started.
         const page = {
           ...(change.briefingShownAt && { briefingShownAt: change.briefingShownAt }),
@@ -103,24 +137,22 @@ export class StudyMode {
           taskId: planned.taskId,
           ...(Object.keys(page).length > 0 && { page }),
         });
-        this.registry.progress(participant.id, { status: 'task' }, now);
         const condition = this.conditionOf(participant);
         if (condition) this.hooks.taskStarted?.(participant, condition);
         break;
       }
       case 'end-task': {
         if (participant.status !== 'task') throw new FlowError(`no task is running (${participant.status})`);
+        const next = participant.taskIndex + 1;
+        const last = next >= participant.plan.tasks.length;
+        // Giving up ends the task, not the study: the outcome is in the task's log record.
+        moved(last ? 'done' : 'briefing', last ? participant.taskIndex : next);
         this.hooks.taskEnded?.(participant);
         this.relay.closeStudySession(
           participant.room,
           `task ${planned?.taskId ?? '?'} ended: ${change.outcome}`,
           change.at ? { at: change.at } : undefined,
         );
-        const next = participant.taskIndex + 1;
-        const last = next >= participant.plan.tasks.length;
-        // Giving up ends the task, not the study: the outcome is in the task's log record.
-        const status = last ? 'done' : 'briefing';
-        this.registry.progress(participant.id, { status, taskIndex: last ? participant.taskIndex : next }, now);
         break;
       }
     }

@@ -163,11 +163,28 @@ export class StudyRegistry {
       .map(fromRow);
   }
 
-  /** Moves a participant on in the flow; false when there is no such participant. */
-  progress(id: string, change: { status: ParticipantStatus; taskIndex?: number }, now: Date): boolean {
-    const result = this.db
-      .prepare('UPDATE participants SET status = ?, task_index = COALESCE(?, task_index), updated_at = ? WHERE id = ?')
-      .run(change.status, change.taskIndex ?? null, now.toISOString(), id);
+  /**
+   * Moves a participant on in the flow. With `from`, only when they are still where the caller saw
+   * them (status and task), so two steps arriving together cannot both act on the same old
+   * status; false when nothing was changed.
+   */
+  progress(
+    id: string,
+    change: { status: ParticipantStatus; taskIndex?: number },
+    now: Date,
+    from?: { status: ParticipantStatus; taskIndex: number },
+  ): boolean {
+    const result = from
+      ? this.db
+          .prepare(
+            'UPDATE participants SET status = ?, task_index = COALESCE(?, task_index), updated_at = ? WHERE id = ? AND status = ? AND task_index = ?',
+          )
+          .run(change.status, change.taskIndex ?? null, now.toISOString(), id, from.status, from.taskIndex)
+      : this.db
+          .prepare(
+            'UPDATE participants SET status = ?, task_index = COALESCE(?, task_index), updated_at = ? WHERE id = ?',
+          )
+          .run(change.status, change.taskIndex ?? null, now.toISOString(), id);
     return result.changes === 1;
   }
 

@@ -41,6 +41,13 @@ export const ConditionSchema = z
     if (condition.agent === 'none' && condition.planner === 'llm') {
       ctx.addIssue({ code: 'custom', path: ['planner'], message: 'a condition without an agent has no planner' });
     }
+    if ((condition.agent === 'assist' || condition.agent === 'autopilot') && !condition.chat) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['chat'],
+        message: `an ${condition.agent} agent hears what to book, and asks before submitting, in the chat: it cannot be off`,
+      });
+    }
   });
 export type Condition = z.infer<typeof ConditionSchema>;
 
@@ -60,7 +67,7 @@ export const TaskSchema = z.strictObject({
   /** Short points shown as a checklist beside the booking. */
   checklist: z.array(Text(200)).max(12).default([]),
   success: SuccessSchema,
-  /** What the agent starts from, in the participant's words; without it the agent asks. */
+  /** The task in a participant's own words: what simulated participants (tests, the bench) type. */
   goal: Text(1000).optional(),
 });
 export type Task = z.infer<typeof TaskSchema>;

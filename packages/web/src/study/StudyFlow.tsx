@@ -45,6 +45,12 @@ export function StudyFlow({ api, initial, room, token }: Props) {
     }
   };
 
+  // Back on a task after a reload or a return: the server makes sure its session (and agent) run.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, for the view the page opened with
+  useEffect(() => {
+    if (initial.status === 'task') void step({ step: 'start-task' });
+  }, []);
+
   if (view.status === 'task' && view.task) {
     return (
       <TaskRun key={view.task.id} view={view} room={room} token={token} busy={busy} problem={problem} onEnd={step} />
