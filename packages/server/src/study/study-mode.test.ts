@@ -152,7 +152,11 @@ describe('study mode', () => {
       .sort()
       .map((f) => readLog(join(logsDir, f)));
     expect(
-      logs.map((log) => [log[0]?.type, (log[0]?.payload as { resumed?: boolean }).resumed ?? false, log.at(-1)?.type]),
+      logs.map((log) => [
+        log[0]?.type,
+        (log[0]?.payload as { resumed?: boolean } | undefined)?.resumed ?? false,
+        log.at(-1)?.type,
+      ]),
     ).toEqual([
       ['study.task', false, 'relay.shutdown'],
       ['study.task', true, 'study.task-ended'],
