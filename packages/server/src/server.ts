@@ -94,6 +94,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     limits: { ...options.limits, ...(options.heartbeatMs !== undefined && { heartbeatMs: options.heartbeatMs }) },
     warn,
     ...(options.logIo && { logIo: options.logIo }),
+    // A participant gone long enough that their task's session closed: their agent stops too.
+    onSessionIdle: (room) => options.study?.hooks?.roomIdle?.(room),
   });
   let headlessHost: HeadlessHost | null = null;
   const now = options.now ?? (() => new Date());

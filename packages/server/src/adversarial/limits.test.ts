@@ -179,11 +179,17 @@ describe('limits', () => {
     await stillServes(agent);
   });
 
-  it('closes a study session whose room stays empty (idleSessionMs), with a record saying why, and frees the room', async () => {
+  it('closes a study session whose room has no host (idleSessionMs), with a record saying why, and frees the room', async () => {
     const warnings: string[] = [];
     const server = await startTestServer({ limits: { idleSessionMs: 150 }, warn: (l) => warnings.push(l) });
     const { host, agent, logPath } = await studyRoom(server, 'abandoned');
+    // The page leaves; an agent waiting there does not keep the session (and its file) open.
     host.close();
+    await vi.waitFor(() =>
+      expect(server.relay.status()).toEqual([
+        expect.objectContaining({ room: 'abandoned', agents: 1, studySession: null }),
+      ]),
+    );
     agent.close();
     await vi.waitFor(() => expect(server.relay.status()).toEqual([]));
     const log = readLog(logPath);

@@ -46,6 +46,8 @@ export interface RelayOptions {
   warn?: (line: string) => void;
   /** The study logs' file calls (tests play a full disk with it). */
   logIo?: LogFileIo;
+  /** Told when a study session is closed because its room had no host for `idleSessionMs` (the agent there can stop). */
+  onSessionIdle?: (room: string) => void;
 }
 
 export interface RoomStatus {
@@ -162,7 +164,7 @@ export class Relay {
     let room = this.rooms.get(roomId);
     if (!room) {
       room = new Room(roomId);
-      room.emptySince = this.now().getTime();
+      room.hostlessSince = this.now().getTime();
       this.rooms.set(roomId, room);
     }
     if (room.study) return room.study.log.sessionId;
@@ -331,13 +333,16 @@ export class Relay {
         const why = `the host did not answer ${pending.type} within ${this.limits.requestTimeoutMs} ms`;
         this.answerError(room, pending, 'TOOL_EXECUTION_FAILED', why);
       }
-      if (room.study && room.empty && room.emptySince !== null && now - room.emptySince >= this.limits.idleSessionMs) {
+      // A session whose page (the host) has been gone that long is over, whoever else waits there.
+      const since = room.hostlessSince;
+      if (room.study && room.host === null && since !== null && now - since >= this.limits.idleSessionMs) {
         const minutes = Math.round(this.limits.idleSessionMs / 60_000);
-        const reason = `nobody was in room "${room.id}" for ${minutes >= 1 ? `${minutes} min` : `${this.limits.idleSessionMs} ms`} (idleSessionMs)`;
+        const reason = `room "${room.id}" had no host for ${minutes >= 1 ? `${minutes} min` : `${this.limits.idleSessionMs} ms`} (idleSessionMs)`;
         this.log(room, 'internal', 'relay.session-closed', JSON.stringify({ reason }));
         this.warn(`relay: closed study session ${room.study.log.sessionId}: ${reason}`);
         this.endStudy(room);
-        this.rooms.delete(room.id);
+        if (room.idle) this.rooms.delete(room.id);
+        this.options.onSessionIdle?.(room.id);
       }
     }
   }
@@ -440,7 +445,8 @@ export class Relay {
     if (peer.joinTimer) clearTimeout(peer.joinTimer);
     peer.role = role;
     peer.room = room;
-    room.emptySince = null;
+    if (role === 'host') room.hostlessSince = null;
+    else if (room.host === null && room.hostlessSince === null) room.hostlessSince = this.now().getTime();
     let replaced = false;
     if (role === 'host') {
       const previous = room.host;
@@ -481,6 +487,7 @@ export class Relay {
     this.log(room, 'internal', 'relay.left', JSON.stringify({ role: peer.role }), { peer: peer.name });
     if (room.host === peer) {
       room.host = null;
+      room.hostlessSince = this.now().getTime();
       this.detachHost(room, 'the host left before answering');
       const notice = envelopeText('error', this.errorJson('SESSION_NOT_ACTIVE', `the host left room "${room.id}"`));
       for (const client of room.clients) client.sendText(notice);
@@ -489,7 +496,6 @@ export class Relay {
       // Its requests are answered by nobody's wait: drop them so their replies are not forwarded to a closed socket.
       for (const [key, pending] of room.pending) if (pending.peer === peer) room.pending.delete(key);
     }
-    if (room.empty) room.emptySince = this.now().getTime();
     if (room.idle) this.rooms.delete(room.id);
   }
 

@@ -26,8 +26,8 @@ export class Room {
   study: StudySession | null = null;
   /** Keyed by the id the relay gave the request when it forwarded it to the host. */
   readonly pending = new Map<string, PendingRequest>();
-  /** Since when no peer is in the room (ms), or null while someone is. */
-  emptySince: number | null = null;
+  /** Since when the room has had no host (ms; the participant's page), or null while it has one. */
+  hostlessSince: number | null = null;
   private requestSeq = 0;
 
   constructor(readonly id: string) {}

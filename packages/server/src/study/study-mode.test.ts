@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadStudyFile, StudyRegistry } from '@usher/study';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { Capabilities } from '../access/capabilities.ts';
 import { envelope, readLog, scriptHost, startTestServer } from '../testing/fixtures.ts';
 import { TestClient } from '../testing/test-client.ts';
@@ -200,5 +200,24 @@ describe('study mode', () => {
     expect(statuses.filter((s) => s === 302)).toHaveLength(30);
     expect(statuses.slice(30)).toEqual([429, 429]);
     expect(registry.participants(DEMO.id)).toHaveLength(30);
+  });
+
+  it('tells the study when a participant’s page stayed away so long that the task’s session closed, and reopens it when they are back', async () => {
+    const idle: string[] = [];
+    const registry = new StudyRegistry(':memory:');
+    const server = await startTestServer({
+      access: 'token',
+      secret: SECRET,
+      limits: { idleSessionMs: 100 },
+      study: { study: DEMO, registry, hooks: { roomIdle: (room) => idle.push(room) } },
+    });
+    const link = await openLink(server.url, 'participant=sleepy');
+    const api = participantApi(server.url, link.token);
+    await api.step({ step: 'consent' });
+    await api.step({ step: 'start-task' });
+    await vi.waitFor(() => expect(idle).toEqual([link.room]));
+    expect(server.relay.hasStudySession(link.room)).toBe(false);
+    await api.step({ step: 'start-task' });
+    expect(server.relay.hasStudySession(link.room)).toBe(true);
   });
 });

@@ -5,6 +5,8 @@ import { type Condition, type Participant, recruitmentFrom, type Study, type Stu
 export interface TaskHooks {
   taskStarted?(participant: Participant, condition: Condition): void;
   taskEnded?(participant: Participant): void;
+  /** The task's session in `room` closed because the participant's page was gone too long. */
+  roomIdle?(room: string): void;
 }
 
 import type { Relay } from '../relay/relay.ts';
