@@ -30,6 +30,7 @@ export function recoveryFor(code: string, failuresOnStage: number, alreadyRetrie
     case 'TIMEOUT_STATE_UPDATE':
     case 'DESYNC_DETECTED':
     case 'DISCONNECTED':
+    case 'UNREADABLE_REPLY':
       return 'resync';
     case 'INVALID_PARAMS':
       return alreadyRetried ? 'replan' : 'adjust-and-retry';

@@ -159,6 +159,7 @@ export class Agent {
       ...(options.token && { token: options.token }),
       requestTimeoutMs: options.requestTimeoutMs ?? 10_000,
       onEvent: (event) => this.onRelayEvent(event),
+      log: (line) => this.log(line),
     });
   }
 

@@ -71,6 +71,32 @@ describe('RelayClient', () => {
     expect(events.filter((e) => e.kind === 'joined')).toHaveLength(2);
   });
 
+  it('says so when it cannot read a frame, and fails the request it answers at once (regression: dropped in silence, then a timeout)', async () => {
+    // A relay that answers snapshot.get with a reply the contract does not allow.
+    const wss = new WebSocketServer({ port: 0 });
+    onTestFinished(() => wss.close());
+    await new Promise((resolve) => wss.once('listening', resolve));
+    wss.on('connection', (ws) => {
+      ws.on('message', (data) => {
+        const frame = JSON.parse(String(data)) as { id: string; type: string };
+        if (frame.type === 'relay.join') {
+          ws.send(JSON.stringify(createMessage('relay.joined', { role: 'agent', sessionId: 'default' }, { replyTo: frame.id })));
+        } else {
+          ws.send(JSON.stringify({ v: 'mvp-0.2', type: 'snapshot.state', replyTo: frame.id, payload: { uiSpec: 'odd' } }));
+        }
+      });
+    });
+    const lines: string[] = [];
+    const address = wss.address() as { port: number };
+    const { relay } = client(`ws://127.0.0.1:${address.port}`, { requestTimeoutMs: 10_000, log: (l) => lines.push(l) });
+    await relay.connect();
+    const started = Date.now();
+    const err = await relay.request('snapshot.get', {}).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'UNREADABLE_REPLY', wire: false });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(lines.join('\n')).toMatch(/could not use a frame from the relay \(invalid snapshot\.state/);
+  });
+
   it('refuses requests once closed', async () => {
     const server = await startTestServer();
     const { relay } = client(server.url);

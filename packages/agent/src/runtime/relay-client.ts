@@ -11,7 +11,8 @@ import {
 import WebSocket from 'ws';
 
 /** Failures that happen on this side and are never sent: the runtime-level codes of spec §7. */
-export type LocalErrorCode = 'TIMEOUT_RESULT' | 'DISCONNECTED' | 'CLOSED';
+/** Local failures: no reply in time, no connection, closed by us, or a reply the agent could not read. */
+export type LocalErrorCode = 'TIMEOUT_RESULT' | 'DISCONNECTED' | 'CLOSED' | 'UNREADABLE_REPLY';
 
 /** A request that failed: with the relay's or the host's code (`wire`), or a local one. */
 export class RelayRequestError extends Error {
@@ -60,6 +61,8 @@ export interface RelayClientOptions {
   /** Reconnect delays after a drop: the first, doubled up to the last. */
   backoff?: { initialMs: number; maxMs: number };
   onEvent?: (event: RelayEvent) => void;
+  /** Where the client says what it could not use (stderr for the CLI). */
+  log?: (line: string) => void;
 }
 
 interface Pending {
@@ -119,8 +122,9 @@ export class RelayClient {
         ws.send(JSON.stringify(join));
       });
       ws.on('message', (data) => {
-        const decoded = decodeFrame(String(data));
-        if (!decoded.ok) return; // The relay sends only valid frames; anything else is not ours to act on.
+        const text = String(data);
+        const decoded = decodeFrame(text);
+        if (!decoded.ok) return this.unusable(text, decoded.message);
         const message = decoded.message;
         if (!joined && message.type === 'relay.joined' && message.replyTo === 'join') {
           joined = true;
@@ -194,6 +198,21 @@ export class RelayClient {
     // process alive for the socket library's 30 s: after a moment, the socket is dropped.
     if (ws) setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
     this.failPending('CLOSED', 'the client was closed');
+  }
+
+  /**
+   * A frame the agent cannot read (another host's shape the contract does not know): said on the
+   * log, never dropped in silence; when it answers one of our requests, that request fails at
+   * once with the reason, rather than waiting for its timeout.
+   */
+  private unusable(text: string, why: string): void {
+    this.options.log?.(`relay client: could not use a frame from the relay (${why}): ${text.slice(0, 200)}`);
+    const replyTo = /"replyTo"\s*:\s*"([^"\\]{1,128})"/.exec(text.slice(0, 512))?.[1];
+    const pending = replyTo === undefined ? undefined : this.pending.get(replyTo);
+    if (!pending || replyTo === undefined) return;
+    this.pending.delete(replyTo);
+    clearTimeout(pending.timer);
+    pending.reject(new RelayRequestError('UNREADABLE_REPLY', `${pending.type}: the reply could not be read (${why})`, false));
   }
 
   private receive(message: Message): void {

@@ -97,11 +97,15 @@ export class SyncConnection {
     });
   }
 
-  /** Sends a frame if a connection is open; false when it could not. */
-  send(text: string): boolean {
+  /**
+   * Sends a frame if a connection is open; false when it could not. `written` is told, later,
+   * whether the frame left for the network (handed to the operating system) or was lost with the
+   * socket.
+   */
+  send(text: string, written?: (ok: boolean) => void): boolean {
     const ws = this.ws;
     if (!ws || ws.readyState !== WebSocket.OPEN) return false;
-    ws.send(text);
+    ws.send(text, (err) => written?.(err === undefined || err === null));
     return true;
   }
 

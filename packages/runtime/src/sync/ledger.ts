@@ -56,13 +56,13 @@ export class RequestLedger {
     return entry ? SLOTS.flatMap((slot) => entry.frames[slot]?.frame ?? []) : null;
   }
 
-  /** Keeps `frame` as the request's latest of its slot; `sent` when it was handed to an open socket. */
+  /** Keeps `frame` as the request's latest of its slot; `sent` when it has left for the network. */
   record(requestId: string, slot: FrameSlot, frame: string, sent: boolean): void {
     const entry = this.active.get(requestId);
     if (entry) entry.frames[slot] = { frame, sent };
   }
 
-  /** A frame from {@link replay} was handed to an open socket. */
+  /** A frame (from {@link replay}, or one just recorded) has left for the network. */
   delivered(resend: Resend): void {
     const entry = this.active.get(resend.requestId) ?? this.finished.find((e) => e.requestId === resend.requestId);
     const kept = entry?.frames[resend.slot];

@@ -105,7 +105,7 @@ export class SyncAgent {
     });
     this.connection.send(ready);
     for (const resend of this.ledger.replay()) {
-      if (this.connection.send(resend.frame)) this.ledger.delivered(resend);
+      this.connection.send(resend.frame, (ok) => ok && this.ledger.delivered(resend));
     }
   }
 
@@ -262,11 +262,13 @@ export class SyncAgent {
     this.answering.delete(ids.request_id);
   }
 
-  /** Sends a request's frame now if connected, and keeps it, with whether it went out, for the next reconnection. */
+  /** Sends a request's frame now if connected, and keeps it, marked once it has left, for the next reconnection. */
   private emit(requestId: string, slot: FrameSlot, event: SyncAgentEvent): void {
     if (!this.ledger.isActive(requestId)) return; // ended already (stopped at shutdown)
     const frame = encodeEvent(event);
-    this.ledger.record(requestId, slot, frame, this.connection.send(frame));
+    // Sent counts once the frame has left for the network, not when it was queued on a socket that may die.
+    this.ledger.record(requestId, slot, frame, false);
+    this.connection.send(frame, (ok) => ok && this.ledger.delivered({ requestId, slot, frame }));
   }
 }
 
