@@ -203,8 +203,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 /** Answers an upgrade that is refused with a plain HTTP status, before any WebSocket exists. */
 function refuseUpgrade(socket: Duplex, status: number, title: string, why: string): void {
   const body = `${why}\n`;
+  // Ended and then destroyed: a client that never closes its side cannot keep the descriptor.
   socket.end(
     `HTTP/1.1 ${status} ${title}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    () => socket.destroy(),
   );
 }
 

@@ -80,9 +80,15 @@ describe('RelayClient', () => {
       ws.on('message', (data) => {
         const frame = JSON.parse(String(data)) as { id: string; type: string };
         if (frame.type === 'relay.join') {
-          ws.send(JSON.stringify(createMessage('relay.joined', { role: 'agent', sessionId: 'default' }, { replyTo: frame.id })));
+          ws.send(
+            JSON.stringify(
+              createMessage('relay.joined', { role: 'agent', sessionId: 'default' }, { replyTo: frame.id }),
+            ),
+          );
         } else {
-          ws.send(JSON.stringify({ v: 'mvp-0.2', type: 'snapshot.state', replyTo: frame.id, payload: { uiSpec: 'odd' } }));
+          ws.send(
+            JSON.stringify({ v: 'mvp-0.2', type: 'snapshot.state', replyTo: frame.id, payload: { uiSpec: 'odd' } }),
+          );
         }
       });
     });

@@ -212,7 +212,9 @@ export class RelayClient {
     if (!pending || replyTo === undefined) return;
     this.pending.delete(replyTo);
     clearTimeout(pending.timer);
-    pending.reject(new RelayRequestError('UNREADABLE_REPLY', `${pending.type}: the reply could not be read (${why})`, false));
+    pending.reject(
+      new RelayRequestError('UNREADABLE_REPLY', `${pending.type}: the reply could not be read (${why})`, false),
+    );
   }
 
   private receive(message: Message): void {

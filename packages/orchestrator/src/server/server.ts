@@ -166,6 +166,8 @@ function refuse(socket: Duplex, status: number, reason: string, body: string): v
     `HTTP/1.1 ${status} ${reason}\r\n` +
       (status === 401 ? 'WWW-Authenticate: Bearer realm="usher-sync"\r\n' : '') +
       `Content-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    // Ended and then destroyed: a client that never closes its side cannot keep the descriptor.
+    () => socket.destroy(),
   );
 }
 

@@ -34,6 +34,6 @@ export const StateUpdatedPayload = z.strictObject({
 
 /** §4.2 `user.message`: what the participant wrote in the host's chat. */
 export const UserMessagePayload = z.strictObject({
-  text: z.string().min(1).max(4000),
+  text: z.string().max(4000).trim().min(1),
   stage: StageSchema.optional(),
 });

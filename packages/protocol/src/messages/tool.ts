@@ -8,7 +8,7 @@ import { UiSpecSchema } from '../ui-spec.ts';
 export const ToolCallPayload = z.object({
   toolName: z.string().min(1).max(64),
   params: z.record(z.string(), z.unknown()).default({}),
-  reason: z.string().trim().min(1, 'a tool call needs a non-empty reason').max(2000),
+  reason: z.string().max(2000).trim().min(1, 'a tool call needs a non-empty reason'),
 });
 
 /** §4.2 `tool.result` (DESIGN.md: `{ok, toolName, uiSpec?}`). */
@@ -19,7 +19,7 @@ export const ToolResultPayload = z.strictObject({
 });
 
 /** §4.1 `agent.message`: shown in the host's chat; only an invalid one is answered. */
-export const AgentMessagePayload = z.object({ text: z.string().trim().min(1).max(4000) });
+export const AgentMessagePayload = z.object({ text: z.string().max(4000).trim().min(1) });
 
 /**
  * `agent.status` (an extension, DESIGN.md): the agent tells the page it is acting (`working`) or

@@ -91,7 +91,8 @@ export function joinRefusal(capability: Capability, role: Role, room: string): s
 /** The credential of a request: `Authorization: Bearer <token>`, else the `token` query parameter (browsers' WebSockets cannot set headers). */
 export function presentedToken(headers: { authorization?: string | undefined }, url: string): string | null {
   const auth = headers.authorization;
-  if (auth?.startsWith('Bearer ')) return auth.slice(7).trim() || null;
+  // The scheme name is case-insensitive (RFC 7235).
+  if (auth && /^bearer /i.test(auth)) return auth.slice(7).trim() || null;
   const query = new URL(url, 'http://relay').searchParams.get('token');
   return query && query.length > 0 ? query : null;
 }

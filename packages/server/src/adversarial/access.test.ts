@@ -1,4 +1,7 @@
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { defaultScenario } from '@usher/booking';
 import { describe, expect, it } from 'vitest';
 import { Capabilities } from '../access/capabilities.ts';
@@ -56,6 +59,41 @@ describe('access control: the WebSocket door', () => {
     const longAgo = new Capabilities(SECRET, () => new Date('2020-01-01T00:00:00Z'));
     const expired = await longAgo.issue({ kind: 'agent' }, 1);
     expect(await TestClient.refusal(server.url, bearer(expired))).toMatchObject({ status: 401, text: /expired/ });
+  });
+
+  it('closes a refused upgrade’s socket itself, so a client that never closes cannot hold the descriptor', async () => {
+    const { server } = await guarded();
+    const socket = connect(Number(new URL(server.url).port), '127.0.0.1');
+    await once(socket, 'connect');
+    socket.allowHalfOpen = true;
+    socket.write(
+      `GET /agent/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+    );
+    let answer = '';
+    socket.on('data', (d) => {
+      answer += d;
+    });
+    // The client never ends its side; the server closes the connection all the same: once it has
+    // let go of the socket, anything more the client writes is refused (a reset), not read.
+    await once(socket, 'end');
+    expect(answer).toMatch(/^HTTP\/1\.1 401/);
+    const reset = new Promise((resolve) => {
+      socket.once('error', resolve);
+      socket.once('close', resolve);
+    });
+    for (let i = 0; i < 20; i++) {
+      if (socket.destroyed) break;
+      socket.write('still here?');
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    await reset;
+  });
+
+  it('takes the Bearer scheme in any case', async () => {
+    const { server, tokens } = await guarded();
+    expect(
+      (await TestClient.refusal(server.url, { headers: { Authorization: `bearer ${tokens.agent}` } })).status,
+    ).toBe(101);
   });
 
   it('refuses an upgrade from a page of another site with HTTP 403, and accepts an allowed one', async () => {

@@ -36,6 +36,12 @@ function startHugeFrame(client: TestClient, length: number, sent: number): void 
   socket.write(Buffer.concat([head, Buffer.alloc(sent, 0x20)]));
 }
 
+/** A masked ping frame, raw on the socket. */
+function rawPing(client: TestClient): void {
+  const socket = (client.ws as unknown as { _socket: import('node:net').Socket })._socket;
+  socket.write(Buffer.from([0x89, 0x80, 1, 2, 3, 4]));
+}
+
 describe('limits', () => {
   it('closes a connection that never joins (joinTimeoutMs), saying so', async () => {
     const warnings: string[] = [];
@@ -121,6 +127,44 @@ describe('limits', () => {
     expect(warnings.join('\n')).toMatch(/unfinished frame .*maxBytesInProgress/);
     await vi.waitFor(() => expect(server.relay.load().bytesInProgress).toBeLessThanOrEqual(1024 * 1024));
     await stillServes(agent);
+  });
+
+  it('counts a fragmented frame in progress even when pings come between its fragments (regression: a ping reset the count)', async () => {
+    const warnings: string[] = [];
+    const server = await startTestServer({
+      limits: { maxBytesInProgress: 1024 * 1024 },
+      warn: (l) => warnings.push(l),
+    });
+    const { agent } = await studyRoom(server);
+    const hoarders = await Promise.all([1, 2, 3].map(() => TestClient.connect(server.url)));
+    for (const [i, hoarder] of hoarders.entries()) {
+      const socket = (hoarder.ws as unknown as { _socket: import('node:net').Socket })._socket;
+      // A first fragment (text, no FIN) announcing 512 KiB, sent whole, then a ping.
+      const head = Buffer.alloc(14);
+      head[0] = 0x01;
+      head[1] = 0x80 | 127;
+      head.writeBigUInt64BE(BigInt(512 * 1024), 2);
+      socket.write(Buffer.concat([head, Buffer.alloc(512 * 1024, 0x20)]));
+      rawPing(hoarder);
+      if (i === 2) break;
+    }
+    await vi.waitFor(() => expect(warnings.join('\n')).toMatch(/unfinished frame .*maxBytesInProgress/));
+    await stillServes(agent);
+  });
+
+  it('ends a session even when the agent that sent session.end leaves before the answer (regression: the room stayed blocked)', async () => {
+    const server = await startTestServer();
+    const host = await TestClient.join(server.url, 'host');
+    scriptHost(host);
+    const leaver = await TestClient.join(server.url, 'agent');
+    await leaver.request('session.start', { studyId: 'pilot-01', participantId: 'P01' });
+    leaver.send(envelope('session.end', { reason: 'done' }, { id: 'bye' }));
+    leaver.close();
+    await vi.waitFor(() => expect(server.relay.status()[0]?.studySession ?? null).toBeNull());
+    const next = await TestClient.join(server.url, 'agent');
+    expect((await next.request('session.start', { studyId: 'pilot-01', participantId: 'P02' })).type).toBe(
+      'session.started',
+    );
   });
 
   it('answers a request its host never answers with an error after requestTimeoutMs', async () => {

@@ -1,5 +1,5 @@
 import { BookingEngine, HostProtocol, type Scenario, type SubmittedBooking } from '@usher/booking';
-import { AGENT_WS_PATH, createMessage, decodeFrame, type HostView, type Message } from '@usher/protocol';
+import { AGENT_WS_PATH, createMessage, decodeFrame, type HostView, type Message, ProtocolError } from '@usher/protocol';
 import WebSocket from 'ws';
 import { CLOSE_REPLACED } from '../relay/relay.ts';
 
@@ -86,14 +86,25 @@ export class HeadlessHost {
     });
   }
 
-  /** The participant writes in the chat. */
+  /** The participant writes in the chat; throws a ProtocolError while the host is not in its room. */
   say(text: string): void {
+    this.mustBeConnected();
     this.send(this.protocol.participantMessage(text));
   }
 
-  /** The participant acts in the UI; throws a ProtocolError when the action is refused. */
+  /** The participant acts in the UI; throws a ProtocolError when the action is refused or the host is not in its room. */
   act(toolName: string, params: Record<string, unknown> = {}): void {
+    this.mustBeConnected();
     this.keepingBookings(() => this.send(this.protocol.participantAction(toolName, params)));
+  }
+
+  /** What the participant does must reach the room: refused, changing nothing, while the host is out of it. */
+  private mustBeConnected(): void {
+    if (this.ws?.readyState === WebSocket.OPEN) return;
+    throw new ProtocolError(
+      'SESSION_NOT_ACTIVE',
+      `the headless host is not in room "${this.room}" (another host replaced it, or the relay is out of reach); nothing was done`,
+    );
   }
 
   view(): HostView {

@@ -182,7 +182,12 @@ export function createApp({
   participant.post('/message', async (c) => {
     const body = SayBody.safeParse(await readJson(c.req.raw));
     if (!body.success) return fail('INVALID_MESSAGE', `body must be {"text": "…"}: ${z.prettifyError(body.error)}`);
-    c.get('host').say(body.data.text);
+    try {
+      c.get('host').say(body.data.text);
+    } catch (err) {
+      if (err instanceof ProtocolError) return fail(err.code, err.message);
+      throw err;
+    }
     return c.json({ ok: true }, 202);
   });
 

@@ -102,6 +102,13 @@ describe('relay: bad frames', () => {
     const request = await host.waitFor((f) => f.type === 'snapshot.get');
     host.send(envelope('tool.result', { ok: true, toolName: 'x' }, { replyTo: request.id as string }));
     await host.nextMatching((f) => f.type === 'error');
+    // The refused reply still ends the request: its requester hears why at once, not after a timeout.
+    expect((await reply).payload).toMatchObject({
+      code: 'TOOL_EXECUTION_FAILED',
+      message: expect.stringMatching(
+        /refused by the relay: snapshot\.get is answered with snapshot\.state or error, not tool\.result/,
+      ),
+    });
     host.send(
       envelope(
         'snapshot.state',
@@ -109,7 +116,9 @@ describe('relay: bad frames', () => {
         { replyTo: request.id as string },
       ),
     );
-    expect((await reply).type).toBe('snapshot.state');
+    expect((await host.nextMatching((f) => f.type === 'error')).payload.message).toContain(
+      'answers no pending request',
+    );
   });
 });
 

@@ -71,7 +71,7 @@ interface Inbound {
   verbatim: boolean;
 }
 
-/** A reply's `replyTo`, read from the head of a frame too large to parse (to answer its requester). */
+/** A reply's `replyTo`, read from a frame too large to parse (to answer its requester). */
 const REPLY_TO_HEAD = /"replyTo"\s*:\s*"([^"\\]{1,128})"/;
 
 /**
@@ -118,8 +118,10 @@ export class Relay {
     const refusal = this.closed ? 'the server is stopping' : this.admission.refusal(address);
     if (refusal) {
       this.warnOnce(`refused ${address}`, `relay: refused a connection from ${address}: ${refusal}`);
+      // Ended and then destroyed: a client that never closes its side cannot keep the descriptor.
       socket.end(
         `HTTP/1.1 503 Service Unavailable\r\nRetry-After: 10\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${refusal}\n`,
+        () => socket.destroy(),
       );
       return;
     }
@@ -294,9 +296,8 @@ export class Relay {
       this.admission.frameDone(peer);
       this.guard('receive', () => this.receive(peer, data as Buffer, isBinary), peer);
     });
-    ws.on('ping', () => this.admission.frameDone(peer));
+    // Control frames may come between the fragments of a message: they do not end the frame in progress.
     ws.on('pong', (data) => {
-      this.admission.frameDone(peer);
       // Only the answer to our own ping counts: an unsolicited pong proves nothing.
       if (peer.pingNonce && data.equals(peer.pingNonce)) peer.alive = true;
     });
@@ -402,7 +403,8 @@ export class Relay {
     this.reject(peer, 'INVALID_MESSAGE', why);
     const room = peer.room;
     if (peer.role !== 'host' || !room) return;
-    const replyTo = REPLY_TO_HEAD.exec(data.subarray(0, 512).toString('utf8'))?.[1];
+    const at = data.indexOf('"replyTo"');
+    const replyTo = at < 0 ? undefined : REPLY_TO_HEAD.exec(data.subarray(at, at + 200).toString('utf8'))?.[1];
     const pending = replyTo === undefined ? undefined : room.pending.get(replyTo);
     if (!pending || replyTo === undefined) return;
     room.pending.delete(replyTo);
@@ -493,8 +495,8 @@ export class Relay {
       for (const client of room.clients) client.sendText(notice);
     } else {
       room.clients.delete(peer);
-      // Its requests are answered by nobody's wait: drop them so their replies are not forwarded to a closed socket.
-      for (const [key, pending] of room.pending) if (pending.peer === peer) room.pending.delete(key);
+      // Its requests stay pending: the host's answers still count (a session.end sent just before
+      // leaving still ends the session and completes its log); they reach no one, which is harmless.
     }
     if (room.idle) this.rooms.delete(room.id);
   }
@@ -634,11 +636,9 @@ export class Relay {
     }
     const expected = replyTypeOf(pending.type);
     if (message.type !== expected && message.type !== 'error') {
-      return this.reject(
-        host,
-        'INVALID_MESSAGE',
-        `${pending.type} is answered with ${expected} or error, not ${message.type}`,
-      );
+      const why = `${pending.type} is answered with ${expected} or error, not ${message.type}`;
+      this.reject(host, 'INVALID_MESSAGE', why);
+      return this.refusedReply(host, message.replyTo, why);
     }
     room.pending.delete(message.replyTo);
 
