@@ -79,6 +79,24 @@ describe('hostile frames', () => {
     expect(logged).not.toContain('"junk":');
   });
 
+  it('refuses a host’s frame nested past the limit even on one line, and never forwards a duplicated payload it did not check', async () => {
+    const server = await startTestServer();
+    const { host, agent, logPath } = await studyRoom(server.url, server.logsDir, 'deep-host');
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    host.send(
+      `{"v":"mvp-0.2","type":"state.updated","payload":{"source":"host","uiSpec":{"x":${deep}},"messageHistory":[],"toolSchema":[]}}`,
+    );
+    expect((await host.waitFor((f) => f.type === 'error')).payload.message).toMatch(/deeper than 64/);
+    expect(agent.frames.filter((f) => f.type === 'state.updated' && JSON.stringify(f).includes('"x"'))).toEqual([]);
+    // An agent frame with two payloads: only the one the relay checked (the parser's, the last) goes on.
+    agent.send(
+      '{"v":"mvp-0.2","type":"tool.call","id":"dup","payload":{"toolName":"submitBooking","params":{},"reason":"A"},"payload":{"toolName":"next","params":{},"reason":"B"}}',
+    );
+    await agent.waitFor((f) => f.replyTo === 'dup');
+    expect(JSON.stringify(host.frames)).not.toContain('submitBooking');
+    expect(JSON.stringify(expectValidLog(logPath))).not.toContain('submitBooking');
+  });
+
   it('writes a pretty-printed frame as one record on one line', async () => {
     const server = await startTestServer();
     const { agent, logPath } = await studyRoom(server.url, server.logsDir, 'pretty');

@@ -364,19 +364,20 @@ export class Relay {
       return;
     }
     const message = decoded.message;
-    const slice = payloadSlice(text, decoded.raw);
-    // A record is one line of the log: a payload the sender spread over lines is written again,
-    // once its nesting is known to be bounded (a host's frame was not scanned for it yet).
-    const oneLine = slice !== undefined && !slice.includes('\n') && !slice.includes('\r');
-    if ((!oneLine || !sameKeys(decoded.raw.payload, message.payload)) && fromHost && exceedsDepth(text)) {
+    const slice = payloadSlice(text, decoded.raw, MAX_JSON_DEPTH - 1);
+    // Agents' frames were scanned for depth whole; a host's payload is scanned here, in the pass
+    // that slices it, before anything forwards or re-serializes it.
+    if (!slice.ok && (slice.tooDeep || (fromHost && exceedsDepth(text)))) {
       return this.reject(peer, 'INVALID_MESSAGE', `frame nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels`);
     }
+    // A record is one line of the log: a payload the sender spread over lines is written again.
+    const oneLine = slice.ok && !slice.json.includes('\n') && !slice.json.includes('\r');
     // A payload with fields the contract does not know goes on, and into the log, without them.
     const known = sameKeys(decoded.raw.payload, message.payload);
     const frame: Inbound = {
       bytes: data,
       message,
-      payloadJson: oneLine && known ? slice : JSON.stringify(message.payload),
+      payloadJson: oneLine && known && slice.ok ? slice.json : JSON.stringify(message.payload),
       verbatim: oneLine && known,
     };
 

@@ -30,40 +30,74 @@ function skipString(text: string, i: number): number {
   return -1;
 }
 
+/** The payload's text sliced from a frame, or why not: `tooDeep` when it nests past the limit. */
+export type PayloadSlice = { ok: true; json: string } | { ok: false; tooDeep: boolean };
+
+const NO_SLICE: PayloadSlice = { ok: false, tooDeep: false };
+
 /**
  * The payload of a frame as the sender wrote it, sliced out of the frame's text so the relay can
  * log it without serializing it again. `text` must be the frame that `envelope` was parsed from
- * and checked (`v`, `type`, `id`, `replyTo` strings, `payload` an object). When those are its only
- * members, the payload is the only object-valued one, and when it is also the last its text runs
- * from after its key to the envelope's closing brace. Any other layout gives `undefined`, and the
- * caller serializes the parsed payload instead.
+ * and checked (`v`, `type`, `id`, `replyTo` strings, `payload` an object). The envelope's members
+ * must be those, each once, strings but for the payload, which must come last: its object is
+ * scanned to its closing brace (strings skipped), which must be the envelope's last character, so
+ * a second `payload` or any member after it (keys a parser would let override the first) makes it
+ * give up. The scan also bounds the payload's nesting at `maxDepth`. Any other layout gives
+ * `{ok: false}`, and the caller serializes the parsed payload instead.
  */
-export function payloadSlice(text: string, envelope: object): string | undefined {
-  for (const key in envelope) if (!KNOWN_MEMBERS.has(key)) return undefined;
+export function payloadSlice(text: string, envelope: object, maxDepth = 63): PayloadSlice {
+  for (const key in envelope) if (!KNOWN_MEMBERS.has(key)) return NO_SLICE;
   let end = text.length - 1;
   while (end > 0 && isSpace(text.charCodeAt(end))) end--;
-  if (text.charCodeAt(end) !== 0x7d) return undefined; // the envelope's closing brace
+  if (text.charCodeAt(end) !== 0x7d) return NO_SLICE; // the envelope's closing brace
   let last = end - 1;
   while (last > 0 && isSpace(text.charCodeAt(last))) last--;
-  if (text.charCodeAt(last) !== 0x7d) return undefined; // the last member is not an object: payload is not last
+  if (text.charCodeAt(last) !== 0x7d) return NO_SLICE; // the last member is not an object: payload is not last
 
+  const seen = new Set<string>();
   let i = text.indexOf('{');
   for (;;) {
     i++;
     while (isSpace(text.charCodeAt(i))) i++;
-    if (text.charCodeAt(i) !== QUOTE) return undefined;
+    if (text.charCodeAt(i) !== QUOTE) return NO_SLICE;
     const keyEnd = skipString(text, i);
-    if (keyEnd < 0) return undefined;
+    if (keyEnd < 0) return NO_SLICE;
     const key = text.slice(i + 1, keyEnd - 1);
+    if (seen.has(key)) return NO_SLICE;
+    seen.add(key);
     i = keyEnd;
     while (isSpace(text.charCodeAt(i))) i++;
     i++; // the colon
     while (isSpace(text.charCodeAt(i))) i++;
-    if (key === 'payload') return text.slice(i, last + 1);
-    if (text.charCodeAt(i) !== QUOTE) return undefined; // only payload may be anything but a string
+    if (key === 'payload') {
+      const close = closingBrace(text, i, maxDepth);
+      if (close === TOO_DEEP) return { ok: false, tooDeep: true };
+      return close === last ? { ok: true, json: text.slice(i, last + 1) } : NO_SLICE;
+    }
+    if (text.charCodeAt(i) !== QUOTE) return NO_SLICE; // only payload may be anything but a string
     i = skipString(text, i);
-    if (i < 0) return undefined;
+    if (i < 0) return NO_SLICE;
     while (isSpace(text.charCodeAt(i))) i++;
-    if (text.charCodeAt(i) !== 0x2c) return undefined; // a comma must follow, as payload is still to come
+    if (text.charCodeAt(i) !== 0x2c) return NO_SLICE; // a comma must follow, as payload is still to come
   }
+}
+
+const TOO_DEEP = -2;
+
+/** The index of the brace closing the object that opens at `start`, -1 if none, or {@link TOO_DEEP}. */
+function closingBrace(text: string, start: number, maxDepth: number): number {
+  if (text.charCodeAt(start) !== 0x7b) return -1;
+  let depth = 0;
+  for (let j = start; j < text.length; j++) {
+    const c = text.charCodeAt(j);
+    if (c === QUOTE) {
+      j = skipString(text, j) - 1;
+      if (j < 0) return -1;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > maxDepth) return TOO_DEEP;
+    } else if (c === 0x7d || c === 0x5d) {
+      if (--depth === 0) return j;
+    }
+  }
+  return -1;
 }
