@@ -1,5 +1,6 @@
 import type { FlowStep, ParticipantView } from '@usher/protocol';
 import { type Condition, type Participant, recruitmentFrom, type Study, type StudyRegistry } from '@usher/study';
+import type { Relay } from '../relay/relay.ts';
 
 /** Told when a participant's task starts and ends (the agent supervisor staffs it). */
 export interface TaskHooks {
@@ -8,8 +9,6 @@ export interface TaskHooks {
   /** The task's session in `room` closed because the participant's page was gone too long. */
   roomIdle?(room: string): void;
 }
-
-import type { Relay } from '../relay/relay.ts';
 
 /** Why a step was refused; its message is for the page to show. */
 export class FlowError extends Error {
@@ -69,9 +68,9 @@ export class StudyMode {
     };
     if (participant.status === 'consent') view.consent = this.study.consent;
     if (task && !over && participant.status !== 'consent') {
+      // The world goes to the room's page only (it is the host), and never with its story.
       const { story: _hidden, ...world } = task.world;
       view.task = { id: task.id, title: task.title, briefing: task.briefing, checklist: task.checklist, world };
-      // The world goes to the room's page only (it is the host): never its story.
     }
     if (over) {
       const { code, redirect } = this.study.completion;
@@ -81,8 +80,8 @@ export class StudyMode {
   }
 
   /**
-   * A participant mid-task whose study session is not open (the server restarted, or the room
-   * stayed empty long enough for the session to close): it is opened again, its first record
+   * A participant mid-task whose study session is not open (the server restarted, or their page
+   * was gone long enough for the session to close): it is opened again, its first record
    * saying so, and the task's agent comes back. Nothing happens when the session is open.
    */
   resume(participant: Participant, page?: { at?: string }): void {
