@@ -243,12 +243,13 @@ export class Agent {
 
   /** Waits `ms`, or less when the agent is stopped meanwhile. */
   private pause(ms: number): Promise<void> {
+    const signal = this.abort.signal;
     return new Promise((resolve) => {
       const timer = setTimeout(done, ms);
-      const onAbort = () => done();
-      this.abort.signal.addEventListener('abort', onAbort, { once: true });
+      signal.addEventListener('abort', done, { once: true });
       function done() {
         clearTimeout(timer);
+        signal.removeEventListener('abort', done);
         resolve();
       }
     });
