@@ -62,7 +62,7 @@ describe('the study file', () => {
         paceMs: 800,
         confirmBeforeSubmit: true,
         pageTools: true,
-        chat: true,
+        chat: false,
       },
       expect.objectContaining({ id: 'autopilot', agent: 'autopilot' }),
     ]);
