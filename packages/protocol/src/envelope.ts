@@ -110,6 +110,15 @@ function envelopeIdOf(text: string): string | undefined {
   return /"id"\s*:\s*"([^"\\]{1,128})"/.exec(head)?.[1];
 }
 
+/**
+ * A reply's `replyTo`, read from its text without parsing it (a frame too large or too odd to
+ * parse), so the request it answers can still be ended: the first `"replyTo"` member anywhere.
+ */
+export function replyToOf(text: string): string | undefined {
+  const at = text.indexOf('"replyTo"');
+  return at < 0 ? undefined : /^"replyTo"\s*:\s*"([^"\\]{1,128})"/.exec(text.slice(at, at + 200))?.[1];
+}
+
 /** Decodes one WebSocket text frame: size cap, JSON, then {@link decodeMessage}. */
 export function decodeFrame(text: string): DecodeResult {
   if (exceedsFrameLimit(text)) {

@@ -7,6 +7,7 @@ import {
   type MessageOf,
   type MessageType,
   type PayloadInputOf,
+  replyToOf,
 } from '@usher/protocol';
 import WebSocket from 'ws';
 
@@ -207,7 +208,7 @@ export class RelayClient {
    */
   private unusable(text: string, why: string): void {
     this.options.log?.(`relay client: could not use a frame from the relay (${why}): ${text.slice(0, 200)}`);
-    const replyTo = /"replyTo"\s*:\s*"([^"\\]{1,128})"/.exec(text.slice(0, 512))?.[1];
+    const replyTo = replyToOf(text);
     const pending = replyTo === undefined ? undefined : this.pending.get(replyTo);
     if (!pending || replyTo === undefined) return;
     this.pending.delete(replyTo);

@@ -42,6 +42,22 @@ function rawPing(client: TestClient): void {
   socket.write(Buffer.from([0x89, 0x80, 1, 2, 3, 4]));
 }
 
+/** An agent's snapshot.get in a room whose host answers it with `payload`: the reply the agent gets. */
+async function snapshotAnsweredWith(payload: object) {
+  const server = await startTestServer();
+  const host = await TestClient.join(server.url, 'host');
+  scriptHost(host, (frame) => {
+    if (frame.type !== 'snapshot.get') return false;
+    host.send(envelope('snapshot.state', payload, { replyTo: frame.id as string }));
+    return true;
+  });
+  const agent = await TestClient.join(server.url, 'agent');
+  await agent.request('session.start', { studyId: 'pilot-01', participantId: 'P01' });
+  const reply = await agent.request('snapshot.get');
+  await stillServes(agent);
+  return reply;
+}
+
 describe('limits', () => {
   it('closes a connection that never joins (joinTimeoutMs), saying so', async () => {
     const warnings: string[] = [];
@@ -182,17 +198,14 @@ describe('limits', () => {
   });
 
   it('answers with an error a request whose host replies with a frame over the cap', async () => {
-    const server = await startTestServer();
-    const host = await TestClient.join(server.url, 'host');
-    scriptHost(host, (frame) => {
-      if (frame.type !== 'snapshot.get') return false;
-      const huge = { sessionId: null, uiSpec: null, messageHistory: [], toolSchema: [], pad: 'x'.repeat(1_200_000) };
-      host.send(envelope('snapshot.state', huge, { replyTo: frame.id as string }));
-      return true;
+    const pad = 'x'.repeat(1_200_000);
+    const reply = await snapshotAnsweredWith({
+      sessionId: null,
+      uiSpec: null,
+      messageHistory: [],
+      toolSchema: [],
+      pad,
     });
-    const agent = await TestClient.join(server.url, 'agent');
-    await agent.request('session.start', { studyId: 'pilot-01', participantId: 'P01' });
-    const reply = await agent.request('snapshot.get');
     expect(reply.payload).toMatchObject({
       code: 'TOOL_EXECUTION_FAILED',
       message: expect.stringMatching(/too large to forward/),
@@ -200,27 +213,16 @@ describe('limits', () => {
   });
 
   it('answers with an error a request whose host replies with a frame the relay refuses (regression: it waited for its timeout)', async () => {
-    const server = await startTestServer();
-    const host = await TestClient.join(server.url, 'host');
-    scriptHost(host, (frame) => {
-      if (frame.type !== 'snapshot.get') return false;
-      host.send(
-        envelope(
-          'snapshot.state',
-          { sessionId: null, uiSpec: 'not a spec', messageHistory: [], toolSchema: [] },
-          { replyTo: frame.id as string },
-        ),
-      );
-      return true;
+    const reply = await snapshotAnsweredWith({
+      sessionId: null,
+      uiSpec: 'not a spec',
+      messageHistory: [],
+      toolSchema: [],
     });
-    const agent = await TestClient.join(server.url, 'agent');
-    await agent.request('session.start', { studyId: 'pilot-01', participantId: 'P01' });
-    const reply = await agent.request('snapshot.get');
     expect(reply.payload).toMatchObject({
       code: 'TOOL_EXECUTION_FAILED',
       message: expect.stringMatching(/refused by the relay: invalid snapshot\.state: payload\.uiSpec/),
     });
-    await stillServes(agent);
   });
 
   it('closes a study session whose room has no host (idleSessionMs), with a record saying why, and frees the room', async () => {

@@ -13,6 +13,7 @@ import {
   type Message,
   type MessageOf,
   maySend,
+  replyToOf,
   replyTypeOf,
   type StudyLogRecord,
 } from '@usher/protocol';
@@ -70,9 +71,6 @@ interface Inbound {
   /** The frame can be forwarded as it came: only the envelope's known members and the payload's known fields, on one line. */
   verbatim: boolean;
 }
-
-/** A reply's `replyTo`, read from a frame too large to parse (to answer its requester). */
-const REPLY_TO_HEAD = /"replyTo"\s*:\s*"([^"\\]{1,128})"/;
 
 /**
  * The relay of external-agent-protocol §2–4 with the rules of DESIGN.md: rooms with one host and
@@ -404,8 +402,9 @@ export class Relay {
     this.reject(peer, 'INVALID_MESSAGE', why);
     const room = peer.room;
     if (peer.role !== 'host' || !room) return;
+    // Searched in the bytes, so a 16 MiB frame is not decoded whole for it.
     const at = data.indexOf('"replyTo"');
-    const replyTo = at < 0 ? undefined : REPLY_TO_HEAD.exec(data.subarray(at, at + 200).toString('utf8'))?.[1];
+    const replyTo = at < 0 ? undefined : replyToOf(data.subarray(at, at + 200).toString('utf8'));
     const pending = replyTo === undefined ? undefined : room.pending.get(replyTo);
     if (!pending || replyTo === undefined) return;
     room.pending.delete(replyTo);

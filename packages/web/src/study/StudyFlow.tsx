@@ -4,7 +4,7 @@ import type { FlowStep, ParticipantView } from '@usher/protocol';
 import { type ReactNode, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { HostStore } from '../bridge/host-store.ts';
 import { App } from '../ui/App.tsx';
-import { FilmIcon } from '../ui/icons.tsx';
+import { Brand } from '../ui/Header.tsx';
 import type { ParticipantApi } from './participant-api.ts';
 
 interface Props {
@@ -209,12 +209,7 @@ function FlowPage({ title, children }: { title: string; children: ReactNode }) {
     <div className="flow">
       <header className="topbar">
         <div className="topbar__inner">
-          <p className="brand">
-            <span className="brand__mark" aria-hidden="true">
-              <FilmIcon size={18} />
-            </span>
-            {title}
-          </p>
+          <Brand>{title}</Brand>
         </div>
       </header>
       <main className="flow__main">{children}</main>

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { Connection } from '../bridge/host-store.ts';
 import { ConnectionStatus } from './ConnectionStatus.tsx';
 import { FilmIcon } from './icons.tsx';
@@ -14,17 +15,24 @@ export function Header({ connection, study, participant }: Props) {
   return (
     <header className="topbar">
       <div className="topbar__inner">
-        <p className="brand">
-          <span className="brand__mark" aria-hidden="true">
-            <FilmIcon size={18} />
-          </span>
-          Usher Cinemas
-        </p>
+        <Brand>Usher Cinemas</Brand>
         <div className="topbar__meta">
           {ids && <p className="topbar__ids">{ids}</p>}
           <ConnectionStatus state={connection} />
         </div>
       </div>
     </header>
+  );
+}
+
+/** The product's mark and a name beside it (the booking site's, or a study's title). */
+export function Brand({ children }: { children: ReactNode }) {
+  return (
+    <p className="brand">
+      <span className="brand__mark" aria-hidden="true">
+        <FilmIcon size={18} />
+      </span>
+      {children}
+    </p>
   );
 }
