@@ -10,6 +10,7 @@ export { MAX_SEATS } from './engine/stages.ts';
 export { type EngineSnapshot, EngineSnapshotSchema, SnapshotError } from './engine/state.ts';
 export { availableTools } from './engine/tool-rules.ts';
 export { HostProtocol } from './host/host-protocol.ts';
+export { firstDifference, type Replay, type ReplayFrame, type ReplayRecord, replayStudyLog } from './replay/replay.ts';
 export { Catalog } from './scenario/catalog.ts';
 export { defaultScenario } from './scenario/default.ts';
 export { parseScenario, ScenarioError } from './scenario/parse.ts';

@@ -56,9 +56,8 @@ export function parseLimit(value: string, previous: Partial<RelayLimits> = {}): 
 }
 
 /**
- * Loads the study file for `--study`. A condition whose agent is the wizard needs the
- * experimenter's console, which is not built yet, and one that plans with a language model needs
- * one configured (USHER_LLM_*): such a study is refused rather than run without them.
+ * Loads the study file for `--study`. A condition that plans with a language model needs one
+ * configured (USHER_LLM_*): such a study is refused rather than run without it.
  */
 function loadStudy(file: string): Study {
   let study: Study;
@@ -67,12 +66,6 @@ function loadStudy(file: string): Study {
   } catch (err) {
     if (err instanceof StudyFileError) throw new StartupError(`the study file has problems:\n${err.message}`);
     throw new StartupError((err as Error).message);
-  }
-  const wizard = study.conditions.find((c) => c.agent === 'wizard');
-  if (wizard) {
-    throw new StartupError(
-      `condition "${wizard.id}" has the experimenter act as the agent, which needs the experimenter's console; it is not built yet`,
-    );
   }
   const llm = study.conditions.find((c) => c.planner === 'llm');
   if (llm && !llmConfigFromEnv(process.env)) {
@@ -180,6 +173,7 @@ export async function serve(flags: ServeFlags): Promise<number> {
       llm: llmConfigFromEnv(process.env),
       log: (line) => console.error(line),
     });
+    if (server.console) server.console.agents = supervisor;
     // Participants who were mid-task when the server stopped get their task's session and agent back.
     for (const participant of registry.participants(study.id).filter((p) => p.status === 'task')) {
       server.study.resume(participant);
@@ -188,7 +182,15 @@ export async function serve(flags: ServeFlags): Promise<number> {
       `  study               "${study.id}" (${study.title}): ${study.tasks.length} tasks, ${study.conditions.length} conditions`,
       `  study link          ${server.url}/s/${study.id}   (add ?PROLIFIC_PID=… or ?participant=…)`,
       `  participants        ${join(flags.data, 'registry.sqlite')}`,
+      `  console             ${server.url}/console${capabilities ? `?token=${await capabilities.issue({ kind: 'experimenter' })}` : ''}`,
+      "                      (the experimenter's: watch participants live, step in as the agent, replay, export)",
     );
+    const wizards = study.conditions.filter((c) => c.agent === 'wizard').map((c) => c.id);
+    if (wizards.length > 0) {
+      lines.push(
+        `  wizard conditions   ${wizards.join(', ')}: participants there wait for you to act as the agent in the console`,
+      );
+    }
     for (const warning of study.warnings) lines.push(`  warning             ${warning.field}: ${warning.message}`);
   }
   if (server.headlessHost) {

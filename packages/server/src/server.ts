@@ -8,6 +8,7 @@ import { AGENT_WS_PATH } from '@usher/protocol';
 import type { Study, StudyRegistry } from '@usher/study';
 import { Capabilities, type Capability, CredentialError, presentedToken } from './access/capabilities.ts';
 import { loopbackHostRefusal, originRefusal } from './access/origin.ts';
+import { StudyConsole } from './console/study-console.ts';
 import { HeadlessHost } from './headless-host/headless-host.ts';
 import { createApp } from './http/app.ts';
 import { DEFAULT_LIMITS, type RelayLimits } from './relay/limits.ts';
@@ -60,6 +61,8 @@ export interface RunningServer {
   capabilities: Capabilities | null;
   /** The study the server runs, or null. */
   study: StudyMode | null;
+  /** The experimenter's console of the study (set `console.agents` once the supervisor runs), or null. */
+  console: StudyConsole | null;
   /**
    * Ends every open study log with a shutdown record naming `reason` and drops every connection,
    * synchronously: what a fatal-error handler calls before the process exits.
@@ -96,12 +99,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ...(options.logIo && { logIo: options.logIo }),
     // A participant gone long enough that their task's session closed: their agent stops too.
     onSessionIdle: (room) => options.study?.hooks?.roomIdle?.(room),
+    onRoomChange: (room) => studyConsole?.roomChanged(room),
   });
   let headlessHost: HeadlessHost | null = null;
   const now = options.now ?? (() => new Date());
   const studyMode = options.study
     ? new StudyMode(options.study.study, options.study.registry, relay, now, options.study.hooks)
     : null;
+  const studyConsole = studyMode ? new StudyConsole(studyMode, relay, options.logsDir) : null;
   const app = createApp({
     relay,
     headlessHost: () => headlessHost,
@@ -113,6 +118,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     capabilities,
     allowOrigins,
     study: studyMode,
+    console: studyConsole,
     loopbackOnly,
     admissionsPerMinute: options.limits?.admissionsPerMinute ?? DEFAULT_LIMITS.admissionsPerMinute,
   });
@@ -186,6 +192,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     },
     capabilities,
     study: studyMode,
+    console: studyConsole,
     abort: (reason) => {
       headlessHost?.close();
       relay.close(reason);

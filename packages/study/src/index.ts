@@ -20,4 +20,4 @@ export {
   type StudyFileProblem,
 } from './study-file/load.ts';
 export * from './study-file/schema.ts';
-export { AgentSupervisor, type SupervisorOptions } from './supervisor/supervisor.ts';
+export { type AgentFeedEvent, AgentSupervisor, type SupervisorOptions } from './supervisor/supervisor.ts';

@@ -27,6 +27,8 @@ export interface EpisodicLogOptions {
   /** The study session id, copied into every record; can be set later with {@link EpisodicLog.sessionId}. */
   sessionId?: string | null;
   now?: () => Date;
+  /** Told of each record once it is written (the experimenter's console watches the agent with it). */
+  onRecord?: (episode: Episode) => void;
 }
 
 /** A fresh agent session id like `a-20261121T101530Z-3f9c1a`: sortable by start time, safe in a file name. */
@@ -65,10 +67,12 @@ export class EpisodicLog {
   /** actionId → planId, and whether its outcome is in. */
   private readonly actions = new Map<string, { planId: string; settled: boolean }>();
   private readonly now: () => Date;
+  private readonly onRecord: ((episode: Episode) => void) | undefined;
 
   /** Opens the log; the file is created exclusively, so an id is never appended to twice. */
   constructor(options: EpisodicLogOptions = {}) {
     this.now = options.now ?? (() => new Date());
+    this.onRecord = options.onRecord;
     this.agentSessionId = checkedAgentSessionId(options.agentSessionId ?? newAgentSessionId(this.now()));
     this.sessionId = options.sessionId ?? null;
     const dir = options.dir === undefined ? DEFAULT_EPISODE_DIR : options.dir;
@@ -143,6 +147,7 @@ export class EpisodicLog {
     if (!parsed.success) throw new Error(`invalid ${String(fields.kind)} episode: ${describeZodError(parsed.error)}`);
     if (this.fd !== null) writeLine(this.fd, `${JSON.stringify(parsed.data)}\n`);
     this.episodes.push(parsed.data);
+    this.onRecord?.(parsed.data);
     return parsed.data;
   }
 }

@@ -1,6 +1,7 @@
 import type { Role } from '@usher/protocol';
 import { RoomIdSchema } from '@usher/protocol';
 import { errors, jwtVerify, SignJWT } from 'jose';
+import { z } from 'zod';
 
 /**
  * What a credential lets its holder do (README, "Security model"):
@@ -12,7 +13,8 @@ import { errors, jwtVerify, SignJWT } from 'jose';
 export type Capability =
   | { kind: 'host'; room: string }
   | { kind: 'agent' }
-  | { kind: 'experimenter' }
+  /** `name` says which experimenter, in the study log of what they do from the console. */
+  | { kind: 'experimenter'; name?: string }
   | { kind: 'open' };
 
 const ISSUER = 'usher';
@@ -27,6 +29,11 @@ export class CredentialError extends Error {
   override readonly name = 'CredentialError';
 }
 
+/** An experimenter's name as a credential carries it: short, and safe in a log line. */
+export const ExperimenterNameSchema = z
+  .string()
+  .regex(/^[\w.@ -]{1,64}$/, 'expected 1–64 letters, digits, spaces or ._@-');
+
 /**
  * Issues and checks capabilities as JWTs (HS256, signed with the server's secret, via `jose`).
  * A token names its capability (`cap`) and, for a host, its room; it expires after `days`.
@@ -38,7 +45,12 @@ export class Capabilities {
   ) {}
 
   issue(capability: Exclude<Capability, { kind: 'open' }>, days = DEFAULT_TOKEN_DAYS): Promise<string> {
-    const claims = capability.kind === 'host' ? { cap: 'host', room: capability.room } : { cap: capability.kind };
+    const claims =
+      capability.kind === 'host'
+        ? { cap: 'host', room: capability.room }
+        : capability.kind === 'experimenter' && capability.name
+          ? { cap: 'experimenter', name: capability.name }
+          : { cap: capability.kind };
     const issuedAt = Math.floor(this.now().getTime() / 1000);
     return new SignJWT(claims)
       .setProtectedHeader({ alg: ALGORITHM })
@@ -64,7 +76,11 @@ export class Capabilities {
       if (err instanceof errors.JWTExpired) throw new CredentialError('the credential has expired');
       throw new CredentialError('the credential is not valid for this server');
     }
-    if (payload.cap === 'agent' || payload.cap === 'experimenter') return { kind: payload.cap };
+    if (payload.cap === 'agent') return { kind: 'agent' };
+    if (payload.cap === 'experimenter') {
+      const name = ExperimenterNameSchema.safeParse(payload.name);
+      return name.success ? { kind: 'experimenter', name: name.data } : { kind: 'experimenter' };
+    }
     if (payload.cap === 'host') {
       const room = RoomIdSchema.safeParse(payload.room);
       if (room.success) return { kind: 'host', room: room.data };

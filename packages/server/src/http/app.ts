@@ -9,9 +9,11 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
 import { type Capabilities, type Capability, CredentialError, presentedToken } from '../access/capabilities.ts';
 import { loopbackHostRefusal, originRefusal } from '../access/origin.ts';
+import type { StudyConsole } from '../console/study-console.ts';
 import type { HeadlessHost } from '../headless-host/headless-host.ts';
 import type { Relay } from '../relay/relay.ts';
 import type { StudyMode } from '../study/study-mode.ts';
+import { mountConsoleRoutes } from './console-routes.ts';
 import { mountStudyRoutes } from './study-routes.ts';
 
 const SayBody = z.strictObject({ text: z.string().trim().min(1).max(4000) });
@@ -46,6 +48,8 @@ export interface AppDeps {
   allowOrigins: string[];
   /** The study the server runs (`--study`), or null. */
   study: StudyMode | null;
+  /** The experimenter's console of that study, or null. */
+  console: StudyConsole | null;
   /** See RelayLimits.admissionsPerMinute. */
   admissionsPerMinute: number;
   /** Open mode on loopback: answer only requests naming a loopback host. */
@@ -70,6 +74,7 @@ export function createApp({
   capabilities,
   allowOrigins,
   study,
+  console: studyConsole,
   admissionsPerMinute,
   loopbackOnly,
 }: AppDeps): Hono<{ Variables: Variables }> {
@@ -227,6 +232,11 @@ export function createApp({
       capabilities,
       (code, message, status) => Response.json({ error: { code, message } }, { status }),
       admissionsPerMinute,
+    );
+  }
+  if (studyConsole) {
+    mountConsoleRoutes(app, studyConsole, (code, message, status) =>
+      Response.json({ error: { code, message } }, { status }),
     );
   }
 

@@ -26,11 +26,23 @@ export class Peer {
     /** Called when the bytes queued for this peer pass the limit: it is not reading. */
     private readonly onSlow: (peer: Peer) => void,
     private readonly maxBufferedBytes: number,
+    /** In open mode, the console says it is the experimenter's (`?as=experimenter`); no credential to tell it. */
+    private readonly console = false,
   ) {}
 
-  /** A name for logs: `agent-3`, `host-1`, or `conn-5` before joining. */
+  /**
+   * A name for logs: `agent-3`, `host-1`, `observer-4`, or `conn-5` before joining; a person
+   * acting as the agent from the console (an experimenter's credential) is `experimenter-6`, so
+   * the study log says who did each action.
+   */
   get name(): string {
+    if (this.role === 'agent' && this.experimenter) return `experimenter-${this.seq}`;
     return `${this.role ?? 'conn'}-${this.seq}`;
+  }
+
+  /** Whether an experimenter holds this connection (their credential, or the console's in open mode). */
+  get experimenter(): boolean {
+    return this.capability.kind === 'experimenter' || this.console;
   }
 
   /** Sends one text frame; a Buffer must hold UTF-8 text (a frame forwarded as it arrived). */

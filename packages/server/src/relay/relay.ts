@@ -49,6 +49,11 @@ export interface RelayOptions {
   logIo?: LogFileIo;
   /** Told when a study session is closed because its room had no host for `idleSessionMs` (the agent there can stop). */
   onSessionIdle?: (room: string) => void;
+  /**
+   * Told when what {@link Relay.status} says of a room changes: a peer joins or leaves, its stage
+   * changes, its study session opens or closes (the console's live view; called often, keep it cheap).
+   */
+  onRoomChange?: (room: string) => void;
 }
 
 export interface RoomStatus {
@@ -57,6 +62,8 @@ export interface RoomStatus {
   agents: number;
   observers: number;
   studySession: { sessionId: string; studyId: string; participantId: string; events: number } | null;
+  /** The booking stage the host's last state shows, or null. */
+  stage: string | null;
 }
 
 type Direction = StudyLogRecord['direction'];
@@ -123,8 +130,12 @@ export class Relay {
       );
       return;
     }
+    // Open mode has no credentials: the console names itself, which only changes how the log names it.
+    const console =
+      capability.kind === 'open' &&
+      new URL(request.url ?? '/', 'http://relay').searchParams.get('as') === 'experimenter';
     this.wss.handleUpgrade(request, socket, head, (ws) =>
-      this.guard('accept', () => this.accept(ws, capability, address, socket)),
+      this.guard('accept', () => this.accept(ws, capability, address, socket, console)),
     );
   }
 
@@ -140,6 +151,7 @@ export class Relay {
         participantId: room.study.participantId,
         events: room.study.log.size,
       },
+      stage: room.stage,
     }));
   }
 
@@ -186,6 +198,7 @@ export class Relay {
       if (room.idle) this.rooms.delete(room.id);
       throw new Error('the study log could not be written');
     }
+    this.changed(room);
     return sessionId;
   }
 
@@ -203,6 +216,22 @@ export class Relay {
     this.endStudy(room);
     if (room.idle) this.rooms.delete(room.id);
     return true;
+  }
+
+  /**
+   * Appends a record of the server's own to the study session open in `roomId` (direction
+   * `internal`): what an experimenter did from the console, and who. False when no session is open
+   * or the write failed (reported).
+   */
+  record(roomId: string, type: string, payload: Record<string, unknown>): boolean {
+    const room = this.rooms.get(roomId);
+    if (!room?.study) return false;
+    return this.log(room, 'internal', type, JSON.stringify(payload));
+  }
+
+  /** The payload (JSON text) of the last `state.updated` the host of `roomId` sent, or null. */
+  lastState(roomId: string): string | null {
+    return this.rooms.get(roomId)?.lastState ?? null;
   }
 
   /** Open connections and the bytes of frames in progress: for health checks and tests. */
@@ -272,9 +301,17 @@ export class Relay {
     }
   }
 
-  private accept(ws: WebSocket, capability: Capability, address: string, socket: Duplex): void {
+  private accept(ws: WebSocket, capability: Capability, address: string, socket: Duplex, console: boolean): void {
     this.peerSeq += 1;
-    const peer = new Peer(ws, this.peerSeq, capability, address, (p) => this.tooSlow(p), this.limits.maxBufferedBytes);
+    const peer = new Peer(
+      ws,
+      this.peerSeq,
+      capability,
+      address,
+      (p) => this.tooSlow(p),
+      this.limits.maxBufferedBytes,
+      console,
+    );
     this.peers.set(ws, peer);
     this.admission.add(peer);
     peer.joinTimer = setTimeout(() => {
@@ -480,6 +517,7 @@ export class Relay {
       const notice = envelopeText('relay.joined', JSON.stringify({ role: 'host', sessionId: roomId, replaced }));
       for (const client of room.clients) client.sendText(notice);
     }
+    this.changed(room);
   }
 
   private leave(peer: Peer): void {
@@ -499,6 +537,7 @@ export class Relay {
       // leaving still ends the session and completes its log); they reach no one, which is harmless.
     }
     if (room.idle) this.rooms.delete(room.id);
+    this.changed(room);
   }
 
   /** Answers every request still waiting on a host that is going away, so none goes unanswered. */
@@ -601,6 +640,7 @@ export class Relay {
       return this.reject(peer, 'TOOL_EXECUTION_FAILED', 'the study log could not be created', message.id);
     }
     room.study = { log, studyId, participantId };
+    this.changed(room);
     if (!this.log(room, 'in', message.type, JSON.stringify(message.payload), { id: message.id, peer: peer.name })) {
       this.endStudy(room);
       return this.reject(peer, 'TOOL_EXECUTION_FAILED', 'the study log could not be written', message.id);
@@ -618,6 +658,7 @@ export class Relay {
       if (message.type !== 'state.updated' && message.type !== 'user.message' && message.type !== 'error') {
         return this.reject(host, 'INVALID_MESSAGE', `${message.type} must answer a request (replyTo is missing)`);
       }
+      if (message.type === 'state.updated') this.stageOf(room, message.payload.uiSpec);
       if (message.type === 'state.updated' && message.payload.source === 'user' && message.payload.action) {
         this.log(room, 'internal', 'participant.action', JSON.stringify(message.payload.action), { peer: host.name });
       }
@@ -625,6 +666,7 @@ export class Relay {
       if (!this.log(room, 'out', message.type, payloadJson)) {
         return this.reject(host, 'TOOL_EXECUTION_FAILED', 'the study log could not be written; nothing was forwarded');
       }
+      if (message.type === 'state.updated') room.lastState = payloadJson;
       const text = verbatim ? frame.bytes : envelopeText(message.type, payloadJson);
       for (const client of room.clients) client.sendText(text);
       return;
@@ -641,6 +683,7 @@ export class Relay {
       return this.refusedReply(host, message.replyTo, why);
     }
     room.pending.delete(message.replyTo);
+    if (message.type === 'snapshot.state') this.stageOf(room, message.payload.uiSpec);
 
     // The relay owns the study session: its id and its log file are the relay's to report.
     const study = room.study;
@@ -688,6 +731,7 @@ export class Relay {
     const study = room.study;
     if (!study) return true;
     room.study = null;
+    this.changed(room);
     try {
       study.log.close();
       return true;
@@ -751,6 +795,20 @@ export class Relay {
       this.warn(`relay: ${(err as Error).message}`);
       return false;
     }
+  }
+
+  /** Keeps the stage of the host's latest uiSpec (a top-level field the host-frame check has read). */
+  private stageOf(room: Room, uiSpec: { stage?: unknown } | null): void {
+    const stage = typeof uiSpec?.stage === 'string' ? uiSpec.stage.slice(0, 64) : null;
+    if (stage === room.stage) return;
+    room.stage = stage;
+    this.changed(room);
+  }
+
+  /** Tells the listener that a room's status changed; its faults are the relay's to contain. */
+  private changed(room: Room): void {
+    const listener = this.options.onRoomChange;
+    if (listener) this.guard('room change listener', () => listener(room.id));
   }
 
   private displayPath(path: string): string {

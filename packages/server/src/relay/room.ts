@@ -28,6 +28,10 @@ export class Room {
   readonly pending = new Map<string, PendingRequest>();
   /** Since when the room has had no host (ms; the participant's page), or null while it has one. */
   hostlessSince: number | null = null;
+  /** The booking stage of the host's last uiSpec (`movie` … `confirm`), or null before one or after the booking. */
+  stage: string | null = null;
+  /** The payload (JSON) of the host's last `state.updated`: what a console that starts watching shows first. */
+  lastState: string | null = null;
   private requestSeq = 0;
 
   constructor(readonly id: string) {}

@@ -23,6 +23,8 @@ export class FlowError extends Error {
  * reload or a restart continues where the participant was.
  */
 export class StudyMode {
+  private readonly listeners = new Set<(participantId: string) => void>();
+
   constructor(
     readonly study: Study,
     private readonly registry: StudyRegistry,
@@ -30,6 +32,73 @@ export class StudyMode {
     private readonly now: () => Date,
     private readonly hooks: TaskHooks = {},
   ) {}
+
+  /** Listens for participants who arrive or move on (the console's live list); returns the function that stops it. */
+  onChange(listener: (participantId: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(participantId: string): void {
+    for (const listener of this.listeners) listener(participantId);
+  }
+
+  /** The registry's record of every participant of the study, oldest first. */
+  participants(): Participant[] {
+    return this.registry.participants(this.study.id);
+  }
+
+  get(participantId: string): Participant | null {
+    const participant = this.registry.get(participantId);
+    return participant?.studyId === this.study.id ? participant : null;
+  }
+
+  /** The study's clock (what "time on task" is measured with). */
+  clock(): Date {
+    return this.now();
+  }
+
+  /**
+   * An experimenter ends a participant's study (from the console): a running task's session
+   * closes with the reason, the agent stops, and the participant's page shows that the study has
+   * ended. Refused for a participant who is already done, gave up or was ended.
+   */
+  endByExperimenter(participant: Participant, reason: string): ParticipantView {
+    if (participant.status === 'done' || participant.status === 'gave-up' || participant.status === 'dropped') {
+      throw new FlowError(`this participant's study is already over (${participant.status})`);
+    }
+    const from = { status: participant.status, taskIndex: participant.taskIndex };
+    if (!this.registry.progress(participant.id, { status: 'dropped' }, this.now(), from)) {
+      throw new FlowError('the participant moved on meanwhile; look again');
+    }
+    if (participant.status === 'task') {
+      this.hooks.taskEnded?.(participant);
+      this.relay.closeStudySession(participant.room, `ended by the experimenter: ${reason}`);
+    }
+    this.changed(participant.id);
+    return this.view(this.registry.get(participant.id) as Participant);
+  }
+
+  /**
+   * An experimenter resets a participant's current task (from the console): its session closes
+   * with the reason, the agent stops, and the participant starts the task again from its briefing
+   * (a new session, so the reset one stays as it was, whole).
+   */
+  resetByExperimenter(participant: Participant, reason: string): ParticipantView {
+    if (participant.status !== 'task' && participant.status !== 'briefing') {
+      throw new FlowError(`only a task, or its briefing, can be reset (the participant is at ${participant.status})`);
+    }
+    const from = { status: participant.status, taskIndex: participant.taskIndex };
+    if (!this.registry.progress(participant.id, { status: 'briefing' }, this.now(), from)) {
+      throw new FlowError('the participant moved on meanwhile; look again');
+    }
+    if (participant.status === 'task') {
+      this.hooks.taskEnded?.(participant);
+      this.relay.closeStudySession(participant.room, `reset by the experimenter: ${reason}`);
+    }
+    this.changed(participant.id);
+    return this.view(this.registry.get(participant.id) as Participant);
+  }
 
   /** The condition of a participant's current task. */
   conditionOf(participant: Participant): Condition | null {
@@ -40,11 +109,13 @@ export class StudyMode {
   /** A participant opening the study link, with its query (recruitment parameters, `condition=`). */
   admit(query: URLSearchParams): { participant: Participant; returning: boolean } {
     const condition = query.get('condition');
-    return this.registry.admit(this.study, {
+    const admitted = this.registry.admit(this.study, {
       recruitment: recruitmentFrom(query),
       ...(condition !== null && { linkCondition: condition }),
       now: this.now(),
     });
+    if (!admitted.returning) this.changed(admitted.participant.id);
+    return admitted;
   }
 
   /** The participant whose room this is, if any. */
@@ -157,6 +228,7 @@ export class StudyMode {
         break;
       }
     }
+    this.changed(participant.id);
     return this.view(this.registry.get(participant.id) as Participant);
   }
 }

@@ -35,8 +35,11 @@ export class TestClient {
     });
   }
 
-  static connect(baseUrl: string, options: WebSocket.ClientOptions = {}): Promise<TestClient> {
-    const ws = new WebSocket(new URL(AGENT_WS_PATH, baseUrl), options);
+  /** Connects to the relay at `baseUrl`; `query` goes on the upgrade's URL (e.g. `as=experimenter`). */
+  static connect(baseUrl: string, options: WebSocket.ClientOptions = {}, query = ''): Promise<TestClient> {
+    const url = new URL(AGENT_WS_PATH, baseUrl);
+    url.search = query;
+    const ws = new WebSocket(url, options);
     return new Promise((resolve, reject) => {
       ws.once('open', () => resolve(new TestClient(ws)));
       ws.once('error', reject);

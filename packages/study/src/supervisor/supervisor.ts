@@ -1,4 +1,4 @@
-import { Agent, type AgentResult, createLlmPlanner, EpisodicLog, type LlmConfig } from '@usher/agent';
+import { Agent, type AgentResult, createLlmPlanner, type Episode, EpisodicLog, type LlmConfig } from '@usher/agent';
 import type { Condition } from '../study-file/schema.ts';
 
 export interface SupervisorOptions {
@@ -19,7 +19,17 @@ export interface SupervisorOptions {
 interface Running {
   agent: Agent;
   restarts: number;
+  participantId: string;
+  condition: Condition;
 }
+
+/** How many of an agent's latest episode records the supervisor keeps per room, for a console that opens mid-task. */
+const KEPT_EPISODES = 400;
+
+/** What the console hears of the agents: each episode record as it is written, and pauses and resumes. */
+export type AgentFeedEvent =
+  | { room: string; kind: 'episode'; episode: Episode }
+  | { room: string; kind: 'paused' | 'resumed' | 'started' | 'stopped'; by?: string };
 
 /**
  * Starts the condition's agent beside each participant for the length of each task (study mode):
@@ -29,8 +39,59 @@ interface Running {
  */
 export class AgentSupervisor {
   private readonly running = new Map<string, Running>();
+  /** Rooms whose agent an experimenter paused (Wizard of Oz), with what it needs to resume. */
+  private readonly paused = new Map<string, { participantId: string; condition: Condition }>();
+  /** The latest episode records of each room's agent (bounded), across restarts and resumes. */
+  private readonly recent = new Map<string, Episode[]>();
+  private readonly listeners = new Set<(event: AgentFeedEvent) => void>();
 
   constructor(private readonly options: SupervisorOptions) {}
+
+  /** Listens to every room's agent; returns the function that stops listening. */
+  subscribe(listener: (event: AgentFeedEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The latest episode records of the agent in `room` (oldest first), what the console shows first. */
+  episodes(room: string): readonly Episode[] {
+    return this.recent.get(room) ?? [];
+  }
+
+  /** Whether an experimenter has paused the agent of `room`. */
+  isPaused(room: string): boolean {
+    return this.paused.has(room);
+  }
+
+  /** Whether an agent works in `room` now. */
+  isRunning(room: string): boolean {
+    return this.running.has(room);
+  }
+
+  /**
+   * Pauses the agent in `room` so that an experimenter can act as the agent (Wizard of Oz): the
+   * agent is stopped and is not started again for this task until {@link resume}. False when no
+   * agent works there.
+   */
+  pause(room: string, by: string): boolean {
+    const entry = this.running.get(room);
+    if (!entry) return false;
+    this.paused.set(room, { participantId: entry.participantId, condition: entry.condition });
+    this.running.delete(room);
+    entry.agent.stop();
+    this.emit({ room, kind: 'paused', by });
+    return true;
+  }
+
+  /** Hands `room` back to its condition's agent, which reads the page as it is now and goes on. */
+  resume(room: string, by: string): boolean {
+    const paused = this.paused.get(room);
+    if (!paused) return false;
+    this.paused.delete(room);
+    this.emit({ room, kind: 'resumed', by });
+    this.start(room, paused.participantId, paused.condition);
+    return true;
+  }
 
   /** The rooms with an agent at work. */
   rooms(): string[] {
@@ -40,17 +101,49 @@ export class AgentSupervisor {
   /** Starts the agent of `condition` in `room` for the participant's task; nothing for a condition without one. */
   start(room: string, participantId: string, condition: Condition): void {
     if (condition.agent === 'none' || condition.agent === 'wizard' || this.running.has(room)) return;
-    const entry: Running = { agent: this.agentFor(room, participantId, condition), restarts: 0 };
+    // An experimenter has the room: a reload of the participant's page does not bring the agent back.
+    if (this.paused.has(room)) return;
+    const entry: Running = {
+      agent: this.agentFor(room, participantId, condition),
+      restarts: 0,
+      participantId,
+      condition,
+    };
     this.running.set(room, entry);
+    this.emit({ room, kind: 'started' });
     this.watch(room, participantId, condition, entry);
   }
 
-  /** Stops the agent in `room` (the task ended); idempotent. */
+  /** Stops the agent in `room` (the task ended), paused or not; idempotent. */
   stop(room: string): void {
+    this.paused.delete(room);
+    this.recent.delete(room);
     const entry = this.running.get(room);
     if (!entry) return;
     this.running.delete(room);
     entry.agent.stop();
+    this.emit({ room, kind: 'stopped' });
+  }
+
+  private emit(event: AgentFeedEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (err) {
+        this.options.log(`supervisor: a feed listener failed: ${(err as Error).message}`);
+      }
+    }
+  }
+
+  private remember(room: string, episode: Episode): void {
+    let kept = this.recent.get(room);
+    if (!kept) {
+      kept = [];
+      this.recent.set(room, kept);
+    }
+    kept.push(episode);
+    if (kept.length > KEPT_EPISODES) kept.splice(0, kept.length - KEPT_EPISODES);
+    this.emit({ room, kind: 'episode', episode });
   }
 
   stopAll(): void {
@@ -85,7 +178,7 @@ export class AgentSupervisor {
   private agentFor(room: string, participantId: string, condition: Condition): Agent {
     const log = (line: string) => this.options.log(`${room}: ${line}`);
     const llm = condition.planner === 'llm' ? this.options.llm : null;
-    return new Agent({
+    const agent: Agent = new Agent({
       url: this.options.relayUrl,
       room,
       study: this.options.studyId,
@@ -95,9 +188,16 @@ export class AgentSupervisor {
       paceMs: condition.paceMs,
       pageTools: condition.pageTools,
       confirmInChat: condition.confirmBeforeSubmit,
-      episodes: new EpisodicLog({ dir: this.options.episodesDir }),
+      episodes: new EpisodicLog({
+        dir: this.options.episodesDir,
+        onRecord: (episode) => {
+          // A stopped agent's last records (its stop note) belong to no room's feed any more.
+          if (this.running.get(room)?.agent === agent) this.remember(room, episode);
+        },
+      }),
       ...(llm && { planner: createLlmPlanner(llm, undefined, { log }) }),
       log,
     });
+    return agent;
   }
 }

@@ -1,0 +1,318 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FaultyHost } from '@usher/agent/testing';
+import { replayStudyLog } from '@usher/booking';
+import { AgentSupervisor, loadStudyFile, type Study, StudyRegistry } from '@usher/study';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { readLog, startTestServer } from '../testing/fixtures.ts';
+import { TestClient } from '../testing/test-client.ts';
+
+const SECRET = new TextEncoder().encode('a-console-test-secret-of-enough-length-0123456789');
+const LOADED = loadStudyFile(new URL('../../../../studies/demo.study.yaml', import.meta.url).pathname);
+// The agents work at full speed, and each test names its participants' conditions in the link.
+const DEMO: Study = {
+  ...LOADED,
+  conditions: LOADED.conditions.map((c) => ({ ...c, paceMs: 0 })),
+  assignment: { ...LOADED.assignment, conditions: 'link' },
+};
+
+/** The demo study on a test server in open mode, with the supervisor staffing agent conditions. */
+async function studyServer(access: { access: 'token'; secret: Uint8Array } | object = {}) {
+  const registry = new StudyRegistry(':memory:');
+  let supervisor: AgentSupervisor | null = null;
+  const server = await startTestServer({
+    ...access,
+    study: {
+      study: DEMO,
+      registry,
+      hooks: {
+        taskStarted: (p, condition) => supervisor?.start(p.room, p.id, condition),
+        taskEnded: (p) => supervisor?.stop(p.room),
+      },
+    },
+  });
+  supervisor = new AgentSupervisor({
+    relayUrl: server.url,
+    studyId: DEMO.id,
+    episodesDir: null,
+    llm: null,
+    log: () => {},
+  });
+  if (server.console) server.console.agents = supervisor;
+  onTestFinished(() => supervisor?.stopAll());
+  return { server, registry, supervisor };
+}
+
+async function post(base: string, path: string, body: object) {
+  const response = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/** A participant in `condition` (by the link), through consent, on their first task with a page of their own. */
+async function participantOnTask(base: string, name: string, condition: string) {
+  const link = await fetch(`${base}/s/${DEMO.id}?participant=${name}&condition=${condition}`, { redirect: 'manual' });
+  const room = new URL(link.headers.get('location') as string, base).searchParams.get('room') as string;
+  expect((await post(base, `/api/participant/step?room=${room}`, { step: 'consent' })).status).toBe(200);
+  expect((await post(base, `/api/participant/step?room=${room}`, { step: 'start-task' })).status).toBe(200);
+  const view = (await (await fetch(`${base}/api/participant?room=${room}`)).json()) as { task: { id: string } };
+  const task = DEMO.tasks.find((t) => t.id === view.task.id);
+  if (!task) throw new Error('no task');
+  const host = await FaultyHost.join({ url: base, room, scenario: task.world });
+  onTestFinished(() => host.close());
+  return { room, host, task };
+}
+
+/** Reads a server-sent event stream, keeping each event. */
+async function openStream(url: string) {
+  const controller = new AbortController();
+  const response = await fetch(url, { signal: controller.signal });
+  const events: { event: string; data: unknown; at: number }[] = [];
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  void (async () => {
+    for (;;) {
+      const chunk = await reader.read().catch(() => ({ done: true, value: undefined }));
+      if (chunk.done) return;
+      buffer += decoder.decode(chunk.value, { stream: true });
+      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const event = /^event: (.*)$/m.exec(block)?.[1];
+        const data = /^data: (.*)$/m.exec(block)?.[1];
+        if (event && data) events.push({ event, data: JSON.parse(data), at: Date.now() });
+      }
+    }
+  })();
+  onTestFinished(() => controller.abort());
+  return { status: response.status, events };
+}
+
+type Row = { room: string; stage: string | null; status: string; agent: string };
+const rowOf = (events: { event: string; data: unknown }[], room: string) =>
+  (events.filter((e) => e.event === 'participants').at(-1)?.data as Row[] | undefined)?.find((r) => r.room === room);
+
+describe('the experimenter console', () => {
+  it('shows a participant’s stage change live, and watching adds only the observer’s join and leave to the log', async () => {
+    const { server } = await studyServer();
+    const { room, host } = await participantOnTask(server.url, 'W1', 'alone');
+    const stream = await openStream(`${server.url}/api/console/stream`);
+    expect(stream.status).toBe(200);
+    await vi.waitFor(() => expect(rowOf(stream.events, room)).toMatchObject({ status: 'booking', stage: 'movie' }));
+
+    const logFile = () => join(server.logsDir, readdirSync(server.logsDir)[0] as string);
+    const before = readLog(logFile()).length;
+    const observer = await TestClient.join(server.url, 'observer', room);
+    const watched = (await (await fetch(`${server.url}/api/console/rooms/${room}`)).json()) as {
+      state: { uiSpec: { stage: string } };
+      world: { story?: unknown };
+    };
+    expect(watched.state.uiSpec.stage).toBe('movie');
+
+    const movie = host.protocol.view().uiSpec?.visibleItems[0]?.id as string;
+    const acted = Date.now();
+    host.act('select', { itemId: movie });
+    host.act('next');
+    // Pushed, not polled: the list goes out at most every 250 ms while rooms change.
+    await vi.waitFor(() => expect(rowOf(stream.events, room)?.stage).toBe('theater'), { timeout: 5000, interval: 20 });
+    const shown = stream.events.find((e) => e.at >= acted && (rowOf([e], room)?.stage ?? '') === 'theater');
+    expect(shown).toBeDefined();
+    await vi.waitFor(() =>
+      expect(observer.frames.some((f) => f.type === 'state.updated' && f.payload.source === 'user')).toBe(true),
+    );
+    observer.close();
+    await vi.waitFor(() => expect(readLog(logFile()).some((r) => r.type === 'relay.left')).toBe(true));
+
+    const since = readLog(logFile()).slice(before);
+    const added = since.filter(
+      (r) => r.peer?.startsWith('observer') || r.type === 'relay.join' || r.type === 'relay.left',
+    );
+    expect(added.map((r) => `${r.type} ${(r.payload as { role: string }).role}`)).toEqual([
+      'relay.join observer',
+      'relay.left observer',
+    ]);
+    // Nothing else the observer did reached the log: every other new record is the participant's booking.
+    const others = since.filter((r) => !added.includes(r));
+    expect(others.every((r) => r.type === 'state.updated' || r.type === 'participant.action')).toBe(true);
+  }, 30_000);
+
+  it('lets an experimenter take over from the agent mid-task, book, and hand back; the log says who did each action', async () => {
+    const { server, supervisor } = await studyServer();
+    const { room, host, task } = await participantOnTask(server.url, 'Z1', 'autopilot');
+    await vi.waitFor(() => expect(supervisor.isRunning(room)).toBe(true));
+
+    const taken = await post(server.url, `/api/console/rooms/${room}/take-over`, { reason: 'the agent misread' });
+    expect(taken).toMatchObject({ status: 200, body: { paused: true } });
+    expect(supervisor.isPaused(room)).toBe(true);
+    const refused = await post(server.url, `/api/console/rooms/${room}/take-over`, {});
+    expect(refused.status).toBe(400);
+
+    // The console acts as the agent through the relay, as any agent would.
+    const wizard = await TestClient.connect(server.url, {}, 'as=experimenter');
+    const joined = await wizard.request('relay.join', { role: 'agent', sessionId: room });
+    expect(joined.type).toBe('relay.joined');
+    const movie = host.protocol.view().uiSpec?.visibleItems[0]?.id as string;
+    const call = await wizard.request('tool.call', {
+      toolName: 'select',
+      params: { itemId: movie },
+      reason: 'as asked',
+    });
+    expect(call.type).toBe('tool.result');
+    wizard.send({ v: 'mvp-0.2', type: 'agent.message', payload: { text: 'I picked the first film for you.' } });
+    await vi.waitFor(() =>
+      expect(host.protocol.view().messageHistory.some((m) => m.text.startsWith('I picked'))).toBe(true),
+    );
+    wizard.close();
+
+    const back = await post(server.url, `/api/console/rooms/${room}/hand-back`, {});
+    expect(back).toMatchObject({ status: 200, body: { resumed: true } });
+    await vi.waitFor(() => expect(supervisor.isRunning(room)).toBe(true));
+    // The agent, handed back, books what the participant asks for.
+    host.say(task.goal ?? task.title);
+    await vi.waitFor(
+      () => expect(host.protocol.view().messageHistory.some((m) => /Shall I book/.test(m.text))).toBe(true),
+      {
+        timeout: 20_000,
+        interval: 50,
+      },
+    );
+    host.say('yes');
+    await vi.waitFor(() => expect(host.protocol.engine.submitted()).not.toBeNull(), { timeout: 10_000, interval: 50 });
+
+    const log = readLog(join(server.logsDir, readdirSync(server.logsDir)[0] as string));
+    const takeOver = log.find((r) => r.type === 'console.take-over');
+    expect(takeOver?.payload).toMatchObject({ by: 'experimenter', reason: 'the agent misread', agentPaused: true });
+    const calls = log.filter((r) => r.type === 'tool.call');
+    const byWizard = calls.filter((r) => r.peer?.startsWith('experimenter-'));
+    const byAgent = calls.filter((r) => r.peer?.startsWith('agent-'));
+    expect(byWizard).toHaveLength(1);
+    expect(byWizard[0]?.payload).toMatchObject({ toolName: 'select', reason: 'as asked' });
+    expect(byAgent.length).toBeGreaterThan(3);
+    expect(log.findIndex((r) => r.type === 'console.hand-back')).toBeGreaterThan(log.indexOf(byWizard[0] as never));
+    expect(log.indexOf(byAgent.at(-1) as never)).toBeGreaterThan(log.findIndex((r) => r.type === 'console.hand-back'));
+  }, 60_000);
+
+  it('is closed to anyone without an experimenter’s credential', async () => {
+    const { server } = await studyServer({ access: 'token', secret: SECRET });
+    const capabilities = server.capabilities as NonNullable<typeof server.capabilities>;
+    const get = async (path: string, token?: string) =>
+      (await fetch(`${server.url}${path}`, token ? { headers: { Authorization: `Bearer ${token}` } } : {})).status;
+    const host = await capabilities.issue({ kind: 'host', room: 'r-someone' });
+    const agent = await capabilities.issue({ kind: 'agent' });
+    const experimenter = await capabilities.issue({ kind: 'experimenter', name: 'Ada' });
+    for (const path of ['/api/console/study', '/api/console/sessions', '/api/console/stream']) {
+      expect(await get(path)).toBe(401);
+      expect(await get(path, host)).toBe(403);
+      expect(await get(path, agent)).toBe(403);
+    }
+    expect(await get('/api/console/study', experimenter)).toBe(200);
+    // The stream's credential comes in the address, as a browser's EventSource cannot send headers.
+    const stream = await openStream(`${server.url}/api/console/stream?token=${experimenter}`);
+    expect(stream.status).toBe(200);
+    // A page of another site cannot act on a participant, whatever it holds.
+    const forged = await fetch(`${server.url}/api/console/rooms/r-x/end`, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        Authorization: `Bearer ${experimenter}`,
+        Origin: 'https://evil.example',
+      },
+      body: JSON.stringify({ reason: 'x' }),
+    });
+    expect(forged.status).toBe(403);
+  });
+
+  it('ends or resets a participant’s task with the reason logged', async () => {
+    const { server, registry } = await studyServer();
+    const one = await participantOnTask(server.url, 'E1', 'alone');
+    const two = await participantOnTask(server.url, 'E2', 'alone');
+    expect((await post(server.url, `/api/console/rooms/${one.room}/reset`, { reason: 'page froze' })).status).toBe(200);
+    expect(registry.byRoom(one.room)?.status).toBe('briefing');
+    expect((await post(server.url, `/api/console/rooms/${two.room}/end`, { reason: 'withdrew consent' })).status).toBe(
+      200,
+    );
+    expect(registry.byRoom(two.room)?.status).toBe('dropped');
+    expect((await post(server.url, `/api/console/rooms/${two.room}/end`, { reason: 'again' })).status).toBe(409);
+    expect((await post(server.url, '/api/console/rooms/r-nobody/end', { reason: 'x' })).status).toBe(404);
+    const ends = readdirSync(server.logsDir)
+      .map((f) => readLog(join(server.logsDir, f)).at(-1))
+      .map((r) => (r?.payload as { reason?: string } | undefined)?.reason ?? '')
+      .sort();
+    expect(ends).toEqual([
+      'ended by the experimenter: withdrew consent (experimenter)',
+      'reset by the experimenter: page froze (experimenter)',
+    ]);
+  }, 30_000);
+
+  it('replays every session of a simulated study to the final state its log records', async () => {
+    const { server } = await studyServer();
+    const people = await Promise.all(
+      ['R1', 'R2', 'R3', 'R4'].map((name, i) => participantOnTask(server.url, name, i % 2 ? 'alone' : 'autopilot')),
+    );
+    await Promise.all(
+      people.map(async ({ room, host, task }, i) => {
+        if (i % 2 === 0) {
+          host.say(task.goal ?? task.title);
+          await vi.waitFor(
+            () => expect(host.protocol.view().messageHistory.some((m) => /Shall I book/.test(m.text))).toBe(true),
+            {
+              timeout: 20_000,
+              interval: 50,
+            },
+          );
+          host.say('yes');
+          await vi.waitFor(() => expect(host.protocol.engine.submitted()).not.toBeNull(), {
+            timeout: 10_000,
+            interval: 50,
+          });
+        } else {
+          const spec = () => host.protocol.view().uiSpec;
+          host.act('select', { itemId: spec()?.visibleItems[0]?.id as string });
+          host.act('sort', { field: 'title', order: 'desc' });
+          host.act('next');
+          host.act('select', { itemId: spec()?.visibleItems[1]?.id as string });
+        }
+        const ended = await post(server.url, `/api/participant/step?room=${room}`, {
+          step: 'end-task',
+          outcome: 'done',
+        });
+        expect(ended.status).toBe(200);
+      }),
+    );
+    const sessions = (await (await fetch(`${server.url}/api/console/sessions`)).json()) as {
+      sessions: { sessionId: string }[];
+    };
+    expect(sessions.sessions).toHaveLength(4);
+    for (const { sessionId } of sessions.sessions) {
+      const { log, world } = (await (await fetch(`${server.url}/api/console/sessions/${sessionId}`)).json()) as {
+        log: string;
+        world: Parameters<typeof replayStudyLog>[0];
+      };
+      expect(log).toBe(readFileSync(join(server.logsDir, `${sessionId}.jsonl`), 'utf8'));
+      const replay = replayStudyLog(world, log);
+      expect(replay.differences).toEqual([]);
+      expect(replay.unreadable).toEqual([]);
+      expect(replay.final.rebuilt).toEqual(replay.final.logged);
+      expect(replay.frames).toHaveLength(log.trim().split('\n').length);
+    }
+    // A log that does not explain its states says where.
+    const { sessionId } = sessions.sessions[0] as { sessionId: string };
+    const { log, world } = (await (await fetch(`${server.url}/api/console/sessions/${sessionId}`)).json()) as {
+      log: string;
+      world: Parameters<typeof replayStudyLog>[0];
+    };
+    const tampered = log
+      .split('\n')
+      .filter(
+        (line) =>
+          !line.includes('"participant.action"') && !(line.includes('"tool.call"') && line.includes('"select"')),
+      )
+      .map((line) => line.replace(/"action":\{"toolName":"select","params":\{[^}]*\}\},?/, ''))
+      .join('\n');
+    expect(replayStudyLog(world, tampered).differences.length).toBeGreaterThan(0);
+  }, 60_000);
+});
