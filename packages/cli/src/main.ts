@@ -8,7 +8,7 @@ import { collectDirs, parseMilliseconds, runStdio, type StdioFlags } from './run
 import { parseLimit, type ServeFlags, serve } from './serve.ts';
 import { checkStudy } from './study.ts';
 import { parseSyncUrl, runSync, type SyncFlags } from './sync.ts';
-import { issueToken, parseDays, type TokenFlags } from './token.ts';
+import { issueToken, parseDays, parseName, type TokenFlags } from './token.ts';
 import { parseRuntimeCmd, type TuiFlags, tui } from './tui.ts';
 
 /** Exit codes: 0 done, 1 could not run (busy port, unreadable scenario …), 2 bad command line. */
@@ -98,6 +98,11 @@ export async function main(argv: string[]): Promise<number> {
     )
     .addArgument(new Argument('<kind>', 'what the credential allows').choices(['host', 'agent', 'experimenter']))
     .addOption(new Option('--room <name>', 'the room of a host credential').argParser(parseRoom))
+    .addOption(
+      new Option('--name <name>', "an experimenter's name, which the study log gives for what they do").argParser(
+        parseName,
+      ),
+    )
     .addOption(new Option('--days <n>', 'how long it is valid').default(30).argParser(parseDays))
     .addOption(
       new Option('--data <dir>', "folder of the server's own data (its secret)")

@@ -145,6 +145,13 @@ describe('usher serve: command line', () => {
       expect(minted.code).toBe(0);
       const auth = { Authorization: `Bearer ${minted.stdout.trim()}` };
       expect((await fetch(`${base}/api/rooms`, { headers: auth })).status).toBe(200);
+      // An experimenter's credential may name them (the console's actions are logged with it); no other may.
+      const named = await usher(['token', 'experimenter', '--name', 'Ada L', '--data', data]);
+      expect(named.code).toBe(0);
+      const claims = JSON.parse(Buffer.from(named.stdout.trim().split('.')[1] as string, 'base64url').toString());
+      expect(claims).toMatchObject({ cap: 'experimenter', name: 'Ada L' });
+      expect((await usher(['token', 'agent', '--name', 'Ada', '--data', data])).code).toBe(1);
+      expect((await usher(['token', 'experimenter', '--name', 'a\nb', '--data', data])).code).toBe(2);
     } finally {
       child.kill('SIGTERM');
     }

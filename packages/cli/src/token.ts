@@ -1,12 +1,21 @@
 import { join } from 'node:path';
-import { Capabilities, loadSecret, SecretError, StartupError } from '@usher/server';
+import { Capabilities, ExperimenterNameSchema, loadSecret, SecretError, StartupError } from '@usher/server';
 import { InvalidArgumentError } from 'commander';
 
 export interface TokenFlags {
   kind: 'host' | 'agent' | 'experimenter';
   room?: string;
+  /** Which experimenter: the study log names them for what they do from the console. */
+  name?: string;
   days: number;
   data: string;
+}
+
+/** `--name`: an experimenter's name as a credential may carry it. */
+export function parseName(value: string): string {
+  const name = ExperimenterNameSchema.safeParse(value);
+  if (!name.success) throw new InvalidArgumentError('expected 1–64 letters, digits, spaces or . _ @ -');
+  return name.data;
 }
 
 /** `--days`: how long a credential is valid, 1 to 3650 days. */
@@ -24,6 +33,8 @@ export function parseDays(value: string): number {
 export async function issueToken(flags: TokenFlags): Promise<number> {
   if (flags.kind === 'host' && !flags.room)
     throw new StartupError('a host credential is for one room: add --room NAME');
+  if (flags.name !== undefined && flags.kind !== 'experimenter')
+    throw new StartupError("--name names an experimenter; it is not part of a host's or an agent's credential");
   let secret: Uint8Array;
   try {
     secret = loadSecret(join(flags.data, 'server.secret')).secret;
@@ -33,7 +44,11 @@ export async function issueToken(flags: TokenFlags): Promise<number> {
   }
   const capabilities = new Capabilities(secret);
   const capability =
-    flags.kind === 'host' ? { kind: 'host' as const, room: flags.room as string } : { kind: flags.kind };
+    flags.kind === 'host'
+      ? { kind: 'host' as const, room: flags.room as string }
+      : flags.kind === 'experimenter'
+        ? { kind: 'experimenter' as const, ...(flags.name && { name: flags.name }) }
+        : { kind: flags.kind };
   console.log(await capabilities.issue(capability, flags.days));
   return 0;
 }

@@ -5,9 +5,11 @@ export {
   type Capability,
   CredentialError,
   DEFAULT_TOKEN_DAYS,
+  ExperimenterNameSchema,
   joinRefusal,
 } from './access/capabilities.ts';
 export { loadSecret, SecretError } from './access/secret.ts';
+export { type AgentControl, type ParticipantRow, StudyConsole } from './console/study-console.ts';
 export { HeadlessHost, type HeadlessHostOptions } from './headless-host/headless-host.ts';
 export { DEFAULT_LIMITS, type RelayLimits } from './relay/limits.ts';
 export { CLOSE_REPLACED, Relay, type RelayOptions, type RoomStatus } from './relay/relay.ts';
