@@ -4,7 +4,13 @@ import { defineConfig } from 'vite';
 const relay = process.env.USHER_RELAY ?? 'http://127.0.0.1:8787';
 
 export default defineConfig({
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: true,
+    // Two pages: the participant's (index.html) and the experimenter's console (console.html).
+    rollupOptions: { input: { main: 'index.html', console: 'console.html' } },
+  },
   server: {
     proxy: {
       '/api': relay,

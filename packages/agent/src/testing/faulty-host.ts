@@ -40,6 +40,8 @@ export interface FaultyHostOptions {
   url: string;
   room?: string;
   scenario: Scenario;
+  /** The room's host credential (a study link's token), for a relay with access control. */
+  token?: string;
   /** Apply the Nth tool call (1-based) and send its tool.result, but not the state.updated that should follow. */
   dropStateAfterCall?: number;
   /** Calls to answer with `TOOL_EXECUTION_FAILED` (see {@link nthCall}, {@link everyCall}). */
@@ -110,7 +112,9 @@ export class FaultyHost {
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
       const base = this.options.url.replace(/^http/, 'ws');
-      const ws = new WebSocket(new URL(AGENT_WS_PATH, base));
+      const url = new URL(AGENT_WS_PATH, base);
+      if (this.options.token) url.searchParams.set('token', this.options.token);
+      const ws = new WebSocket(url);
       this.ws = ws;
       let joined = false;
       ws.on('open', () => {

@@ -246,6 +246,9 @@ describe('the experimenter console', () => {
       'ended by the experimenter: withdrew consent (experimenter)',
       'reset by the experimenter: page froze (experimenter)',
     ]);
+    // A condition without an agent stays without one.
+    const three = await participantOnTask(server.url, 'E3', 'alone');
+    expect((await post(server.url, `/api/console/rooms/${three.room}/take-over`, { reason: 'help' })).status).toBe(409);
   }, 30_000);
 
   it('replays every session of a simulated study to the final state its log records', async () => {

@@ -121,6 +121,9 @@ export class StudyConsole {
    */
   takeOver(participant: Participant, by: string, reason: string): { paused: boolean } {
     if (participant.status !== 'task') throw new ConsoleError('the participant is not on a task');
+    if (this.mode.conditionOf(participant)?.agent === 'none') {
+      throw new ConsoleError('this condition has no agent: stepping in as one would change the condition');
+    }
     const paused = this.agents?.pause(participant.room, by) ?? false;
     this.relay.record(participant.room, 'console.take-over', { by, reason, agentPaused: paused });
     return { paused };

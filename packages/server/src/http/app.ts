@@ -252,6 +252,8 @@ export function createApp({
       }
       return next();
     });
+    // The experimenter's console is its own page of the same app; its API needs the experimenter's credential.
+    app.get('/console', serveStatic({ root: webRoot, path: 'console.html' }));
     app.use('/*', serveStatic({ root: webRoot }));
   }
 

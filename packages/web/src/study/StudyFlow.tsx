@@ -19,6 +19,9 @@ interface Props {
  * the booking page (its checklist above it) → the end page with the completion code. Each step is
  * stored by the server before the page moves on, so a reload comes back to the same place.
  */
+/** How often a page on a task asks the server whether the experimenter ended or reset it (ms). */
+const TASK_CHECK_MS = 5000;
+
 export function StudyFlow({ api, initial, room, token }: Props) {
   const [view, setView] = useState(initial);
   const [busy, setBusy] = useState(false);
@@ -44,6 +47,21 @@ export function StudyFlow({ api, initial, room, token }: Props) {
       setBusy(false);
     }
   };
+
+  // While on a task, the page checks now and then where the server says the participant is: an
+  // experimenter may have reset the task or ended the study from the console.
+  useEffect(() => {
+    if (view.status !== 'task') return;
+    const timer = setInterval(() => {
+      api.view().then(
+        (latest) => {
+          if (latest && (latest.status !== view.status || latest.taskIndex !== view.taskIndex)) setView(latest);
+        },
+        () => {},
+      );
+    }, TASK_CHECK_MS);
+    return () => clearInterval(timer);
+  }, [api, view.status, view.taskIndex]);
 
   // Back on a task after a reload or a return: the server makes sure its session (and agent) run.
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, for the view the page opened with
@@ -94,7 +112,7 @@ export function StudyFlow({ api, initial, room, token }: Props) {
         </section>
       )}
       {(view.status === 'done' || view.status === 'gave-up' || view.status === 'dropped') && (
-        <EndCard completion={view.completion} />
+        <EndCard completion={view.completion} ended={view.status === 'dropped'} />
       )}
     </FlowPage>
   );
@@ -241,15 +259,21 @@ function Checklist({ items, compact = false }: { items: string[]; compact?: bool
   );
 }
 
-function EndCard({ completion }: { completion: ParticipantView['completion'] }) {
+function EndCard({ completion, ended }: { completion: ParticipantView['completion']; ended: boolean }) {
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
+  useEffect(() => {
+    heading.current?.focus();
+  }, []);
   return (
     <section className="flow-card" aria-labelledby="flow-title" data-testid="flow-end">
       <h1 id="flow-title" tabIndex={-1} ref={heading}>
-        Thank you for taking part
+        {ended ? 'This study has ended' : 'Thank you for taking part'}
       </h1>
-      <p className="flow-text">Your answers are saved. You can close this page.</p>
+      <p className="flow-text">
+        {ended
+          ? 'The researcher has ended your part in this study. What you did so far is saved. You can close this page.'
+          : 'Your answers are saved. You can close this page.'}
+      </p>
       {completion?.code && (
         <div className="completion">
           <p>Your completion code</p>

@@ -5,7 +5,7 @@ import { InfoIcon, SparkleIcon } from './icons.tsx';
 const WHO: Record<ChatEntry['role'], string> = { participant: 'You', agent: 'Assistant', system: 'Booking system' };
 
 /** One chat entry: the participant on the right, the assistant on the left with its avatar, system notes centred. */
-export function ChatMessage({ entry }: { entry: ChatEntry }) {
+export function ChatMessage({ entry, participantName }: { entry: ChatEntry; participantName?: string }) {
   const time = formatTimeOfDay(entry.timestamp);
   if (entry.role === 'system') {
     return (
@@ -27,7 +27,9 @@ export function ChatMessage({ entry }: { entry: ChatEntry }) {
       )}
       <div className="msg__body">
         <p className="msg__meta">
-          <span className="msg__who">{WHO[entry.role]}</span>
+          <span className="msg__who">
+            {entry.role === 'participant' && participantName ? participantName : WHO[entry.role]}
+          </span>
           {time && (
             <time dateTime={entry.timestamp} className="msg__time">
               {time}

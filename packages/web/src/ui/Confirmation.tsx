@@ -6,13 +6,14 @@ import { Poster } from './stages/Poster.tsx';
 import './stages/summary.css';
 
 /** After the booking is submitted: the reference and what was booked. */
-export function Confirmation({ booking }: { booking: SubmittedBooking }) {
+export function Confirmation({ booking, embedded = false }: { booking: SubmittedBooking; embedded?: boolean }) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
+    if (embedded) return;
     // Announce the result by moving focus here, unless the participant is writing in the chat.
     window.scrollTo({ top: 0 });
     if (!document.activeElement?.closest('.chat')) heading.current?.focus({ preventScroll: true });
-  }, []);
+  }, [embedded]);
   const tickets = booking.tickets.map((t) => `${t.quantity} × ${t.label}`).join(', ');
   return (
     <section className="confirmation" data-testid="confirmation" aria-labelledby="confirmation-title">

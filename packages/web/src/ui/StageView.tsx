@@ -24,10 +24,12 @@ interface Props {
   tools: ReadonlySet<string>;
   act: (tool: string, params?: Record<string, unknown>) => boolean;
   refusal: { code: string; message: string } | null;
+  /** Shown inside another page (the console): a new stage does not scroll the window. */
+  embedded?: boolean;
 }
 
 /** The current stage: heading, what the agent did to the list, the stage's component, and Back / Next. */
-export function StageView({ spec, tools, act, refusal }: Props) {
+export function StageView({ spec, tools, act, refusal, embedded = false }: Props) {
   const heading = useRef<HTMLHeadingElement>(null);
   const movedByParticipant = useRef(false);
   const can = (tool: string) => tools.has(tool);
@@ -42,7 +44,7 @@ export function StageView({ spec, tools, act, refusal }: Props) {
   // agent moving on never pulls focus out of the chat.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the stage changes, by design
   useEffect(() => {
-    window.scrollTo({ top: 0 });
+    if (!embedded) window.scrollTo({ top: 0 });
     if (movedByParticipant.current) heading.current?.focus({ preventScroll: true });
     movedByParticipant.current = false;
   }, [spec.stage]);

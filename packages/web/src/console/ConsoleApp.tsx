@@ -1,0 +1,126 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Brand } from '../ui/Header.tsx';
+import type { AgentFeedEvent, ConsoleApi, ParticipantRow, StudyInfo } from './console-api.ts';
+import { ParticipantTable } from './ParticipantTable.tsx';
+import { ReplayPanel } from './ReplayPanel.tsx';
+import { WatchRoom } from './WatchRoom.tsx';
+
+interface Props {
+  api: ConsoleApi;
+  study: StudyInfo;
+  initial: ParticipantRow[];
+}
+
+type Tab = 'participants' | 'replay';
+
+/** The experimenter's console: participants live (and one room watched), or a session replayed. */
+export function ConsoleApp({ api, study, initial }: Props) {
+  const [rows, setRows] = useState(initial);
+  const [live, setLive] = useState(false);
+  const [tab, setTab] = useState<Tab>('participants');
+  const [watching, setWatching] = useState<string | null>(null);
+  const [feed, setFeed] = useState<AgentFeedEvent[]>([]);
+
+  useEffect(
+    () =>
+      api.stream({
+        participants: setRows,
+        connection: setLive,
+        // Only the watched room's agent is shown; the rest is not kept.
+        agent: (event) => setFeed((all) => [...all.slice(-499), event]),
+      }),
+    [api],
+  );
+
+  const watched = useMemo(() => rows.find((r) => r.room === watching) ?? null, [rows, watching]);
+
+  return (
+    <div className="console">
+      <header className="topbar">
+        <div className="topbar__inner">
+          <Brand>Usher Console</Brand>
+          <div className="topbar__meta">
+            <p className="topbar__ids">
+              {study.title} · {study.id}
+            </p>
+            <p className={`connection connection--${live ? 'open' : 'reconnecting'}`} data-testid="console-live">
+              <span className="connection__dot" aria-hidden="true" />
+              {live ? 'Live' : 'Reconnecting…'}
+            </p>
+          </div>
+        </div>
+      </header>
+      <nav className="console-tabs" aria-label="Console">
+        <div className="console-tabs__inner">
+          <button
+            type="button"
+            className="console-tab"
+            aria-current={tab === 'participants' ? 'page' : undefined}
+            onClick={() => setTab('participants')}
+          >
+            Participants <span className="console-tab__count">{rows.length}</span>
+          </button>
+          <button
+            type="button"
+            className="console-tab"
+            aria-current={tab === 'replay' ? 'page' : undefined}
+            onClick={() => setTab('replay')}
+          >
+            Replay
+          </button>
+        </div>
+      </nav>
+      <main className="console-main">
+        {tab === 'participants' && (
+          <>
+            <Summary rows={rows} study={study} />
+            <div className={`console-split${watched ? ' console-split--open' : ''}`}>
+              <ParticipantTable rows={rows} selected={watching} onSelect={setWatching} />
+              {watched && (
+                <WatchRoom
+                  key={watched.room}
+                  api={api}
+                  row={watched}
+                  feed={feed.filter((e) => e.room === watched.room)}
+                  onClose={() => setWatching(null)}
+                />
+              )}
+            </div>
+          </>
+        )}
+        {tab === 'replay' && <ReplayPanel api={api} study={study} />}
+      </main>
+    </div>
+  );
+}
+
+/** Participants per condition and where they are: the study at a glance. */
+function Summary({ rows, study }: { rows: ParticipantRow[]; study: StudyInfo }) {
+  const count = (pred: (r: ParticipantRow) => boolean) => rows.filter(pred).length;
+  return (
+    <section className="console-summary" aria-label="The study at a glance">
+      <div className="stat">
+        <p className="stat__value" data-testid="stat-booking">
+          {count((r) => r.status === 'booking')}
+        </p>
+        <p className="stat__label">on a task now</p>
+      </div>
+      <div className="stat">
+        <p className="stat__value">{count((r) => r.status === 'done')}</p>
+        <p className="stat__label">finished</p>
+      </div>
+      <div className="stat">
+        <p className="stat__value">{count((r) => r.status === 'dropped' || r.status === 'gave-up')}</p>
+        <p className="stat__label">dropped or gave up</p>
+      </div>
+      {study.conditions.map((c) => (
+        <div className="stat stat--condition" key={c.id}>
+          <p className="stat__value">{count((r) => r.condition?.id === c.id)}</p>
+          <p className="stat__label">
+            {c.label} <span className="muted">({c.agent})</span>
+          </p>
+        </div>
+      ))}
+    </section>
+  );
+}

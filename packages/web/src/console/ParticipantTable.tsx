@@ -1,0 +1,108 @@
+import type { ParticipantRow } from './console-api.ts';
+
+const STATUS: Record<ParticipantRow['status'], string> = {
+  consent: 'Consent',
+  briefing: 'Briefing',
+  booking: 'On task',
+  done: 'Done',
+  'gave-up': 'Gave up',
+  dropped: 'Dropped',
+};
+
+/** `12 min 5 s`, from milliseconds. */
+export function formatSpan(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  return m < 60 ? `${m} min ${s % 60} s` : `${Math.floor(m / 60)} h ${m % 60} min`;
+}
+
+interface Props {
+  rows: ParticipantRow[];
+  selected: string | null;
+  onSelect: (room: string) => void;
+}
+
+/** Every participant of the study, newest first: condition, task, stage, time on task, status, the agent. */
+export function ParticipantTable({ rows, selected, onSelect }: Props) {
+  if (rows.length === 0) {
+    return (
+      <section className="console-card console-empty">
+        <h2>No participants yet</h2>
+        <p className="muted">They appear here, live, as soon as they open the study link.</p>
+      </section>
+    );
+  }
+  return (
+    <section className="console-card console-table-wrap" aria-label="Participants">
+      <table className="console-table" data-testid="participants">
+        <thead>
+          <tr>
+            <th scope="col">Participant</th>
+            <th scope="col">Condition</th>
+            <th scope="col">Task</th>
+            <th scope="col">Stage</th>
+            <th scope="col">On task</th>
+            <th scope="col">Status</th>
+            <th scope="col">Agent</th>
+            <th scope="col">
+              <span className="sr-only">Watch</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {[...rows].reverse().map((row) => (
+            <tr
+              key={row.id}
+              className={row.room === selected ? 'is-selected' : undefined}
+              data-testid="participant-row"
+              data-room={row.room}
+            >
+              <td>
+                <span
+                  className={`presence${row.online ? ' presence--on' : ''}`}
+                  title={row.online ? 'page open' : 'page closed'}
+                />
+                <span className="mono">{row.externalId ?? row.id}</span>
+              </td>
+              <td>{row.condition?.label ?? '—'}</td>
+              <td>
+                {row.task ? (
+                  <>
+                    <span className="muted">
+                      {row.taskIndex + 1}/{row.taskCount}
+                    </span>{' '}
+                    {row.task.title}
+                  </>
+                ) : (
+                  '—'
+                )}
+              </td>
+              <td data-testid="participant-stage">{row.status === 'booking' ? (row.stage ?? 'page closed') : '—'}</td>
+              <td className="num">{row.timeOnTaskMs === null ? '—' : formatSpan(row.timeOnTaskMs)}</td>
+              <td>
+                <span className={`pill pill--${row.status}`} data-testid="participant-status">
+                  {STATUS[row.status]}
+                </span>
+              </td>
+              <td>
+                {row.agent === 'none' ? <span className="muted">—</span> : row.agent === 'paused' ? 'You' : 'Working'}
+              </td>
+              <td>
+                <button
+                  type="button"
+                  className="button button--small"
+                  onClick={() => onSelect(row.room)}
+                  disabled={row.status !== 'booking'}
+                  aria-label={`Watch ${row.externalId ?? row.id}`}
+                >
+                  Watch
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

@@ -1,0 +1,148 @@
+import type { Scenario } from '@usher/booking';
+import type { HostView } from '@usher/protocol';
+
+/** One participant as the console lists them (the server's `ParticipantRow`). */
+export interface ParticipantRow {
+  id: string;
+  externalId: string | null;
+  room: string;
+  condition: { id: string; label: string; agent: string } | null;
+  status: 'consent' | 'briefing' | 'booking' | 'done' | 'gave-up' | 'dropped';
+  taskIndex: number;
+  taskCount: number;
+  task: { id: string; title: string } | null;
+  stage: string | null;
+  online: boolean;
+  agent: 'running' | 'paused' | 'none';
+  sessionId: string | null;
+  events: number;
+  timeOnTaskMs: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface StudyInfo {
+  id: string;
+  title: string;
+  conditions: { id: string; label: string; agent: string }[];
+  tasks: { id: string; title: string }[];
+}
+
+/** One record of an agent's episode log (packages/agent/src/memory/episode.ts), as the console shows it. */
+export interface EpisodeRecord {
+  kind: 'plan' | 'action' | 'outcome' | 'note';
+  seq: number;
+  timestamp: string;
+  goal?: string;
+  remainingSteps?: string[];
+  type?: string;
+  reason?: string;
+  payload?: Record<string, unknown>;
+  ok?: boolean;
+  code?: string;
+  detail?: string;
+  text?: string;
+}
+
+export type AgentFeedEvent =
+  | { room: string; kind: 'episode'; episode: EpisodeRecord }
+  | { room: string; kind: 'paused' | 'resumed' | 'started' | 'stopped'; by?: string };
+
+export interface RoomDetail {
+  participant: ParticipantRow | undefined;
+  state: (HostView & { source?: string }) | null;
+  episodes: EpisodeRecord[];
+  world: Scenario | null;
+  checklist: string[];
+}
+
+export interface SessionSummary {
+  sessionId: string;
+  participantId: string;
+  conditionId: string;
+  taskId: string;
+  startedAt: string;
+  bytes: number;
+  resumed: boolean;
+}
+
+/** A console request the server refused, with its message for the experimenter. */
+export class ConsoleRequestError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The console's side of `/api/console/…`, with the experimenter's credential when the server needs one. */
+export class ConsoleApi {
+  constructor(readonly token: string | null) {}
+
+  study(): Promise<{ study: StudyInfo; participants: ParticipantRow[] }> {
+    return this.get('/api/console/study');
+  }
+
+  room(room: string): Promise<RoomDetail> {
+    return this.get(`/api/console/rooms/${encodeURIComponent(room)}`);
+  }
+
+  sessions(): Promise<{ sessions: SessionSummary[] }> {
+    return this.get('/api/console/sessions');
+  }
+
+  session(sessionId: string): Promise<{ session: SessionSummary; log: string; world: Scenario | null }> {
+    return this.get(`/api/console/sessions/${encodeURIComponent(sessionId)}`);
+  }
+
+  act(room: string, what: 'take-over' | 'hand-back' | 'end' | 'reset', reason?: string): Promise<object> {
+    return this.request(`/api/console/rooms/${encodeURIComponent(room)}/${what}`, {
+      method: 'POST',
+      body: JSON.stringify(reason === undefined ? {} : { reason }),
+    });
+  }
+
+  /** The live feed: the participant list as it changes, and every agent's episodes. Returns the function that closes it. */
+  stream(handlers: {
+    participants(rows: ParticipantRow[]): void;
+    agent(event: AgentFeedEvent): void;
+    connection(open: boolean): void;
+  }): () => void {
+    // EventSource sends no headers: the credential goes in the address, as it does for the relay.
+    const source = new EventSource(
+      `/api/console/stream${this.token ? `?token=${encodeURIComponent(this.token)}` : ''}`,
+    );
+    source.addEventListener('participants', (e) => handlers.participants(JSON.parse((e as MessageEvent).data)));
+    source.addEventListener('agent', (e) => handlers.agent(JSON.parse((e as MessageEvent).data)));
+    source.addEventListener('open', () => handlers.connection(true));
+    source.addEventListener('error', () => handlers.connection(false));
+    return () => source.close();
+  }
+
+  /** The relay's address for a console socket (observer or agent), with the credential. */
+  relayUrl(): string {
+    const base = location.origin.replace(/^http/, 'ws');
+    const query = this.token ? `token=${encodeURIComponent(this.token)}` : 'as=experimenter';
+    return `${base}/agent/ws?${query}`;
+  }
+
+  private get<T>(path: string): Promise<T> {
+    return this.request(path, { method: 'GET' });
+  }
+
+  private async request<T>(path: string, init: RequestInit): Promise<T> {
+    const headers: Record<string, string> = {};
+    if (this.token) headers.Authorization = `Bearer ${this.token}`;
+    if (init.method === 'POST') headers['Content-Type'] = 'application/json';
+    const response = await fetch(path, { ...init, headers });
+    const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
+    if (!response.ok) {
+      throw new ConsoleRequestError(
+        response.status,
+        body?.error?.message ?? `the server answered HTTP ${response.status}`,
+      );
+    }
+    return body as T;
+  }
+}
