@@ -318,4 +318,64 @@ describe('the experimenter console', () => {
       .join('\n');
     expect(replayStudyLog(world, tampered).differences.length).toBeGreaterThan(0);
   }, 60_000);
+
+  it('runs a condition whose agent is the wizard: nobody is started, the experimenter acts and the log says so', async () => {
+    const wizardStudy: Study = {
+      ...DEMO,
+      conditions: [
+        ...DEMO.conditions,
+        { ...(DEMO.conditions[1] as Study['conditions'][number]), id: 'woz', agent: 'wizard' },
+      ],
+    };
+    const registry = new StudyRegistry(':memory:');
+    const supervisor = new AgentSupervisor({
+      relayUrl: 'ws://127.0.0.1:1',
+      studyId: DEMO.id,
+      episodesDir: null,
+      llm: null,
+      log: () => {},
+    });
+    const server = await startTestServer({
+      study: { study: wizardStudy, registry, hooks: { taskStarted: (p, c) => supervisor.start(p.room, p.id, c) } },
+    });
+    if (server.console) server.console.agents = supervisor;
+    const { room, host } = await participantOnTask(server.url, 'WZ', 'woz');
+    expect(supervisor.isRunning(room)).toBe(false);
+    const rows = async () =>
+      (
+        (await (await fetch(`${server.url}/api/console/study`)).json()) as {
+          participants: { room: string; agentsInRoom: number; condition: { agent: string } }[];
+        }
+      ).participants;
+    expect((await rows()).find((r) => r.room === room)).toMatchObject({
+      agentsInRoom: 0,
+      condition: { agent: 'wizard' },
+    });
+
+    expect(
+      await post(server.url, `/api/console/rooms/${room}/take-over`, { reason: 'wizard condition' }),
+    ).toMatchObject({ status: 200, body: { paused: false } });
+    const wizard = await TestClient.connect(server.url, {}, 'as=experimenter');
+    await wizard.request('relay.join', { role: 'agent', sessionId: room });
+    expect((await rows()).find((r) => r.room === room)?.agentsInRoom).toBe(1);
+    const movie = host.protocol.view().uiSpec?.visibleItems[0]?.id as string;
+    expect(
+      (await wizard.request('tool.call', { toolName: 'select', params: { itemId: movie }, reason: 'the wizard picks' }))
+        .type,
+    ).toBe('tool.result');
+    wizard.close();
+    expect(await post(server.url, `/api/console/rooms/${room}/hand-back`, {})).toMatchObject({
+      status: 200,
+      body: { resumed: false },
+    });
+    expect(supervisor.isRunning(room)).toBe(false);
+
+    const log = readLog(join(server.logsDir, readdirSync(server.logsDir)[0] as string));
+    expect(log[0]?.payload).toMatchObject({ conditionId: 'woz' });
+    expect(log.find((r) => r.type === 'tool.call')?.peer).toMatch(/^experimenter-/);
+    expect(log.filter((r) => r.type.startsWith('console.')).map((r) => r.type)).toEqual([
+      'console.take-over',
+      'console.hand-back',
+    ]);
+  });
 });

@@ -28,6 +28,8 @@ export interface ParticipantRow {
   online: boolean;
   /** `running`, `paused` (an experimenter has the room), or `none`. */
   agent: 'running' | 'paused' | 'none';
+  /** Agents connected to the room now (the condition's, or an experimenter stepping in). */
+  agentsInRoom: number;
   sessionId: string | null;
   /** Records in the open study log. */
   events: number;
@@ -95,6 +97,7 @@ export class StudyConsole {
           : this.agents?.isRunning(participant.room)
             ? 'running'
             : 'none',
+        agentsInRoom: room?.agents ?? 0,
         sessionId: room?.studySession?.sessionId ?? null,
         events: room?.studySession?.events ?? 0,
         timeOnTaskMs: onTask ? Math.max(0, now - Date.parse(participant.updatedAt)) : null,

@@ -86,7 +86,7 @@ export function ParticipantTable({ rows, selected, onSelect }: Props) {
                 </span>
               </td>
               <td>
-                {row.agent === 'none' ? <span className="muted">—</span> : row.agent === 'paused' ? 'You' : 'Working'}
+                <AgentCell row={row} />
               </td>
               <td>
                 <button
@@ -105,4 +105,20 @@ export function ParticipantTable({ rows, selected, onSelect }: Props) {
       </table>
     </section>
   );
+}
+
+/** Who acts as the agent in the room: the condition's agent, an experimenter, or nobody yet (a wizard condition waiting). */
+function AgentCell({ row }: { row: ParticipantRow }) {
+  if (row.condition?.agent === 'wizard' && row.status === 'booking') {
+    return row.agentsInRoom > 0 ? (
+      <span>Wizard</span>
+    ) : (
+      <span className="pill pill--waiting" data-testid="wizard-needed">
+        Needs a wizard
+      </span>
+    );
+  }
+  if (row.agent === 'paused') return <span>Experimenter</span>;
+  if (row.agent === 'running') return <span>Working</span>;
+  return <span className="muted">—</span>;
 }

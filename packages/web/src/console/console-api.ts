@@ -14,6 +14,7 @@ export interface ParticipantRow {
   stage: string | null;
   online: boolean;
   agent: 'running' | 'paused' | 'none';
+  agentsInRoom: number;
   sessionId: string | null;
   events: number;
   timeOnTaskMs: number | null;

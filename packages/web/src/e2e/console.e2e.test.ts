@@ -100,7 +100,7 @@ describe('the experimenter’s console', () => {
     await page.getByTestId('reason').fill('testing the wizard');
     await page.getByTestId('reason-confirm').click();
     await watch.getByTestId('hand-back').waitFor();
-    await row.getByText('You').waitFor();
+    await row.getByText('Experimenter').waitFor();
 
     // The participant acts on their page: the console follows, live.
     host.act('select', { itemId: host.protocol.view().uiSpec?.visibleItems[0]?.id as string });
