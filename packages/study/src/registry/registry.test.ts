@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadStudyFile } from '../study-file/load.ts';
-import { recruitmentFrom, StudyRegistry } from './registry.ts';
+import { CONSENT_GRACE_MS, recruitmentFrom, StudyRegistry } from './registry.ts';
 
 const DEMO = loadStudyFile(new URL('../../../../studies/demo.study.yaml', import.meta.url).pathname);
 const work = mkdtempSync(join(tmpdir(), 'usher-registry-'));
@@ -64,6 +64,25 @@ describe('StudyRegistry', () => {
     expect(after.conditionCounts(DEMO)).toEqual([2, 2]);
     expect(after.byRoom(next.room)?.id).toBe(next.id);
     after.close();
+  });
+
+  it('balances conditions over those who consented, not over those who opened the link and left', () => {
+    const registry = new StudyRegistry(':memory:');
+    const arrive = (id: string, at: Date) =>
+      registry.admit(DEMO, { recruitment: { participant: id }, now: at, random: () => 0 }).participant;
+    // Four open the link; the two in the first condition never consent.
+    const early = ['A', 'B', 'C', 'D'].map((id) => arrive(id, NOW));
+    const first = DEMO.conditions[0]?.id;
+    for (const p of early) {
+      if (p.plan.conditionId !== first) registry.progress(p.id, { status: 'briefing' }, NOW);
+    }
+    expect(early.filter((p) => p.plan.conditionId === first)).toHaveLength(2);
+    // Within the grace period they still count; after it, the next arrivals go to the first condition.
+    const soon = new Date(NOW.getTime() + 10 * 60_000);
+    expect(registry.conditionCounts(DEMO, soon)).toEqual([2, 2]);
+    const later = new Date(NOW.getTime() + CONSENT_GRACE_MS + 60_000);
+    expect(registry.conditionCounts(DEMO, later)).toEqual([0, 2]);
+    expect([arrive('E', later), arrive('F', later)].map((p) => p.plan.conditionId)).toEqual([first, first]);
   });
 
   it('records only the recruitment parameters it knows, and only sane values', () => {

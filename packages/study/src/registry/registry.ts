@@ -34,6 +34,9 @@ export interface Participant {
   updatedAt: string;
 }
 
+/** How long a participant who has not consented yet still counts for balancing conditions (ms). */
+export const CONSENT_GRACE_MS = 30 * 60_000;
+
 /** The recruitment parameters the registry records, and how long each may be. */
 const RECRUITMENT_KEYS = ['PROLIFIC_PID', 'STUDY_ID', 'SESSION_ID', 'participant'] as const;
 const MAX_PARAM = 128;
@@ -115,7 +118,7 @@ export class StudyRegistry {
             .get(study.id, externalId);
           if (known) return { participant: fromRow(known), returning: true };
         }
-        const counts = this.conditionCounts(study);
+        const counts = this.conditionCounts(study, arrival.now);
         const plan = planParticipant(study, counts, {
           random: arrival.random ?? Math.random,
           linkCondition: arrival.linkCondition,
@@ -188,13 +191,25 @@ export class StudyRegistry {
     return result.changes === 1;
   }
 
-  /** Participants per condition so far, in the study's order (within subjects: all in the first). */
-  conditionCounts(study: Pick<StudyFile, 'id' | 'conditions'>): number[] {
-    const rows = this.db
-      .prepare<[string], { condition_id: string | null; n: number }>(
-        'SELECT condition_id, COUNT(*) AS n FROM participants WHERE study_id = ? GROUP BY condition_id',
-      )
-      .all(study.id);
+  /**
+   * Participants per condition so far, in the study's order (within subjects: all in the first).
+   * With `now`, what assignment balances on: those who consented, and those still reading the
+   * consent text who arrived in the last {@link CONSENT_GRACE_MS} (so a burst of arrivals is spread
+   * too); someone who opened the link and left without consenting does not hold a place for ever.
+   */
+  conditionCounts(study: Pick<StudyFile, 'id' | 'conditions'>, now?: Date): number[] {
+    const rows = now
+      ? this.db
+          .prepare<[string, string], { condition_id: string | null; n: number }>(
+            `SELECT condition_id, COUNT(*) AS n FROM participants
+             WHERE study_id = ? AND (status != 'consent' OR created_at > ?) GROUP BY condition_id`,
+          )
+          .all(study.id, new Date(now.getTime() - CONSENT_GRACE_MS).toISOString())
+      : this.db
+          .prepare<[string], { condition_id: string | null; n: number }>(
+            'SELECT condition_id, COUNT(*) AS n FROM participants WHERE study_id = ? GROUP BY condition_id',
+          )
+          .all(study.id);
     const counts = study.conditions.map(() => 0);
     for (const { condition_id, n } of rows) {
       const i = condition_id === null ? 0 : study.conditions.findIndex((c) => c.id === condition_id);
