@@ -1,6 +1,7 @@
 import { FlowStepSchema } from '@usher/protocol';
 import { AssignmentError } from '@usher/study';
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
+import { getCookie, setCookie } from 'hono/cookie';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import type { Capabilities, Capability } from '../access/capabilities.ts';
@@ -37,10 +38,31 @@ export function mountStudyRoutes(
     try {
       admitted = mode.admit(new URL(c.req.url).searchParams);
     } catch (err) {
-      if (err instanceof AssignmentError) return fail('INVALID_LINK', err.message, 400);
+      if (err instanceof AssignmentError)
+        return linkProblem(c, 400, 'INVALID_LINK', 'This study link does not work', err.message);
       throw err;
     }
     const { participant } = admitted;
+    // A participant comes back in the browser they started in: it holds their return key, so
+    // someone who knows or guesses their id cannot take their room.
+    const cookie = `usher_return_${mode.study.id}`;
+    if (admitted.returnKey) {
+      setCookie(c, cookie, admitted.returnKey, {
+        path: `/s/${mode.study.id}`,
+        httpOnly: true,
+        sameSite: 'Lax',
+        secure: isHttps(c),
+        maxAge: RETURN_KEY_DAYS * 86_400,
+      });
+    } else if (admitted.returning && mode.returnKeyMatches(participant, getCookie(c, cookie)) === false) {
+      return linkProblem(
+        c,
+        409,
+        'ALREADY_STARTED',
+        'This study was started in another browser',
+        'Continue in the browser where you started it. If you cannot, contact the researcher, who can help from the study console.',
+      );
+    }
     const page = new URLSearchParams({ room: participant.room, study: mode.study.id, participant: participant.id });
     if (capabilities) page.set('token', await capabilities.issue({ kind: 'host', room: participant.room }));
     return c.redirect(`/?${page}`, 302);
@@ -87,4 +109,30 @@ export function mountStudyRoutes(
       throw err;
     }
   });
+}
+
+/** How long a participant's browser keeps the key to return to their study (days). */
+const RETURN_KEY_DAYS = 90;
+
+/** Whether the participant reached the server over HTTPS (directly, or through a proxy that says so). */
+function isHttps(c: Context): boolean {
+  return new URL(c.req.url).protocol === 'https:' || c.req.header('x-forwarded-proto') === 'https';
+}
+
+/**
+ * A study link that cannot be followed: a page a participant can read (they opened the link in a
+ * browser), or the API's JSON error for anything that does not ask for HTML.
+ */
+function linkProblem(c: Context, status: 400 | 409, code: string, title: string, message: string): Response {
+  if (!(c.req.header('accept') ?? '').includes('text/html')) {
+    return Response.json({ error: { code, message } }, { status });
+  }
+  const escape = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+  return c.html(
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)}</title>` +
+      '<style>body{font:16px/1.6 system-ui,sans-serif;background:#f4f5f8;color:#121826;margin:0;display:grid;place-items:center;min-height:100vh}' +
+      'main{max-width:560px;margin:24px;padding:32px 36px;background:#fff;border:1px solid #e2e5eb;border-radius:12px}h1{font-size:24px;margin:0 0 12px}p{color:#475063;margin:0}</style></head>' +
+      `<body><main role="alert"><h1>${escape(title)}</h1><p>${escape(message)}</p></main></body></html>`,
+    status,
+  );
 }

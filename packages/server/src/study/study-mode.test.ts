@@ -23,14 +23,19 @@ async function studyServer(registry = new StudyRegistry(':memory:'), logsDir?: s
 }
 
 /** Opens the study link as a participant would, and returns where it sent them. */
-async function openLink(base: string, query: string) {
-  const response = await fetch(`${base}/s/demo-01?${query}`, { redirect: 'manual' });
+async function openLink(base: string, query: string, cookie?: string) {
+  const response = await fetch(`${base}/s/demo-01?${query}`, {
+    redirect: 'manual',
+    ...(cookie && { headers: { Cookie: cookie } }),
+  });
   expect(response.status).toBe(302);
   const page = new URL(response.headers.get('location') as string, base);
   return {
     room: page.searchParams.get('room') as string,
     participant: page.searchParams.get('participant') as string,
     token: page.searchParams.get('token') as string,
+    /** The return key the browser keeps (a first visit's `Set-Cookie`), as a `Cookie` header. */
+    cookie: (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '',
   };
 }
 
@@ -133,7 +138,8 @@ describe('study mode', () => {
     first.registry.close();
 
     const second = await studyServer(new StudyRegistry(path), logsDir);
-    const again = await openLink(second.server.url, 'PROLIFIC_PID=back-1');
+    expect(link.cookie).toMatch(/^usher_return_demo-01=[\w-]{32}$/);
+    const again = await openLink(second.server.url, 'PROLIFIC_PID=back-1', link.cookie);
     expect(again.room).toBe(link.room);
     const api = participantApi(second.server.url, again.token);
     expect(await api.view()).toMatchObject({ status: 'task', taskIndex: 0 });
@@ -163,12 +169,33 @@ describe('study mode', () => {
     ]);
     await api.step({ step: 'start-task' });
     await api.step({ step: 'end-task', outcome: 'submitted' });
-    const finished = await openLink(second.server.url, 'PROLIFIC_PID=back-1');
+    const finished = await openLink(second.server.url, 'PROLIFIC_PID=back-1', link.cookie);
     expect(await participantApi(second.server.url, finished.token).view()).toMatchObject({
       status: 'done',
       completion: { code: 'USHER-DEMO-01' },
     });
     second.registry.close();
+  });
+
+  it('lets a participant come back only in the browser they started in', async () => {
+    const { server } = await studyServer();
+    const alice = await openLink(server.url, 'participant=alice');
+    const bob = await openLink(server.url, 'participant=bob');
+    // Someone who knows (or guesses) Alice's id, without her browser's key, does not get her room.
+    for (const cookie of [undefined, bob.cookie, 'usher_return_demo-01=not-the-key']) {
+      const response = await fetch(`${server.url}/s/demo-01?participant=alice`, {
+        redirect: 'manual',
+        headers: { Accept: 'text/html', ...(cookie && { Cookie: cookie }) },
+      });
+      expect(response.status).toBe(409);
+      const page = await response.text();
+      expect(page).toContain('This study was started in another browser');
+      expect(page).not.toContain(alice.room);
+    }
+    const json = await fetch(`${server.url}/s/demo-01?participant=alice`, { redirect: 'manual' });
+    expect(await json.json()).toMatchObject({ error: { code: 'ALREADY_STARTED' } });
+    // Her own browser comes back to her room.
+    expect((await openLink(server.url, 'participant=alice', alice.cookie)).room).toBe(alice.room);
   });
 
   it('balances conditions across participants, and keeps strangers out of participants’ rooms and API', async () => {

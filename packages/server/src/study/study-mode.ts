@@ -107,7 +107,7 @@ export class StudyMode {
   }
 
   /** A participant opening the study link, with its query (recruitment parameters, `condition=`). */
-  admit(query: URLSearchParams): { participant: Participant; returning: boolean } {
+  admit(query: URLSearchParams): { participant: Participant; returning: boolean; returnKey?: string } {
     const condition = query.get('condition');
     const admitted = this.registry.admit(this.study, {
       recruitment: recruitmentFrom(query),
@@ -116,6 +116,11 @@ export class StudyMode {
     });
     if (!admitted.returning) this.changed(admitted.participant.id);
     return admitted;
+  }
+
+  /** Whether a returning participant's browser holds their return key (null: recorded before keys). */
+  returnKeyMatches(participant: Participant, key: string | undefined): boolean | null {
+    return this.registry.returnKeyMatches(participant.id, key);
   }
 
   /** The participant whose room this is, if any. */

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadStudyFile } from '../study-file/load.ts';
 import { CONSENT_GRACE_MS, recruitmentFrom, StudyRegistry } from './registry.ts';
@@ -83,6 +84,27 @@ describe('StudyRegistry', () => {
     const later = new Date(NOW.getTime() + CONSENT_GRACE_MS + 60_000);
     expect(registry.conditionCounts(DEMO, later)).toEqual([0, 2]);
     expect([arrive('E', later), arrive('F', later)].map((p) => p.plan.conditionId)).toEqual([first, first]);
+  });
+
+  it('keeps a hash of each participant’s return key, and opens a registry made before return keys', () => {
+    const path = join(work, 'before-keys.sqlite');
+    const registry = new StudyRegistry(path);
+    const { participant, returnKey } = registry.admit(DEMO, { recruitment: { participant: 'K1' }, now: NOW });
+    expect(returnKey).toMatch(/^[\w-]{32}$/);
+    expect(registry.returnKeyMatches(participant.id, returnKey)).toBe(true);
+    expect(registry.returnKeyMatches(participant.id, `${returnKey}x`)).toBe(false);
+    expect(registry.returnKeyMatches(participant.id, undefined)).toBe(false);
+    registry.close();
+    // The same file as an older Usher left it: no return_key column.
+    const old = new Database(path);
+    old.exec('ALTER TABLE participants DROP COLUMN return_key');
+    old.close();
+    const reopened = new StudyRegistry(path);
+    expect(reopened.get(participant.id)?.externalId).toBe('K1');
+    expect(reopened.returnKeyMatches(participant.id, returnKey)).toBeNull();
+    const later = reopened.admit(DEMO, { recruitment: { participant: 'K2' }, now: NOW });
+    expect(reopened.returnKeyMatches(later.participant.id, later.returnKey)).toBe(true);
+    reopened.close();
   });
 
   it('records only the recruitment parameters it knows, and only sane values', () => {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { PARTICIPANT_STATUSES } from '@usher/protocol';
@@ -63,6 +63,8 @@ interface Row {
   task_index: number;
   created_at: string;
   updated_at: string;
+  /** SHA-256 (hex) of the key the participant's browser holds to come back; null for records made before keys. */
+  return_key?: string | null;
 }
 
 /**
@@ -92,12 +94,33 @@ export class StudyRegistry {
         status      TEXT NOT NULL,
         task_index  INTEGER NOT NULL DEFAULT 0,
         created_at  TEXT NOT NULL,
-        updated_at  TEXT NOT NULL
+        updated_at  TEXT NOT NULL,
+        return_key  TEXT
       );
       CREATE UNIQUE INDEX IF NOT EXISTS participants_external ON participants (study_id, external_id)
         WHERE external_id IS NOT NULL;
       CREATE INDEX IF NOT EXISTS participants_study ON participants (study_id);
     `);
+    // A registry made before return keys gets the column; its participants return as before.
+    const columns = this.db.prepare<[], { name: string }>('PRAGMA table_info(participants)').all();
+    if (!columns.some((c) => c.name === 'return_key')) {
+      this.db.exec('ALTER TABLE participants ADD COLUMN return_key TEXT');
+    }
+  }
+
+  /**
+   * Whether `key` is the return key of the participant's first browser: true or false, or null
+   * for a participant recorded before return keys (nothing to compare with).
+   */
+  returnKeyMatches(participantId: string, key: string | undefined): boolean | null {
+    const row = this.db
+      .prepare<[string], { return_key: string | null }>('SELECT return_key FROM participants WHERE id = ?')
+      .get(participantId);
+    if (!row?.return_key) return null;
+    if (!key || key.length > 256) return false;
+    const given = Buffer.from(hashKey(key), 'hex');
+    const stored = Buffer.from(row.return_key, 'hex');
+    return given.length === stored.length && timingSafeEqual(given, stored);
   }
 
   /**
@@ -108,7 +131,7 @@ export class StudyRegistry {
   admit(
     study: Pick<StudyFile, 'id' | 'tasks' | 'conditions' | 'assignment'>,
     arrival: { recruitment: Recruitment; linkCondition?: string; now: Date; random?: () => number },
-  ): { participant: Participant; returning: boolean } {
+  ): { participant: Participant; returning: boolean; returnKey?: string } {
     const externalId = arrival.recruitment.PROLIFIC_PID ?? arrival.recruitment.participant ?? null;
     return this.db
       .transaction(() => {
@@ -124,6 +147,8 @@ export class StudyRegistry {
           linkCondition: arrival.linkCondition,
         });
         const at = arrival.now.toISOString();
+        // The participant's browser keeps this (a cookie) to come back; the registry keeps its hash.
+        const returnKey = randomBytes(24).toString('base64url');
         const row: Row = {
           id: `p-${randomBytes(8).toString('hex')}`,
           study_id: study.id,
@@ -136,14 +161,15 @@ export class StudyRegistry {
           task_index: 0,
           created_at: at,
           updated_at: at,
+          return_key: hashKey(returnKey),
         };
         this.db
           .prepare(
-            `INSERT INTO participants (id, study_id, external_id, recruitment, condition_id, plan, room, status, task_index, created_at, updated_at)
-           VALUES (@id, @study_id, @external_id, @recruitment, @condition_id, @plan, @room, @status, @task_index, @created_at, @updated_at)`,
+            `INSERT INTO participants (id, study_id, external_id, recruitment, condition_id, plan, room, status, task_index, created_at, updated_at, return_key)
+           VALUES (@id, @study_id, @external_id, @recruitment, @condition_id, @plan, @room, @status, @task_index, @created_at, @updated_at, @return_key)`,
           )
           .run(row);
-        return { participant: fromRow(row), returning: false };
+        return { participant: fromRow(row), returning: false, returnKey };
       })
       .immediate();
   }
@@ -221,6 +247,10 @@ export class StudyRegistry {
   close(): void {
     this.db.close();
   }
+}
+
+function hashKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
 }
 
 function fromRow(row: Row): Participant {
