@@ -127,12 +127,12 @@ function linkProblem(c: Context, status: 400 | 409, code: string, title: string,
   if (!(c.req.header('accept') ?? '').includes('text/html')) {
     return Response.json({ error: { code, message } }, { status });
   }
-  const escape = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+  const safe = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
   return c.html(
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)}</title>` +
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${safe(title)}</title>` +
       '<style>body{font:16px/1.6 system-ui,sans-serif;background:#f4f5f8;color:#121826;margin:0;display:grid;place-items:center;min-height:100vh}' +
       'main{max-width:560px;margin:24px;padding:32px 36px;background:#fff;border:1px solid #e2e5eb;border-radius:12px}h1{font-size:24px;margin:0 0 12px}p{color:#475063;margin:0}</style></head>' +
-      `<body><main role="alert"><h1>${escape(title)}</h1><p>${escape(message)}</p></main></body></html>`,
+      `<body><main role="alert"><h1>${safe(title)}</h1><p>${safe(message)}</p></main></body></html>`,
     status,
   );
 }
