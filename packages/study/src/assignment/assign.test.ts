@@ -96,4 +96,14 @@ describe('planParticipant', () => {
     });
     expect(planParticipant(s, [1, 0], { random: replay(0) }).tasks.map((t) => t.conditionId)).toEqual(['b', 'a']);
   });
+
+  it('within subjects, counterbalances the task order too, and pairs every task with every condition equally often', () => {
+    const s = study({ design: 'within', order: 'latin-square' });
+    const plans = [0, 1, 2, 3].map((rank) => planParticipant(s, [rank, 0], { random: replay(0) }).tasks);
+    const pairs = plans.flat().map((t) => `${t.taskId}:${t.conditionId}`);
+    for (const pair of ['t1:a', 't1:b', 't2:a', 't2:b']) expect(pairs.filter((p) => p === pair)).toHaveLength(2);
+    const firsts = plans.map((tasks) => tasks[0]?.taskId);
+    expect(firsts.filter((t) => t === 't1')).toHaveLength(2);
+    expect(new Set(plans.map((tasks) => tasks.map((t) => `${t.taskId}:${t.conditionId}`).join(' '))).size).toBe(4);
+  });
 });

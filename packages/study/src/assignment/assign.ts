@@ -1,5 +1,5 @@
 import type { StudyFile } from '../study-file/schema.ts';
-import { latinOrder } from './latin-square.ts';
+import { balancedLatinSquare, latinOrder } from './latin-square.ts';
 
 /** One step of a participant's plan: a task, done in a condition. */
 export interface PlannedTask {
@@ -34,8 +34,11 @@ export function pickBalanced(counts: readonly number[], random: () => number): n
  * - `between`: one condition, balanced across participants (`counts`: participants per condition
  *   so far, in the study's order) or named by the link; every task in it, in the study's order or
  *   in the Latin-square order of this participant's rank within the condition;
- * - `within`: every condition once, in the Latin-square order of the participant's rank in the
- *   study (`counts` summed), paired with the tasks in the study's order.
+ * - `within`: every condition once, each paired with one task. In the study's order (`fixed`), or
+ *   (`latin-square`) with both orders counterbalanced: the conditions in the Latin-square order of
+ *   the participant's rank in the study (`counts` summed), the tasks in the Latin-square order of
+ *   the rank divided by the number of condition orders, so over each full cycle every task comes in
+ *   every position and is paired with every condition equally often.
  */
 export function planParticipant(
   study: Pick<StudyFile, 'tasks' | 'conditions' | 'assignment'>,
@@ -47,10 +50,17 @@ export function planParticipant(
   const taskIds = study.tasks.map((t) => t.id);
   if (design === 'within') {
     const rank = counts.reduce((a, b) => a + b, 0);
-    const sequence = order === 'latin-square' ? latinOrder(conditionIds.length, rank) : conditionIds.map((_, i) => i);
+    const n = conditionIds.length;
+    const inOrder = conditionIds.map((_, i) => i);
+    const conditionOrder = order === 'latin-square' ? latinOrder(n, rank) : inOrder;
+    const cycle = balancedLatinSquare(n).length;
+    const taskOrder = order === 'latin-square' ? latinOrder(n, Math.floor(rank / cycle)) : inOrder;
     return {
       conditionId: null,
-      tasks: taskIds.map((taskId, i) => ({ taskId, conditionId: conditionIds[sequence[i] as number] as string })),
+      tasks: inOrder.map((p) => ({
+        taskId: taskIds[taskOrder[p] as number] as string,
+        conditionId: conditionIds[conditionOrder[p] as number] as string,
+      })),
     };
   }
   let index: number;
