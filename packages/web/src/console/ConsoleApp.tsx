@@ -16,6 +16,13 @@ type Tab = 'participants' | 'replay';
 /** The experimenter's console: participants live (and one room watched), or a session replayed. */
 export function ConsoleApp({ api, study, initial }: Props) {
   const [rows, setRows] = useState(initial);
+  // Time on task goes on between updates: counted from when the list arrived, by this page's clock.
+  const [receivedAt, setReceivedAt] = useState(() => performance.now());
+  const [now, setNow] = useState(() => performance.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(performance.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
   const [live, setLive] = useState(false);
   const [tab, setTab] = useState<Tab>('participants');
   const [watching, setWatching] = useState<string | null>(null);
@@ -24,7 +31,10 @@ export function ConsoleApp({ api, study, initial }: Props) {
   useEffect(
     () =>
       api.stream({
-        participants: setRows,
+        participants: (next) => {
+          setRows(next);
+          setReceivedAt(performance.now());
+        },
         connection: setLive,
         // Only the watched room's agent is shown; the rest is not kept.
         agent: (event) => setFeed((all) => [...all.slice(-499), event]),
@@ -32,7 +42,14 @@ export function ConsoleApp({ api, study, initial }: Props) {
     [api],
   );
 
-  const watched = useMemo(() => rows.find((r) => r.room === watching) ?? null, [rows, watching]);
+  const ticking = useMemo(
+    () =>
+      rows.map((r) =>
+        r.timeOnTaskMs === null ? r : { ...r, timeOnTaskMs: r.timeOnTaskMs + Math.max(0, now - receivedAt) },
+      ),
+    [rows, now, receivedAt],
+  );
+  const watched = useMemo(() => ticking.find((r) => r.room === watching) ?? null, [ticking, watching]);
 
   return (
     <div className="console">
@@ -75,7 +92,7 @@ export function ConsoleApp({ api, study, initial }: Props) {
           <>
             <Summary rows={rows} study={study} />
             <div className={`console-split${watched ? ' console-split--open' : ''}`}>
-              <ParticipantTable rows={rows} selected={watching} onSelect={setWatching} />
+              <ParticipantTable rows={ticking} selected={watching} onSelect={setWatching} />
               {watched && (
                 <WatchRoom
                   key={watched.room}
