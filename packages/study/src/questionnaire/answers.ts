@@ -105,7 +105,8 @@ export function checkAnswers(
   for (const section of sections) {
     for (const item of section.items) {
       known.add(item.id);
-      const value = answers[item.id];
+      // Own answers only: an item called `constructor` is not answered by Object's prototype.
+      const value = Object.hasOwn(answers, item.id) ? answers[item.id] : undefined;
       if (!answered(value)) {
         if (item.required) problems.push({ itemId: item.id, problem: 'missing-required', message: 'needs an answer' });
         continue;

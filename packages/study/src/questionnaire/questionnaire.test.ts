@@ -188,4 +188,15 @@ describe('answers, checked against the questionnaire shown', () => {
     const hidden = checkAnswers(alone, { ...rest, useful: 50 });
     expect(hidden.ok ? [] : hidden.problems.map((p) => p.itemId)).toEqual([...Object.keys(trust), 'useful']);
   });
+
+  it('reads only the answers given: an item called "constructor" left out is missing, not answered by Object', () => {
+    const odd = load(`  perTask:
+    - id: s
+      items:
+        - { id: constructor, kind: likert, text: x, points: 3, anchors: [a, b] }`).study?.questionnaires.perTask;
+    const result = checkAnswers(odd ?? [], {});
+    expect(result.ok ? [] : result.problems.map((p) => [p.itemId, p.problem])).toEqual([
+      ['constructor', 'missing-required'],
+    ]);
+  });
 });

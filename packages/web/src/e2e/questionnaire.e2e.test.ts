@@ -110,13 +110,14 @@ describe('a participant’s questionnaires', () => {
       expect(await page.getByTestId('q-progress').textContent()).toBe('Page 2 of 2');
       const sliders = page.getByRole('slider');
       expect(await sliders.count()).toBe(6);
+      await screenshot(page, `questionnaire-${viewport}-3-tlx`);
       for (let i = 0; i < 6; i++) {
         await sliders.nth(i).focus();
         await page.keyboard.press(i % 2 === 0 ? 'ArrowRight' : 'ArrowLeft');
       }
       await page.reload();
       await page.getByRole('heading', { name: 'Workload' }).waitFor();
-      await screenshot(page, `questionnaire-${viewport}-3-tlx`);
+      expect(await sliders.nth(0).getAttribute('aria-valuetext')).toBe('55');
       await page.getByRole('button', { name: 'Submit answers' }).click();
 
       // At the end: SUS on one screen, then the last questions, then the end page.

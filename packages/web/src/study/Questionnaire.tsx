@@ -3,6 +3,7 @@ import type { ParticipantView, QuestionnaireView } from '@usher/protocol';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import {
   type AnswerValue,
+  answerTo,
   type Draft,
   draftKey,
   missingRequired,
@@ -57,7 +58,7 @@ export function QuestionnaireCard({ view, room, api, onAnswered }: Props) {
   };
   const answer = (itemId: string, value: AnswerValue) => {
     update({ ...draft, answers: { ...draft.answers, [itemId]: value } });
-    if (problems[itemId]) {
+    if (Object.hasOwn(problems, itemId)) {
       const { [itemId]: _fixed, ...rest } = problems;
       setProblems(rest);
       if (Object.keys(rest).length === 0) setMessage(null);
@@ -150,9 +151,9 @@ export function QuestionnaireCard({ view, room, api, onAnswered }: Props) {
           <QuestionnaireItem
             key={item.id}
             item={item}
-            value={draft.answers[item.id]}
+            value={answerTo(draft.answers, item.id)}
             onChange={(value) => answer(item.id, value)}
-            problem={problems[item.id] ?? null}
+            problem={Object.hasOwn(problems, item.id) ? (problems[item.id] ?? null) : null}
           />
         ))}
       </div>

@@ -48,16 +48,21 @@ export function isAnswered(value: AnswerValue | undefined): boolean {
   return true;
 }
 
+/** The answer to an item, if given (own properties only: an item may be called `constructor`). */
+export function answerTo(answers: Answers, itemId: string): AnswerValue | undefined {
+  return Object.hasOwn(answers, itemId) ? answers[itemId] : undefined;
+}
+
 /** The required items of a section left unanswered. */
 export function missingRequired(items: readonly QuestionnaireItemView[], answers: Answers): string[] {
-  return items.filter((item) => item.required && !isAnswered(answers[item.id])).map((item) => item.id);
+  return items.filter((item) => item.required && !isAnswered(answerTo(answers, item.id))).map((item) => item.id);
 }
 
 /** The answers to send: only the questionnaire's own items, answered. */
 export function submittable(questionnaire: QuestionnaireView, answers: Answers): Answers {
   const out: Answers = {};
   for (const item of questionnaire.sections.flatMap((s) => s.items)) {
-    const value = answers[item.id];
+    const value = answerTo(answers, item.id);
     if (value !== undefined && isAnswered(value)) out[item.id] = value;
   }
   return out;
