@@ -121,7 +121,7 @@ export function QuestionnaireCard({ view, room, api, onAnswered }: Props) {
   const kicker =
     questionnaire.kind === 'per-task'
       ? `Task ${view.taskIndex + 1} of ${view.taskCount} · Questions`
-      : 'Last questions';
+      : 'Before you finish';
   const title =
     section.title ??
     (questionnaire.kind === 'per-task' && view.task ? `About “${view.task.title}”` : 'About the study');
