@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadStudyFile, StudyRegistry } from '@usher/study';
@@ -141,5 +141,78 @@ describe('questionnaires in study mode', () => {
     expect(failed.status).toBe(500);
     expect(registry.questionnaireAnswers(DEMO.id)).toEqual([]);
     expect(registry.get(participant.id)?.status).toBe('task-questionnaire');
+  });
+
+  it('within subjects: skips a task questionnaire the condition shows nothing of, and asks at the end what every met condition shows', async () => {
+    const scenario = new URL('../../../booking/scenarios/default.json', import.meta.url).pathname;
+    const file = join(work, 'within.study.yaml');
+    writeFileSync(
+      file,
+      `id: w
+title: W
+consent: ok
+tasks:
+  - { id: t1, title: T1, scenario: ${scenario}, briefing: b, success: { hard: [{ kind: adjacent }] } }
+  - { id: t2, title: T2, scenario: ${scenario}, briefing: b, success: { hard: [{ kind: adjacent }] } }
+conditions:
+  - { id: alone, agent: none }
+  - { id: helped, agent: autopilot }
+assignment: { design: within }
+questionnaires:
+  perTask:
+    - { id: s, conditions: [helped], items: [{ id: useful, kind: slider, text: Useful? }] }
+  postStudy:
+    - id: end
+      items:
+        - { id: prefer, kind: single, text: Which did you prefer?, options: [Alone, Helped], conditions: [helped] }
+        - { id: alone-note, kind: text, text: What was booking alone like?, conditions: [alone], required: false }
+`,
+    );
+    const study = loadStudyFile(file);
+    const registry = new StudyRegistry(':memory:');
+    const server = await startTestServer({ study: { study, registry }, now: () => NOW });
+    const link = await fetch(`${server.url}/s/w?participant=w1`, { redirect: 'manual' });
+    const room = new URL(link.headers.get('location') as string, server.url).searchParams.get('room') as string;
+    const post = async (route: string, body: object) =>
+      (
+        await fetch(`${server.url}/api/participant${route}?room=${room}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).json() as Promise<{ status: string; questionnaire?: { sections: { items: { id: string }[] }[] } }>;
+    const plan = registry.byRoom(room)?.plan;
+    expect(plan?.conditionId).toBeNull();
+    await post('/step', { step: 'consent' });
+    const statuses: string[] = [];
+    for (const planned of plan?.tasks ?? []) {
+      await post('/step', { step: 'start-task' });
+      const ended = await post('/step', { step: 'end-task', outcome: 'done' });
+      statuses.push(ended.status);
+      if (ended.status === 'task-questionnaire') {
+        expect(planned.conditionId).toBe('helped');
+        await post('/questionnaire', { questionnaire: 'per-task', answers: { useful: 80 } });
+      }
+    }
+    // The task done alone had nothing to ask; at the end, the items of every condition met are shown.
+    const order = plan?.tasks.map((t) => t.conditionId);
+    expect(statuses).toEqual(
+      order?.[0] === 'alone' ? ['briefing', 'task-questionnaire'] : ['task-questionnaire', 'post-study'],
+    );
+    const view = (await (await fetch(`${server.url}/api/participant?room=${room}`)).json()) as {
+      status: string;
+      questionnaire: { sections: { items: { id: string }[] }[] };
+    };
+    expect(view.status).toBe('post-study');
+    expect(view.questionnaire.sections.flatMap((s) => s.items.map((i) => i.id))).toEqual(['prefer', 'alone-note']);
+    expect(await post('/questionnaire', { questionnaire: 'post-study', answers: { prefer: 'Helped' } })).toMatchObject({
+      status: 'done',
+    });
+    expect(registry.questionnaireAnswers('w').map((a) => [a.questionnaire, a.conditionId, a.taskId, a.itemId])).toEqual(
+      [
+        ['per-task', 'helped', plan?.tasks.find((t) => t.conditionId === 'helped')?.taskId, 'useful'],
+        ['post-study', null, null, 'prefer'],
+      ],
+    );
   });
 });
