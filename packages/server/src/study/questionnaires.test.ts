@@ -11,8 +11,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 const NOW = new Date('2026-11-21T10:00:00.000Z');
 
 /** A participant of the demo study (open mode: the room names them), at their first task's questionnaire. */
-async function atQuestionnaire(logsDir?: string) {
-  const registry = new StudyRegistry(':memory:');
+async function atQuestionnaire(logsDir?: string, registry = new StudyRegistry(':memory:')) {
   const server = await startTestServer({
     study: { study: DEMO, registry },
     now: () => NOW,
@@ -214,5 +213,25 @@ questionnaires:
         ['post-study', null, null, 'prefer'],
       ],
     );
+  });
+
+  it('moves on a participant whose questionnaire the study no longer has (restarted with another file)', async () => {
+    const path = join(work, 'changed.sqlite');
+    const first = await atQuestionnaire(undefined, new StudyRegistry(path));
+    await first.server.close();
+    first.registry.close();
+    const registry = new StudyRegistry(path);
+    const server = await startTestServer({ study: { study: { ...DEMO, questionnaires: {} }, registry } });
+    const room = first.participant.room;
+    const view = await (await fetch(`${server.url}/api/participant?room=${room}`)).json();
+    expect(view).toMatchObject({ status: 'task-questionnaire', questionnaire: { kind: 'per-task', sections: [] } });
+    const next = await fetch(`${server.url}/api/participant/questionnaire?room=${room}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ questionnaire: 'per-task', answers: {} }),
+    });
+    expect(await next.json()).toMatchObject({ status: 'briefing', taskIndex: 1 });
+    expect(registry.questionnaireAnswers(DEMO.id)).toEqual([]);
+    registry.close();
   });
 });

@@ -45,23 +45,26 @@ function shown(
   const { plan } = participant;
   if (status === 'task-questionnaire') {
     const planned = plan.tasks[taskIndex];
-    if (!planned || !study.questionnaires.perTask) return null;
-    const sections = visibleSections(study.questionnaires.perTask, [planned.conditionId]);
+    if (!planned) return null;
+    const sections = visibleSections(study.questionnaires.perTask ?? [], [planned.conditionId]);
     return { kind: 'per-task', taskId: planned.taskId, conditionId: planned.conditionId, sections };
   }
   if (status === 'post-study') {
-    if (!study.questionnaires.postStudy) return null;
     // Within subjects the participant met every condition of their plan: an item for any of them is theirs.
     const met = plan.conditionId ? [plan.conditionId] : [...new Set(plan.tasks.map((t) => t.conditionId))];
-    const sections = visibleSections(study.questionnaires.postStudy, met);
+    const sections = visibleSections(study.questionnaires.postStudy ?? [], met);
     return { kind: 'post-study', taskId: null, conditionId: plan.conditionId, sections };
   }
   return null;
 }
 
+/**
+ * The questionnaire a participant is on. Empty only when the study file changed under a
+ * participant already on it (a restart with another file): submitting nothing then moves them on,
+ * rather than leaving them on a questionnaire that no longer asks anything.
+ */
 export function shownQuestionnaire(study: Study, participant: Participant): ShownQuestionnaire | null {
-  const questionnaire = shown(study, participant, participant.status, participant.taskIndex);
-  return questionnaire && questionnaire.sections.length > 0 ? questionnaire : null;
+  return shown(study, participant, participant.status, participant.taskIndex);
 }
 
 /** Where a participant goes when `status` is next: past a questionnaire their condition shows nothing of. */

@@ -36,7 +36,9 @@ export function QuestionnaireCard({ view, room, api, onAnswered }: Props) {
   const [busy, setBusy] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
   const sections = questionnaire.sections;
+  // No section at all only when the study changed under the participant: "Continue" moves them on.
   const section = sections[draft.section] ?? sections[0];
+  const items = section?.items ?? [];
   const last = draft.section >= sections.length - 1;
 
   // Each new screen starts at its heading, for the eyes and for a screen reader.
@@ -51,7 +53,6 @@ export function QuestionnaireCard({ view, room, api, onAnswered }: Props) {
     heading.current?.focus();
   }, [draft.section]);
 
-  if (!section) return null;
   const update = (next: Draft) => {
     setDraft(next);
     writeDraft(window.localStorage, key, next);
@@ -76,7 +77,7 @@ export function QuestionnaireCard({ view, room, api, onAnswered }: Props) {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const missing = missingRequired(section.items, draft.answers);
+    const missing = missingRequired(items, draft.answers);
     if (missing.length > 0) {
       showProblems(
         Object.fromEntries(missing.map((id) => [id, 'Please answer this question.'])),
@@ -123,7 +124,7 @@ export function QuestionnaireCard({ view, room, api, onAnswered }: Props) {
       ? `Task ${view.taskIndex + 1} of ${view.taskCount} · Questions`
       : 'Before you finish';
   const title =
-    section.title ??
+    section?.title ??
     (questionnaire.kind === 'per-task' && view.task ? `About “${view.task.title}”` : 'About the study');
   return (
     <form
@@ -145,9 +146,10 @@ export function QuestionnaireCard({ view, room, api, onAnswered }: Props) {
       <h1 id="flow-title" tabIndex={-1} ref={heading}>
         {title}
       </h1>
-      {section.intro && <p className="flow-text q-intro">{section.intro}</p>}
+      {section?.intro && <p className="flow-text q-intro">{section.intro}</p>}
+      {!section && <p className="flow-text q-intro">There is nothing to answer here.</p>}
       <div className="q-items">
-        {section.items.map((item) => (
+        {items.map((item) => (
           <QuestionnaireItem
             key={item.id}
             item={item}
@@ -174,7 +176,7 @@ export function QuestionnaireCard({ view, room, api, onAnswered }: Props) {
           </button>
         )}
         <button type="submit" className="button button--primary" disabled={busy}>
-          {last ? 'Submit answers' : 'Next'}
+          {!section ? 'Continue' : last ? 'Submit answers' : 'Next'}
         </button>
       </div>
     </form>
