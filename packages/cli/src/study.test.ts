@@ -23,6 +23,9 @@ describe('usher study check', () => {
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/study "demo-01"/);
     expect(result.stdout).toMatch(/conditions\s+alone \(no agent\), autopilot \(autopilot, rules\)/);
+    expect(result.stdout).toMatch(
+      /questionnaires\s+after each task: about-task \(5 items\); at the end: sus, last \(12 items\)/,
+    );
     expect(result.stderr).not.toMatch(/warning/);
   });
 
@@ -35,6 +38,37 @@ describe('usher study check', () => {
     expect(result.stderr).toContain(`${file}:4:8: tasks: a study needs at least one task`);
     expect(result.stderr).toMatch(/:6:21: conditions\[0\]\.agent: /);
     expect(result.stderr).toContain('3 problems');
+  });
+});
+
+/** A study file whose per-task questionnaire has a Likert item without anchors and an unknown instrument. */
+function badQuestionnaire(): string {
+  const file = join(work, 'bad-questionnaire.study.yaml');
+  writeFileSync(
+    file,
+    `id: q\ntitle: Q\nconsent: ok\ntasks:\n  - { id: t, title: T, scenario: ${join(root, 'packages/booking/scenarios/default.json')}, briefing: b, success: { hard: [{ kind: adjacent }] } }\nconditions:\n  - { id: alone, agent: none }\nquestionnaires:\n  perTask:\n    - id: s\n      items:\n        - { id: effort, kind: likert, text: How hard?, points: 5 }\n    - instrument: sos\n`,
+  );
+  return file;
+}
+
+describe('a malformed questionnaire', () => {
+  it('is refused by usher study check with the file, line and field', () => {
+    const file = badQuestionnaire();
+    const result = usher('study', 'check', file);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(
+      `${file}:12:11: questionnaires.perTask[0].items[0].anchors: missing (expected array)`,
+    );
+    expect(result.stderr).toContain(`${file}:13:19: questionnaires.perTask[1].instrument: Invalid option`);
+  });
+
+  it('is refused by usher serve --study before it serves anyone', () => {
+    const file = badQuestionnaire();
+    const result = usher('serve', '--port', '0', '--study', file, '--data', join(work, 'data-bad-q'));
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(
+      `${file}:12:11: questionnaires.perTask[0].items[0].anchors: missing (expected array)`,
+    );
   });
 });
 

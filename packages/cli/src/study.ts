@@ -1,11 +1,11 @@
-import { formatProblem, loadStudyFile, StudyFileError } from '@usher/study';
+import { formatProblem, loadStudyFile, type Study, StudyFileError } from '@usher/study';
 
 /**
  * `usher study check FILE`: checks a study file as `usher serve --study` will, and says what it
  * holds, or lists every problem with its file, line and field (exit code 1).
  */
 export async function checkStudy(file: string): Promise<number> {
-  let study: ReturnType<typeof loadStudyFile>;
+  let study: Study;
   try {
     study = loadStudyFile(file);
   } catch (err) {
@@ -21,12 +21,26 @@ export async function checkStudy(file: string): Promise<number> {
   const { design, conditions, order } = study.assignment;
   const lines = [
     `${file}: study "${study.id}" (${study.title})`,
-    `  tasks       ${study.tasks.map((t) => `${t.id} (${t.world.name})`).join(', ')}`,
-    `  conditions  ${study.conditions.map((c) => `${c.id} (${c.agent === 'none' ? 'no agent' : `${c.agent}, ${c.planner}`})`).join(', ')}`,
-    `  assignment  ${design} subjects, conditions ${conditions === 'link' ? 'named by the link' : 'balanced'}, ${order === 'latin-square' ? 'Latin-square order' : 'fixed order'}`,
-    `  completion  ${[study.completion.code && `code ${study.completion.code}`, study.completion.redirect && `redirect to ${study.completion.redirect}`].filter(Boolean).join(', ') || 'an end page only'}`,
+    `  tasks           ${study.tasks.map((t) => `${t.id} (${t.world.name})`).join(', ')}`,
+    `  conditions      ${study.conditions.map((c) => `${c.id} (${c.agent === 'none' ? 'no agent' : `${c.agent}, ${c.planner}`})`).join(', ')}`,
+    `  assignment      ${design} subjects, conditions ${conditions === 'link' ? 'named by the link' : 'balanced'}, ${order === 'latin-square' ? 'Latin-square order' : 'fixed order'}`,
+    `  completion      ${[study.completion.code && `code ${study.completion.code}`, study.completion.redirect && `redirect to ${study.completion.redirect}`].filter(Boolean).join(', ') || 'an end page only'}`,
+    `  questionnaires  ${describeQuestionnaires(study)}`,
   ];
   console.log(lines.join('\n'));
   for (const warning of study.warnings) process.stderr.write(`warning: ${formatProblem(warning)}\n`);
   return 0;
+}
+
+/** `after each task: 1 section (5 items); at the end: sus, last (12 items)` */
+function describeQuestionnaires(study: Study): string {
+  const one = (sections: Study['questionnaires']['perTask']) =>
+    sections &&
+    `${sections.map((s) => s.instrument ?? s.id).join(', ')} (${sections.reduce((n, s) => n + s.items.length, 0)} items)`;
+  const { perTask, postStudy } = study.questionnaires;
+  return (
+    [perTask && `after each task: ${one(perTask)}`, postStudy && `at the end: ${one(postStudy)}`]
+      .filter(Boolean)
+      .join('; ') || 'none'
+  );
 }

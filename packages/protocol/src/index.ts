@@ -7,6 +7,7 @@ export * from './envelope.ts';
 export * from './errors.ts';
 export * from './json-schemas.ts';
 export * from './messages/index.ts';
+export * from './questionnaire.ts';
 export * from './study-flow.ts';
 export * from './study-log.ts';
 export * from './tools.ts';

@@ -1,11 +1,23 @@
 import { z } from 'zod';
+import { QuestionnaireViewSchema } from './questionnaire.ts';
 
 /**
  * The participant's API in study mode (packages/server/README.md, "Study mode"): what the
  * server says of where a participant is, and the steps the page asks for. The page and the
  * server both check these shapes.
  */
-export const PARTICIPANT_STATUSES = ['consent', 'briefing', 'task', 'done', 'gave-up', 'dropped'] as const;
+export const PARTICIPANT_STATUSES = [
+  'consent',
+  'briefing',
+  'task',
+  /** Answering the per-task questionnaire about the task just done (`taskIndex` is still that task's). */
+  'task-questionnaire',
+  /** Answering the post-study questionnaire, before the end page. */
+  'post-study',
+  'done',
+  'gave-up',
+  'dropped',
+] as const;
 
 export const ParticipantViewSchema = z.object({
   participantId: z.string(),
@@ -26,6 +38,8 @@ export const ParticipantViewSchema = z.object({
     .optional(),
   page: z.object({ chat: z.boolean() }),
   completion: z.object({ code: z.string().optional(), redirect: z.string().optional() }).optional(),
+  /** The questionnaire to answer, in `task-questionnaire` and `post-study`. */
+  questionnaire: QuestionnaireViewSchema.optional(),
 });
 export type ParticipantView = z.infer<typeof ParticipantViewSchema>;
 

@@ -14,6 +14,7 @@ import { createApp } from './http/app.ts';
 import { DEFAULT_LIMITS, type RelayLimits } from './relay/limits.ts';
 import { Relay } from './relay/relay.ts';
 import { StudyMode, type TaskHooks } from './study/study-mode.ts';
+import { AnswersLog } from './study-log/answers-log.ts';
 import type { LogFileIo } from './study-log/study-log.ts';
 
 export interface ServerOptions {
@@ -104,7 +105,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let headlessHost: HeadlessHost | null = null;
   const now = options.now ?? (() => new Date());
   const studyMode = options.study
-    ? new StudyMode(options.study.study, options.study.registry, relay, now, options.study.hooks)
+    ? new StudyMode(
+        options.study.study,
+        options.study.registry,
+        relay,
+        now,
+        options.study.hooks,
+        new AnswersLog(options.logsDir, options.study.study.id),
+      )
     : null;
   const studyConsole = studyMode ? new StudyConsole(studyMode, relay, options.logsDir) : null;
   const app = createApp({

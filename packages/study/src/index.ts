@@ -5,6 +5,27 @@
 export { AssignmentError, type Plan, type PlannedTask, pickBalanced, planParticipant } from './assignment/assign.ts';
 export { balancedLatinSquare, latinOrder } from './assignment/latin-square.ts';
 export {
+  ANSWER_PROBLEMS,
+  type Answer,
+  type AnswerProblem,
+  type AnswerProblemCode,
+  checkAnswers,
+  checkValue,
+  scoreSections,
+  visibleSections,
+} from './questionnaire/answers.ts';
+export {
+  INSTRUMENT_DEFINITIONS,
+  INSTRUMENTS,
+  type Instrument,
+  type InstrumentName,
+  scoreNasaTlxRaw,
+  scoreSus,
+  scoreTrust,
+} from './questionnaire/instruments.ts';
+export * from './questionnaire/schema.ts';
+export type { QuestionnaireRecord, StoredAnswer, StoredScore } from './registry/questionnaire-tables.ts';
+export {
   type Participant,
   type ParticipantStatus,
   type Recruitment,

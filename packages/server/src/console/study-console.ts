@@ -10,7 +10,7 @@ export type AgentControl = Pick<
 >;
 
 /** Where a participant is, as the console lists it. */
-export type ConsoleStatus = 'consent' | 'briefing' | 'booking' | 'done' | 'gave-up' | 'dropped';
+export type ConsoleStatus = 'consent' | 'briefing' | 'booking' | 'questionnaire' | 'done' | 'gave-up' | 'dropped';
 
 /** One participant as the console shows them. */
 export interface ParticipantRow {
@@ -150,5 +150,13 @@ export class ConsoleError extends Error {
 }
 
 function consoleStatus(participant: Participant): ConsoleStatus {
-  return participant.status === 'task' ? 'booking' : participant.status;
+  switch (participant.status) {
+    case 'task':
+      return 'booking';
+    case 'task-questionnaire':
+    case 'post-study':
+      return 'questionnaire';
+    default:
+      return participant.status;
+  }
 }

@@ -6,13 +6,15 @@ import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import type { Capabilities, Capability } from '../access/capabilities.ts';
 import { FlowError, type StudyMode } from '../study/study-mode.ts';
+import { mountQuestionnaireRoutes } from './questionnaire-routes.ts';
 
 /**
  * The study's routes (study mode): the study link, and the participant's own API, which needs
  * the room's host credential the link hands out (or, in open mode, the room's name, which only
  * the link gives out).
  * - `GET /s/<study id>?PROLIFIC_PID=…` admits the participant and sends them to their page.
- * - `GET /api/participant` says where they are; `POST /api/participant/step` moves them on.
+ * - `GET /api/participant` says where they are; `POST /api/participant/step` moves them on;
+ *   `POST /api/participant/questionnaire` answers a questionnaire (questionnaire-routes.ts).
  */
 export function mountStudyRoutes(
   app: Hono<{ Variables: { capability: Capability | null } }>,
@@ -109,6 +111,8 @@ export function mountStudyRoutes(
       throw err;
     }
   });
+
+  mountQuestionnaireRoutes(app, mode, whose, fail);
 }
 
 /** How long a participant's browser keeps the key to return to their study (days). */

@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FaultyHost } from '@usher/agent/testing';
 import { checkBooking } from '@usher/booking';
@@ -9,21 +9,43 @@ import { readLog, startTestServer } from '../testing/fixtures.ts';
 /*
  * The demo study run by 20 simulated participants at once, headless: each opens the study link,
  * agrees, and does both tasks on a page of their own (a host over real sockets), alone or with
- * the condition's agent, which the supervisor starts beside them and which asks before booking.
+ * the condition's agent, which the supervisor starts beside them and which asks before booking;
+ * after each task they answer its questionnaire, and at the end SUS and the last questions.
  */
 
 const LOADED = loadStudyFile(new URL('../../../../studies/demo.study.yaml', import.meta.url).pathname);
 // The agents work at full speed here; the study's pace is for people.
 const DEMO: Study = { ...LOADED, conditions: LOADED.conditions.map((c) => ({ ...c, paceMs: 0 })) };
 
-async function post(base: string, room: string, body: object) {
-  const response = await fetch(`${base}/api/participant/step?room=${room}`, {
+async function post(base: string, room: string, body: object, route = 'step') {
+  const response = await fetch(`${base}/api/participant/${route}?room=${room}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify(body),
   });
   expect(response.status).toBe(200);
   return response.json() as Promise<{ status: string; taskIndex: number; completion?: { code?: string } }>;
+}
+
+/**
+ * SUS answers (items 1–10) and their scores, computed by hand: odd items answer − 1, even items
+ * 5 − answer, the sum × 2.5. The first is the scored example of Brooke (1996): 22 × 2.5 = 55.
+ */
+const SUS_ANSWERS: [number[], number][] = [
+  [[5, 4, 2, 1, 2, 3, 2, 4, 5, 2], 55],
+  [[4, 2, 4, 2, 3, 1, 5, 1, 2, 2], 75],
+  [[3, 3, 3, 3, 3, 3, 3, 3, 3, 3], 50],
+  [[5, 1, 5, 1, 5, 1, 5, 1, 5, 1], 100],
+];
+
+/** What participant `i` answers after task `k` in `condition` (the agent's items only with the agent). */
+function perTaskAnswers(i: number, k: number, condition: string): Record<string, number | string> {
+  return {
+    effort: (i + k) % 5,
+    confident: 1 + ((i + 2 * k) % 7),
+    ...(condition === 'autopilot' && { useful: 1 + (i % 7), trust: 7 - (i % 7) }),
+    ...(i % 3 === 0 && { obstacle: `P${i} task ${k}: nothing` }),
+  };
 }
 
 const said = (host: FaultyHost, text: string) => host.protocol.view().messageHistory.some((m) => m.text.includes(text));
@@ -57,7 +79,7 @@ describe('the demo study, 20 participants at once', () => {
       const record = registry.byRoom(room);
       const outcomes: boolean[] = [];
       let last: Awaited<ReturnType<typeof post>> | null = null;
-      for (const planned of record?.plan.tasks ?? []) {
+      for (const [k, planned] of (record?.plan.tasks ?? []).entries()) {
         const task = DEMO.tasks.find((t) => t.id === planned.taskId);
         if (!task) throw new Error(`no task ${planned.taskId}`);
         await post(server.url, room, { step: 'start-task' });
@@ -82,8 +104,25 @@ describe('the demo study, 20 participants at once', () => {
           last = await post(server.url, room, { step: 'end-task', outcome: 'done' });
         }
         host.close();
+        expect(last).toMatchObject({ status: 'task-questionnaire' });
+        const answers = perTaskAnswers(i, k, planned.conditionId);
+        last = await post(server.url, room, { questionnaire: 'per-task', answers }, 'questionnaire');
       }
-      return { room, outcomes, condition: record?.plan.conditionId, end: last };
+      expect(last).toMatchObject({ status: 'post-study' });
+      const [sus] = SUS_ANSWERS[i % 4] as [number[], number];
+      last = await post(
+        server.url,
+        room,
+        {
+          questionnaire: 'post-study',
+          answers: {
+            ...Object.fromEntries(sus.map((answer, k) => [`sus-${k + 1}`, answer])),
+            attention: i === 7 ? 'Always' : 'Often',
+          },
+        },
+        'questionnaire',
+      );
+      return { i, id: record?.id as string, room, outcomes, condition: record?.plan.conditionId, end: last };
     };
 
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => participant(i)));
@@ -96,7 +135,45 @@ describe('the demo study, 20 participants at once', () => {
     for (const r of results) expect(r.end).toMatchObject({ status: 'done', completion: { code: 'USHER-DEMO-01' } });
 
     // One log per participant task, whole: its task record first, its end last, gapless.
-    const logs = readdirSync(server.logsDir).map((f) => readLog(join(server.logsDir, f)));
+    // Every answer once, in its participant's row, condition and task; SUS as computed by hand.
+    const stored = registry.questionnaireAnswers(DEMO.id);
+    const keys = stored.map((a) => `${a.participantId}|${a.questionnaire}|${a.taskId}|${a.itemId}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    const scores = registry.questionnaireScores(DEMO.id);
+    for (const r of results) {
+      const plan = registry.get(r.id)?.plan;
+      const mine = stored.filter((a) => a.participantId === r.id);
+      for (const [k, planned] of (plan?.tasks ?? []).entries()) {
+        const rows = mine.filter((a) => a.questionnaire === 'per-task' && a.taskId === planned.taskId);
+        expect(Object.fromEntries(rows.map((a) => [a.itemId, a.value]))).toEqual(
+          perTaskAnswers(r.i, k, planned.conditionId),
+        );
+        for (const row of rows) expect(row).toMatchObject({ conditionId: r.condition, sectionId: 'about-task' });
+      }
+      const post = mine.filter((a) => a.questionnaire === 'post-study');
+      const [sus, score] = SUS_ANSWERS[r.i % 4] as [number[], number];
+      expect(post.map((a) => [a.itemId, a.value, a.taskId, a.conditionId])).toEqual([
+        ...sus.map((answer, k) => [`sus-${k + 1}`, answer, null, r.condition]),
+        ['attention', r.i === 7 ? 'Always' : 'Often', null, r.condition],
+      ]);
+      expect(post.at(-1)?.attentionExpected).toBe('Often');
+      expect(scores.filter((s) => s.participantId === r.id)).toEqual([
+        expect.objectContaining({ questionnaire: 'post-study', instrument: 'sus', score, conditionId: r.condition }),
+      ]);
+    }
+    // 20 × (10 SUS + 1 attention) + per task: 2 items alone, 4 with the agent, and an obstacle from every third.
+    const obstacles = results.filter((r) => r.i % 3 === 0).length * 2;
+    expect(stored).toHaveLength(20 * 11 + 10 * 2 * 2 + 10 * 2 * 4 + obstacles);
+    // The questionnaire log holds the same, one submitted questionnaire a line.
+    const logged = readFileSync(join(server.logsDir, 'demo-01.questionnaires.jsonl'), 'utf8').trim().split('\n');
+    expect(logged).toHaveLength(60);
+    expect(logged.reduce((n, line) => n + (JSON.parse(line) as { answers: unknown[] }).answers.length, 0)).toBe(
+      stored.length,
+    );
+
+    const logs = readdirSync(server.logsDir)
+      .filter((f) => f.startsWith('s-'))
+      .map((f) => readLog(join(server.logsDir, f)));
     expect(logs).toHaveLength(40);
     const byCondition = { alone: 0, autopilot: 0 };
     for (const log of logs) {

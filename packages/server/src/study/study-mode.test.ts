@@ -7,7 +7,11 @@ import type { Capabilities } from '../access/capabilities.ts';
 import { envelope, readLog, scriptHost, startTestServer } from '../testing/fixtures.ts';
 import { TestClient } from '../testing/test-client.ts';
 
-const DEMO = loadStudyFile(new URL('../../../../studies/demo.study.yaml', import.meta.url).pathname);
+// The flow without questionnaires (a study may have none); questionnaires.test.ts runs it with them.
+const DEMO = {
+  ...loadStudyFile(new URL('../../../../studies/demo.study.yaml', import.meta.url).pathname),
+  questionnaires: {},
+};
 const SECRET = new TextEncoder().encode('a-study-mode-test-secret-of-enough-length-0123456789');
 const work = mkdtempSync(join(tmpdir(), 'usher-study-mode-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

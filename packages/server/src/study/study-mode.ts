@@ -1,6 +1,8 @@
-import type { FlowStep, ParticipantView } from '@usher/protocol';
+import type { FlowStep, ParticipantView, QuestionnaireSubmission } from '@usher/protocol';
 import { type Condition, type Participant, recruitmentFrom, type Study, type StudyRegistry } from '@usher/study';
 import type { Relay } from '../relay/relay.ts';
+import type { AnswersLog } from '../study-log/answers-log.ts';
+import { nextStep, questionnaireView, recordAnswers, shownQuestionnaire } from './questionnaires.ts';
 
 /** Told when a participant's task starts and ends (the agent supervisor staffs it). */
 export interface TaskHooks {
@@ -19,7 +21,8 @@ export class FlowError extends Error {
  * A study run by the server (`usher serve --study`): participants come in through the study
  * link, are admitted by the registry (their assignment and an unguessable room of their own), and
  * move through consent → briefing → task (a study session opened by the server in their room,
- * whatever the condition) → next task or the end. Every step is stored before it is answered, so a
+ * whatever the condition) → its questionnaire → next task, or the post-study questionnaire and the
+ * end (a questionnaire their condition shows nothing of is skipped). Every step is stored before it is answered, so a
  * reload or a restart continues where the participant was.
  */
 export class StudyMode {
@@ -31,6 +34,8 @@ export class StudyMode {
     private readonly relay: Relay,
     private readonly now: () => Date,
     private readonly hooks: TaskHooks = {},
+    /** Where submitted questionnaires are logged, beside the registry. */
+    private readonly answersLog: AnswersLog,
   ) {}
 
   /** Listens for participants who arrive or move on (the console's live list); returns the function that stops it. */
@@ -143,11 +148,13 @@ export class StudyMode {
       page: { chat: condition?.chat ?? true },
     };
     if (participant.status === 'consent') view.consent = this.study.consent;
-    if (task && !over && participant.status !== 'consent') {
+    if (task && !over && participant.status !== 'consent' && participant.status !== 'post-study') {
       // The world goes to the room's page only (it is the host), and never with its story.
       const { story: _hidden, ...world } = task.world;
       view.task = { id: task.id, title: task.title, briefing: task.briefing, checklist: task.checklist, world };
     }
+    const questionnaire = shownQuestionnaire(this.study, participant);
+    if (questionnaire) view.questionnaire = questionnaireView(questionnaire);
     if (over) {
       const { code, redirect } = this.study.completion;
       view.completion = { ...(code && { code }), ...(redirect && { redirect }) };
@@ -220,10 +227,9 @@ export class StudyMode {
       }
       case 'end-task': {
         if (participant.status !== 'task') throw new FlowError(`no task is running (${participant.status})`);
-        const next = participant.taskIndex + 1;
-        const last = next >= participant.plan.tasks.length;
         // Giving up ends the task, not the study: the outcome is in the task's log record.
-        moved(last ? 'done' : 'briefing', last ? participant.taskIndex : next);
+        const next = nextStep(this.study, participant, participant.taskIndex, false);
+        moved(next.status, next.taskIndex);
         this.hooks.taskEnded?.(participant);
         this.relay.closeStudySession(
           participant.room,
@@ -234,6 +240,23 @@ export class StudyMode {
       }
     }
     this.changed(participant.id);
+    return this.view(this.registry.get(participant.id) as Participant);
+  }
+
+  /**
+   * The participant's answers to the questionnaire they are on: checked against it (refused
+   * whole with `AnswersRefused`, changing nothing), stored in the registry and the questionnaire
+   * log with its instruments' scores, and the participant moved on.
+   */
+  answer(participant: Participant, submission: QuestionnaireSubmission): ParticipantView {
+    const questionnaire = shownQuestionnaire(this.study, participant);
+    if (questionnaire?.kind !== submission.questionnaire) {
+      throw new FlowError(`no ${submission.questionnaire} questionnaire to answer now (${participant.status})`);
+    }
+    const deps = { study: this.study, registry: this.registry, log: this.answersLog, now: this.now() };
+    if (!recordAnswers(deps, participant, questionnaire, submission)) {
+      throw new FlowError('another step moved this participant on meanwhile; reload the page');
+    }
     return this.view(this.registry.get(participant.id) as Participant);
   }
 }

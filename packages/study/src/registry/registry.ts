@@ -5,6 +5,15 @@ import type { PARTICIPANT_STATUSES } from '@usher/protocol';
 import Database from 'better-sqlite3';
 import { type Plan, planParticipant } from '../assignment/assign.ts';
 import type { StudyFile } from '../study-file/schema.ts';
+import {
+  createQuestionnaireTables,
+  insertQuestionnaire,
+  type QuestionnaireRecord,
+  readAnswers,
+  readScores,
+  type StoredAnswer,
+  type StoredScore,
+} from './questionnaire-tables.ts';
 
 /** Where a participant is in the study's flow (the statuses of the participant's API). */
 export type ParticipantStatus = (typeof PARTICIPANT_STATUSES)[number];
@@ -101,6 +110,7 @@ export class StudyRegistry {
         WHERE external_id IS NOT NULL;
       CREATE INDEX IF NOT EXISTS participants_study ON participants (study_id);
     `);
+    createQuestionnaireTables(this.db);
     // A registry made before return keys gets the column; its participants return as before.
     const columns = this.db.prepare<[], { name: string }>('PRAGMA table_info(participants)').all();
     if (!columns.some((c) => c.name === 'return_key')) {
@@ -215,6 +225,39 @@ export class StudyRegistry {
           )
           .run(change.status, change.taskIndex ?? null, now.toISOString(), id);
     return result.changes === 1;
+  }
+
+  /**
+   * Stores a submitted questionnaire (its answers and scores) and moves the participant on, in one
+   * transaction, only when they are still where the caller saw them (as {@link progress}).
+   * `beforeCommit` runs last inside it (the study's questionnaire log is written there): when it
+   * throws, nothing is stored. False when the participant had moved on (nothing stored).
+   */
+  recordQuestionnaire(
+    record: QuestionnaireRecord,
+    change: { status: ParticipantStatus; taskIndex?: number },
+    from: { status: ParticipantStatus; taskIndex: number },
+    now: Date,
+    beforeCommit: () => void = () => {},
+  ): boolean {
+    return this.db
+      .transaction(() => {
+        if (!this.progress(record.participantId, change, now, from)) return false;
+        insertQuestionnaire(this.db, record, now.toISOString());
+        beforeCommit();
+        return true;
+      })
+      .immediate();
+  }
+
+  /** Every stored questionnaire answer of a study, in the order given. */
+  questionnaireAnswers(studyId: string): StoredAnswer[] {
+    return readAnswers(this.db, studyId);
+  }
+
+  /** Every instrument score of a study, in the order scored. */
+  questionnaireScores(studyId: string): StoredScore[] {
+    return readScores(this.db, studyId);
   }
 
   /**

@@ -1,15 +1,7 @@
 import { ConstraintSchema, HardConstraintSchema } from '@usher/booking';
 import { z } from 'zod';
-
-/** Ids of a study, its tasks and conditions: they go into URLs, file names and export columns. */
-const Id = z
-  .string()
-  .regex(
-    /^[a-z0-9][a-z0-9_-]{0,63}$/,
-    'expected 1–64 lowercase letters, digits, "-" or "_", starting with a letter or digit',
-  );
-
-const Text = (max: number) => z.string().trim().min(1, 'expected some text').max(max);
+import { QuestionnairesSchema } from '../questionnaire/schema.ts';
+import { Id, Text } from './fields.ts';
 
 /**
  * What the agent beside the participant is in one condition (the page's side of it too):
@@ -109,6 +101,8 @@ export const StudyFileSchema = z
     conditions: z.array(ConditionSchema).min(1, 'a study needs at least one condition').max(12),
     assignment: AssignmentSchema.default({ design: 'between', conditions: 'balanced', order: 'fixed' }),
     completion: CompletionSchema.default({}),
+    /** Asked after each task (`perTask`) and before the end page (`postStudy`). */
+    questionnaires: QuestionnairesSchema.default({}),
   })
   .superRefine((study, ctx) => {
     const unique = (what: 'tasks' | 'conditions') => {
@@ -128,6 +122,26 @@ export const StudyFileSchema = z
     };
     unique('tasks');
     unique('conditions');
+    // A questionnaire shown only in some conditions must name conditions of this study.
+    const conditionIds = new Set(study.conditions.map((c) => c.id));
+    for (const which of ['perTask', 'postStudy'] as const) {
+      study.questionnaires[which]?.forEach((section, i) => {
+        const check = (ids: string[] | undefined, path: (string | number)[]) =>
+          ids?.forEach((id, k) => {
+            if (!conditionIds.has(id)) {
+              ctx.addIssue({
+                code: 'custom',
+                path: ['questionnaires', which, i, ...path, 'conditions', k],
+                message: `no condition "${id}" in this study`,
+              });
+            }
+          });
+        check(section.conditions, []);
+        section.items.forEach((item, j) => {
+          check(item.conditions, ['items', j]);
+        });
+      });
+    }
     if (study.assignment.design === 'within' && study.tasks.length !== study.conditions.length) {
       ctx.addIssue({
         code: 'custom',

@@ -4,6 +4,7 @@ const STATUS: Record<ParticipantRow['status'], string> = {
   consent: 'Consent',
   briefing: 'Briefing',
   booking: 'On task',
+  questionnaire: 'Questionnaire',
   done: 'Done',
   'gave-up': 'Gave up',
   dropped: 'Dropped',

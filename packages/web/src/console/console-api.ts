@@ -7,7 +7,7 @@ export interface ParticipantRow {
   externalId: string | null;
   room: string;
   condition: { id: string; label: string; agent: string } | null;
-  status: 'consent' | 'briefing' | 'booking' | 'done' | 'gave-up' | 'dropped';
+  status: 'consent' | 'briefing' | 'booking' | 'questionnaire' | 'done' | 'gave-up' | 'dropped';
   taskIndex: number;
   taskCount: number;
   task: { id: string; title: string } | null;

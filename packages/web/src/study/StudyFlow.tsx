@@ -6,6 +6,7 @@ import { HostStore } from '../bridge/host-store.ts';
 import { App } from '../ui/App.tsx';
 import { Brand } from '../ui/Header.tsx';
 import type { ParticipantApi } from './participant-api.ts';
+import { QuestionnaireCard } from './Questionnaire.tsx';
 
 interface Props {
   api: ParticipantApi;
@@ -16,7 +17,8 @@ interface Props {
 
 /**
  * A participant's way through a study: welcome and consent → each task's briefing → the task on
- * the booking page (its checklist above it) → the end page with the completion code. Each step is
+ * the booking page (its checklist above it) → its questionnaire → … → the post-study
+ * questionnaire → the end page with the completion code. Each step is
  * stored by the server before the page moves on, so a reload comes back to the same place.
  */
 /** How often a page on a task asks the server whether the experimenter ended or reset it (ms). */
@@ -72,6 +74,20 @@ export function StudyFlow({ api, initial, room, token }: Props) {
   if (view.status === 'task' && view.task) {
     return (
       <TaskRun key={view.task.id} view={view} room={room} token={token} busy={busy} problem={problem} onEnd={step} />
+    );
+  }
+  const { questionnaire } = view;
+  if ((view.status === 'task-questionnaire' || view.status === 'post-study') && questionnaire) {
+    return (
+      <FlowPage title={view.study.title}>
+        <QuestionnaireCard
+          key={`${questionnaire.kind}:${questionnaire.taskId ?? ''}`}
+          view={{ ...view, questionnaire }}
+          room={room}
+          api={api}
+          onAnswered={setView}
+        />
+      </FlowPage>
     );
   }
   const position = `Task ${view.taskIndex + 1} of ${view.taskCount}`;

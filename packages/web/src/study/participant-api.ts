@@ -1,10 +1,24 @@
-import { type FlowStep, type ParticipantView, ParticipantViewSchema } from '@usher/protocol';
+import {
+  type FlowStep,
+  type ParticipantView,
+  ParticipantViewSchema,
+  type QuestionnaireSubmission,
+} from '@usher/protocol';
 
-/** Thrown when the server refuses the participant or a step; its message is for the participant. */
+/** An answer the server refused (`INVALID_ANSWERS`), by item. */
+export interface RefusedAnswer {
+  itemId: string;
+  problem: string;
+  message: string;
+}
+
+/** Thrown when the server refuses the participant, a step or answers; its message is for the participant. */
 export class FlowRequestError extends Error {
   constructor(
     message: string,
     readonly status: number,
+    /** With refused answers: which, and why. */
+    readonly problems: RefusedAnswer[] = [],
   ) {
     super(message);
   }
@@ -37,12 +51,26 @@ export class ParticipantApi {
     return this.read(response);
   }
 
+  /** Answers to the questionnaire the participant is on (checked, stored and logged by the server). */
+  async answer(submission: QuestionnaireSubmission): Promise<ParticipantView> {
+    const response = await fetch(this.url('/api/participant/questionnaire'), {
+      method: 'POST',
+      headers: { ...this.headers(), 'Content-Type': 'application/json' },
+      body: JSON.stringify(submission),
+    });
+    return this.read(response);
+  }
+
   private async read(response: Response): Promise<ParticipantView> {
-    const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
+    const body = (await response.json().catch(() => null)) as {
+      error?: { message?: string; problems?: RefusedAnswer[] };
+    } | null;
     if (!response.ok) {
+      const problems = Array.isArray(body?.error?.problems) ? body.error.problems : [];
       throw new FlowRequestError(
         body?.error?.message ?? `the server answered HTTP ${response.status}`,
         response.status,
+        problems,
       );
     }
     return ParticipantViewSchema.parse(body);
