@@ -8,6 +8,7 @@ import { EMPTY_CONTEXT, type PerceivedContext, perceive } from '../perception/pe
 import { freshExploration, type PlannerInput, planNext } from '../planning/deterministic.ts';
 import type { ActionOutcome, NavigationPlan } from '../planning/plan.ts';
 import type { PreferenceModel } from '../planning/solver/index.ts';
+import { idsOfCall } from '../planning/tool-shapes.ts';
 import { recoveryFor } from '../policies/retry.ts';
 import { unsafeBecause } from '../policies/safety.ts';
 import { fromStory, updatePreferences } from '../preferences/index.ts';
@@ -577,8 +578,7 @@ export class Agent {
       // The condition does not offer the page-tuning tools: the planner never sees them.
       this.context = { ...this.context, toolSchema: this.context.toolSchema.filter((t) => !PAGE_TOOLS.has(t.name)) };
     }
-    const today = this.context.uiSpec?.meta?.today;
-    if (typeof today === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(today)) this.studyToday = today;
+    this.noteStudyDay();
     this.memory.noteState(this.context.uiSpec);
     this.wake?.();
     return this.context;
@@ -591,6 +591,11 @@ export class Agent {
       this.needsResync = true;
       this.rejoined?.();
       this.rejoined = null;
+      this.wake?.();
+    }
+    if (event.kind === 'unreadable') {
+      // A change the agent could not read may have happened: read the whole state before acting again.
+      this.needsResync = true;
       this.wake?.();
     }
     if (event.kind === 'message') this.onMessage(event.message);
@@ -682,6 +687,28 @@ export class Agent {
   }
 
   /**
+   * Keeps the study's day: the host's `meta.today` (Usher's extension) whenever it gives one; a
+   * host without it, the first day it shows: the day of its chat's latest timestamp, else the
+   * first day on its date stage. Said on the log, since the agent reads "tomorrow" against it.
+   */
+  private noteStudyDay(): void {
+    const today = this.context.uiSpec?.meta?.today;
+    if (typeof today === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(today)) {
+      this.studyToday = today;
+      return;
+    }
+    if (this.studyToday !== null) return;
+    const stamped = this.context.messageHistoryTail.findLast((m) => /^\d{4}-\d{2}-\d{2}/.test(m.timestamp));
+    const spec = this.context.uiSpec;
+    const firstDay = spec?.stage === 'date' ? spec.items.find((i) => typeof i.date === 'string')?.date : undefined;
+    const day = stamped?.timestamp.slice(0, 10) ?? (typeof firstDay === 'string' ? firstDay : undefined);
+    if (!day) return;
+    this.studyToday = day;
+    const where = stamped ? "the day of the host's chat timestamps" : 'the first day on its date stage';
+    this.log(`agent: the host does not say which day the study is on (no meta.today); taking ${day}, ${where}`);
+  }
+
+  /**
    * The study's day, against which "tomorrow" or "Friday" are read: the last one a host gave
    * (uiSpec.meta.today), kept while no uiSpec is loaded (the host resets after a booking), since a
    * study runs on its scenario's day whatever the calendar says. Only when no host has ever said
@@ -746,6 +773,7 @@ export class Agent {
 
 /** The label of the item a tool call's `itemId` names on the stage on screen. */
 function labelled(context: PerceivedContext, params: Record<string, unknown>): { itemLabel?: string } {
-  const item = context.uiSpec?.items.find((i) => i.id === params.itemId);
+  const [id] = idsOfCall(params);
+  const item = context.uiSpec?.items.find((i) => i.id === id);
   return item ? { itemLabel: String(item.value) } : {};
 }

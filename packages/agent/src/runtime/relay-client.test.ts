@@ -100,7 +100,7 @@ describe('RelayClient', () => {
     const err = await relay.request('snapshot.get', {}).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'UNREADABLE_REPLY', wire: false });
     expect(Date.now() - started).toBeLessThan(5000);
-    expect(lines.join('\n')).toMatch(/could not use a frame from the relay \(invalid snapshot\.state/);
+    expect(lines.join('\n')).toMatch(/could not use a frame from the relay \(uiSpec is not an object/);
   });
 
   it('refuses requests once closed', async () => {
