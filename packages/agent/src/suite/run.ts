@@ -54,6 +54,8 @@ export interface ScenarioReport {
 export interface RunOptions {
   /** Stop the agent after this long (it waits for the participant when it does not return). */
   timeoutMs?: number;
+  /** Where the agent says what it could not use or had to assume (its stderr on the command line). */
+  log?: (line: string) => void;
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -90,6 +92,7 @@ export async function runScenario(
       mode: 'autopilot',
       goal: story.text,
       returnWhenBlocked: true,
+      ...(options.log && { log: options.log }),
     });
     const timer = setTimeout(() => agent.stop(), options.timeoutMs ?? 15_000);
     try {

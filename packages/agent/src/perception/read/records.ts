@@ -64,7 +64,9 @@ const ID_KEYS: Record<Stage, readonly string[]> = {
 
 /** An item's id: `id`, else the stage's own id keys, else `key`/`ref`/`code`; numbers become strings. */
 function idOf(raw: Raw, stage: Stage): string | undefined {
-  const id = first(raw, ['id', ...ID_KEYS[stage], 'key', 'ref', 'code', 'uuid']);
+  // Else the record's own reference key (`sessionRef`, `bookingCode`): a host names its ids its way.
+  const own = Object.keys(raw).find((k) => /^[a-z]+(Id|Ref|Code|Key)$/.test(k) && typeof raw[k] === 'string');
+  const id = first(raw, ['id', ...ID_KEYS[stage], 'key', 'ref', 'code', 'uuid', ...(own ? [own] : [])]);
   const text = typeof id === 'number' && Number.isFinite(id) ? String(id) : id;
   return typeof text === 'string' && text.length > 0 && text.length <= MAX_ID ? text : undefined;
 }

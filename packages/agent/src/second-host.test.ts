@@ -1,0 +1,72 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Story } from '@usher/booking';
+import { startTestServer } from '@usher/server/testing';
+import { describe, expect, it } from 'vitest';
+import { loadSuite, runScenario, type ScenarioReport, type StartHost } from './suite/index.ts';
+import { fromWorld, SecondHost } from './testing/second-host/index.ts';
+
+/*
+ * The agent on a host it was not built with (testing/second-host/): another site's field names and
+ * units, its own ids, no Usher extensions, no ticket step, seats selected several at a time, over
+ * real sockets through Usher's relay. The suite's stories it can serve (every ticket an adult's)
+ * must come out as on Usher's host: every hard wish met, or a stop that names the wish.
+ */
+
+const adultsOnly = (story: Story) =>
+  [...story.hard, ...story.soft].every(
+    (c) => c.kind !== 'ticketMix' || ((c.child ?? 0) === 0 && (c.senior ?? 0) === 0),
+  );
+const entries = loadSuite().filter((e) => adultsOnly(e.scenario.story));
+
+/** A relay with the second host in room `default`; the relay's study logs are kept to be read. */
+function secondHost(logs: string[], hosts: SecondHost[]): StartHost {
+  return async (world) => {
+    const server = await startTestServer();
+    logs.push(server.logsDir);
+    const { catalog, toWorld } = fromWorld(world);
+    const host = await SecondHost.join({ url: server.url, catalog, now: () => new Date(`${world.today}T10:00:00Z`) });
+    hosts.push(host);
+    return {
+      url: server.url,
+      room: 'default',
+      submitted: () => {
+        const order = host.flow.orders.at(-1);
+        return order ? toWorld(order) : null;
+      },
+      close: () => host.close(),
+    };
+  };
+}
+
+describe('the agent on a second host', () => {
+  it('serves at least 10 of the suite’s stories', () => {
+    expect(entries.length).toBeGreaterThanOrEqual(10);
+  });
+
+  const reports: ScenarioReport[] = [];
+  for (const entry of entries) {
+    it(`${entry.file}: books as on Usher's host, and says what it could not use`, async () => {
+      const lines: string[] = [];
+      const logs: string[] = [];
+      const hosts: SecondHost[] = [];
+      const report = await runScenario(entry, secondHost(logs, hosts), { log: (line) => lines.push(line) });
+      reports.push(report);
+      expect(report.problems).toEqual([]);
+      expect(report.passed).toBe(true);
+      // No frame dropped in silence: nothing the agent could not use, and the relay refused none of the host's.
+      expect(lines.filter((l) => /could not use/.test(l))).toEqual([]);
+      expect(hosts[0]?.refused).toEqual([]);
+      // The host says no study day: the agent says which it took, from the host's chat, never the machine's clock.
+      expect(lines).toContain(
+        `agent: the host does not say which day the study is on (no meta.today); taking ${entry.world.today}, the day of the host's chat timestamps`,
+      );
+      // The relay carried and logged the host's own frames.
+      const [dir] = logs;
+      const files = dir ? readdirSync(dir).filter((f) => f.endsWith('.jsonl')) : [];
+      const logged = files.map((f) => readFileSync(join(dir as string, f), 'utf8')).join('\n');
+      expect(logged).toMatch(/"type":"snapshot.state".*"filmId":"F-\d{3}"/);
+      if (entry.scenario.expect === 'book') expect(logged).toMatch(/"sessionRef":"SH-\d{4}"/);
+    });
+  }
+});
