@@ -85,3 +85,21 @@ export function completeBooking(spec: UiSpec | null, chosen: Chosen): UiSpec | n
   }
   return added ? { ...spec, state: { ...spec.state, booking } } : spec;
 }
+
+/**
+ * What a participant's click changed, read from the state before and after it: for a host that
+ * does not name the call behind its updates (Usher's `action` tag). A choice on the same stage, or
+ * the seats added to and dropped from the selection.
+ */
+export function clickedIds(before: UiSpec | null, after: UiSpec | null): { added: string[]; removed: string[] } {
+  if (!after || before?.stage !== after.stage) return { added: [], removed: [] };
+  if (after.stage === 'seat') {
+    const was = new Set(before.state.selectedList ?? []);
+    const is = new Set(after.state.selectedList ?? []);
+    return { added: [...is].filter((id) => !was.has(id)), removed: [...was].filter((id) => !is.has(id)) };
+  }
+  const selected = after.state.selected;
+  return selected !== undefined && selected !== before.state.selected
+    ? { added: [selected], removed: [] }
+    : { added: [], removed: [] };
+}

@@ -4,6 +4,7 @@ import { type ExecutionPort, execute } from '../action/executor.ts';
 import { EpisodicLog } from '../memory/episodic.ts';
 import { fingerprintOf } from '../memory/fingerprint.ts';
 import { WorkingMemory } from '../memory/working.ts';
+import { clickedIds } from '../perception/chosen.ts';
 import { EMPTY_CONTEXT, type PerceivedContext, perceive } from '../perception/perceive.ts';
 import { freshExploration, type PlannerInput, planNext } from '../planning/deterministic.ts';
 import type { ActionOutcome, NavigationPlan } from '../planning/plan.ts';
@@ -642,6 +643,12 @@ export class Agent {
     }
     if (message.type === 'state.updated') {
       const action = message.payload.action;
+      if (message.payload.source === 'user' && action === undefined) {
+        // A host that does not name the participant's call: what changed on screen is theirs.
+        const { added, removed } = clickedIds(this.context.uiSpec, message.payload.uiSpec);
+        for (const id of added) this.participantChoices.add(id);
+        for (const id of removed) this.participantChoices.delete(id);
+      }
       if (
         message.payload.source === 'user' &&
         action?.toolName === 'select' &&
