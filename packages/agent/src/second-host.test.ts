@@ -56,6 +56,8 @@ describe('the agent on a second host', () => {
       expect(report.passed).toBe(true);
       // No frame dropped in silence: nothing the agent could not use, and the relay refused none of the host's.
       expect(lines.filter((l) => /could not use/.test(l))).toEqual([]);
+      // Its updates name no call, yet each is taken as the change the call made: no wait for one, no resync.
+      expect(lines.filter((l) => /no state.updated within/.test(l))).toEqual([]);
       expect(hosts[0]?.refused).toEqual([]);
       // The host says no study day: the agent says which it took, from the host's chat, never the machine's clock.
       expect(lines).toContain(

@@ -6,6 +6,7 @@ import { fingerprintOf } from '../memory/fingerprint.ts';
 import { WorkingMemory } from '../memory/working.ts';
 import { clickedIds } from '../perception/chosen.ts';
 import { EMPTY_CONTEXT, type PerceivedContext, perceive } from '../perception/perceive.ts';
+import { studyDayOf } from '../perception/study-day.ts';
 import { freshExploration, type PlannerInput, planNext } from '../planning/deterministic.ts';
 import type { ActionOutcome, NavigationPlan } from '../planning/plan.ts';
 import type { PreferenceModel } from '../planning/solver/index.ts';
@@ -493,6 +494,12 @@ export class Agent {
     }
     this.phase = 'WAITING_RESULT';
     const outcome = await execute(action, this.port(), stateTimeoutMs);
+    if (outcome.code === 'TIMEOUT_STATE_UPDATE' && action.type === 'tool.call') {
+      // A host that never sends the update after a call costs a wait on every call: said, so it is seen.
+      this.log(
+        `agent: no state.updated within ${stateTimeoutMs} ms after ${action.toolName}; read the state with snapshot.get`,
+      );
+    }
     if (observed) observer?.called?.(observed, outcome, this.context);
     // The connection may have dropped meanwhile: that phase stands until the relay is back.
     if (this.phase === 'WAITING_RESULT') this.phase = 'SESSION_ACTIVE';
@@ -694,25 +701,16 @@ export class Agent {
   }
 
   /**
-   * Keeps the study's day: the host's `meta.today` (Usher's extension) whenever it gives one; a
-   * host without it, the first day it shows: the day of its chat's latest timestamp, else the
-   * first day on its date stage. Said on the log, since the agent reads "tomorrow" against it.
+   * Keeps the study's day ({@link studyDayOf}): the host's `meta.today` whenever it gives one; on
+   * a host without it, the first day it shows, said on the log, since the agent reads dates against it.
    */
   private noteStudyDay(): void {
-    const today = this.context.uiSpec?.meta?.today;
-    if (typeof today === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(today)) {
-      this.studyToday = today;
-      return;
-    }
-    if (this.studyToday !== null) return;
-    const stamped = this.context.messageHistoryTail.findLast((m) => /^\d{4}-\d{2}-\d{2}/.test(m.timestamp));
-    const spec = this.context.uiSpec;
-    const firstDay = spec?.stage === 'date' ? spec.items.find((i) => typeof i.date === 'string')?.date : undefined;
-    const day = stamped?.timestamp.slice(0, 10) ?? (typeof firstDay === 'string' ? firstDay : undefined);
-    if (!day) return;
-    this.studyToday = day;
-    const where = stamped ? "the day of the host's chat timestamps" : 'the first day on its date stage';
-    this.log(`agent: the host does not say which day the study is on (no meta.today); taking ${day}, ${where}`);
+    const seen = studyDayOf(this.context);
+    if (!seen || (seen.from !== 'meta' && this.studyToday !== null)) return;
+    this.studyToday = seen.day;
+    if (seen.from === 'meta') return;
+    const where = seen.from === 'chat' ? "the day of the host's chat timestamps" : 'the first day on its date stage';
+    this.log(`agent: the host does not say which day the study is on (no meta.today); taking ${seen.day}, ${where}`);
   }
 
   /**

@@ -46,6 +46,17 @@ describe('readFrame: liberal in what it reads', () => {
     expect(read).toEqual({ ok: true, message, notes: [] });
   });
 
+  it('reads by meaning the records of a frame that the contract accepts but that are not in the agent terms', () => {
+    const theaters = [{ id: 'c1', value: 'The Grand', distanceMiles: 2 }];
+    const spec = { ...prototypeView.uiSpec, stage: 'theater', items: theaters, visibleItems: theaters, state: {} };
+    const message = { source: 'host', uiSpec: spec, messageHistory: [], toolSchema: [] };
+    const read = readFrame(frame('state.updated', message));
+    expect(read).toMatchObject({
+      ok: true,
+      message: { payload: { uiSpec: { items: [{ id: 'c1', distanceKm: 3.2 }] } } },
+    });
+  });
+
   it("reads the prototype's state: raw records, `{id, value}` selections, other history entries, field-map params", () => {
     const read = readFrame(frame('snapshot.state', { sessionId: 'abc-123', ...prototypeView }, { replyTo: 7 }));
     expect(read.ok).toBe(true);

@@ -13,6 +13,7 @@ import {
   STATE_SOURCES,
   type UiSpec,
 } from '@usher/protocol';
+import { inModelTerms } from './records.ts';
 import { idFrom, readHistory, readTools, readUiSpec, stageFrom } from './view.ts';
 
 /*
@@ -120,13 +121,30 @@ function liberalPayload(type: string, p: Raw, notes: string[]): Raw {
   }
 }
 
-/** A message the contract's schema accepted, with its uiSpec's records read by meaning too. */
+/** A message the contract's schema accepted, with its uiSpec's records read by meaning too (when they need it). */
 function byMeaning(message: Message, notes: string[]): Message {
   if (message.type === 'snapshot.state' || message.type === 'state.updated' || message.type === 'tool.result') {
     const { uiSpec } = message.payload;
-    if (uiSpec) return { ...message, payload: { ...message.payload, uiSpec: uiSpecOf(uiSpec, notes) } } as Message;
+    if (uiSpec && !asItCame(uiSpec))
+      return { ...message, payload: { ...message.payload, uiSpec: uiSpecOf(uiSpec, notes) } } as Message;
   }
   return message;
+}
+
+/** Meta keys that say something in other words than the agent's (read/view.ts). */
+const OTHER_META = ['ratingScale', 'ratingMax', 'aisles', 'aisleAfterSeat', 'currentDate', 'studyDate', 'todayDate'];
+
+/** A contract-shaped uiSpec whose items and meta are already in the agent's terms: nothing to read again. */
+function asItCame(spec: UiSpec): boolean {
+  const meta = spec.meta ?? {};
+  const rows = meta.rows;
+  return (
+    !OTHER_META.some((key) => key in meta) &&
+    (rows === undefined ||
+      (Array.isArray(rows) && rows.every((r) => typeof r === 'string' && /^[A-Z]{1,2}$/.test(r)))) &&
+    inModelTerms(spec.stage, spec.items) &&
+    inModelTerms(spec.stage, spec.visibleItems)
+  );
 }
 
 /** Reads one text frame from the relay. */

@@ -264,3 +264,38 @@ export function readItems(
   if (stage === 'seat') indexRows(items, hints.rows);
   return { items, dropped: records.length - items.length };
 }
+
+/** The fields the agent's model reads on each stage's items, and the values some of them take. */
+const MODEL_FIELDS: Record<Stage, Record<string, 'string' | 'number' | 'boolean' | 'object'>> = {
+  movie: { title: 'string', genres: 'object', rating: 'number', durationMinutes: 'number' },
+  theater: { name: 'string', distanceKm: 'number', amenities: 'object' },
+  date: { date: 'string' },
+  time: { time: 'string', endTime: 'string', format: 'string', startMinutes: 'number', seatsLeft: 'number' },
+  seat: {
+    row: 'string',
+    rowIndex: 'number',
+    number: 'number',
+    kind: 'string',
+    taken: 'boolean',
+    priceSurcharge: 'number',
+  },
+  ticket: { label: 'string', price: 'number' },
+  confirm: {},
+};
+const FORMATS = new Set(['IMAX', '3D', 'Standard']);
+const SEAT_KINDS = new Set(['standard', 'premium', 'wheelchair']);
+
+/**
+ * Whether a stage's items already carry every field the agent's model reads, in its units, so
+ * reading them by meaning would change nothing (Usher's own host): they are then used as they
+ * came, which keeps the agent's cost per frame what it was on Usher's host.
+ */
+export function inModelTerms(stage: Stage, items: readonly Item[]): boolean {
+  const fields = Object.entries(MODEL_FIELDS[stage]);
+  return items.every(
+    (item) =>
+      fields.every(([key, type]) => typeof item[key] === type) &&
+      (stage !== 'time' || FORMATS.has(item.format as string)) &&
+      (stage !== 'seat' || SEAT_KINDS.has(item.kind as string)),
+  );
+}
