@@ -56,6 +56,33 @@ describe('the agent on a second host', () => {
     expect(entries.length).toBeGreaterThanOrEqual(10);
   });
 
+  it('says what it could not use of a garbled update, reads the whole state again, and books on', async () => {
+    const entry = entries.find((e) => e.file.startsWith('d01'));
+    if (!entry) throw new Error('d01 is missing from the suite');
+    const lines: string[] = [];
+    const server = await startTestServer();
+    const { catalog, toWorld } = fromWorld(entry.world);
+    const now = () => new Date(`${entry.world.today}T10:00:00Z`);
+    const host = await SecondHost.join({ url: server.url, catalog, now, garbleUpdateAfterCall: 3 });
+    const startHost: StartHost = async () => ({
+      url: server.url,
+      room: 'default',
+      submitted: () => {
+        const order = host.flow.orders.at(-1);
+        return order ? toWorld(order) : null;
+      },
+      close: () => host.close(),
+    });
+    const report = await runScenario(entry, startHost, { log: (line) => lines.push(line) });
+    expect(report.problems).toEqual([]);
+    expect(lines.filter((l) => /could not use a frame/.test(l))).toEqual([
+      expect.stringContaining('could not use a frame from the relay (uiSpec.stage "payment" is not a booking stage)'),
+    ]);
+    expect(lines).toContain('agent: no usable state.updated after select; read the state with snapshot.get');
+    // The snapshot at the start, and the one that replaced the garbled update.
+    expect(host.snapshots).toBeGreaterThanOrEqual(2);
+  });
+
   for (const entry of entries) {
     it(`${entry.file}: books as on Usher's host, and says what it could not use`, async () => {
       const lines: string[] = [];
@@ -76,7 +103,7 @@ describe('the agent on a second host', () => {
       // No frame dropped in silence: nothing the agent could not use, and the relay refused none of the host's.
       expect(lines.filter((l) => /could not use/.test(l))).toEqual([]);
       // Its updates name no call, yet each is taken as the change the call made: no wait for one, no resync.
-      expect(lines.filter((l) => /no state.updated within/.test(l))).toEqual([]);
+      expect(lines.filter((l) => /no usable state.updated/.test(l))).toEqual([]);
       expect(hosts[0]?.refused).toEqual([]);
       // The host says no study day: the agent says which it took, from the host's chat, never the machine's clock.
       expect(lines).toContain(

@@ -495,10 +495,8 @@ export class Agent {
     this.phase = 'WAITING_RESULT';
     const outcome = await execute(action, this.port(), stateTimeoutMs);
     if (outcome.code === 'TIMEOUT_STATE_UPDATE' && action.type === 'tool.call') {
-      // A host that never sends the update after a call costs a wait on every call: said, so it is seen.
-      this.log(
-        `agent: no state.updated within ${stateTimeoutMs} ms after ${action.toolName}; read the state with snapshot.get`,
-      );
+      // A host that never sends (or garbles) the update after a call costs a resync on every call: said, so it is seen.
+      this.log(`agent: no usable state.updated after ${action.toolName}; read the state with snapshot.get`);
     }
     if (observed) observer?.called?.(observed, outcome, this.context);
     // The connection may have dropped meanwhile: that phase stands until the relay is back.
@@ -730,6 +728,8 @@ export class Agent {
 
   private waitFor(test: (context: PerceivedContext) => boolean, timeoutMs: number): Promise<PerceivedContext | null> {
     if (test(this.context)) return Promise.resolve(this.context);
+    // Already told the state must be read again (a frame it could not use came with the reply).
+    if (this.needsResync) return Promise.resolve(null);
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.wake = null;
@@ -737,6 +737,12 @@ export class Agent {
       }, timeoutMs);
       this.wake = () => {
         const halted = this.halted();
+        // A frame that could not be used (or a new host) means the change may never be seen: stop waiting for it.
+        if (this.needsResync) {
+          clearTimeout(timer);
+          this.wake = null;
+          return resolve(null);
+        }
         if (!halted && !test(this.context)) return;
         clearTimeout(timer);
         this.wake = null;

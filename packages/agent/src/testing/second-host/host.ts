@@ -28,6 +28,8 @@ export interface SecondHostOptions {
   catalog: CinemaCatalog;
   /** The site's clock, for its chat's timestamps. */
   now: () => Date;
+  /** Send the update after the Nth tool call (1-based) with a step no booking flow has, for a test of what the agent does with it. */
+  garbleUpdateAfterCall?: number;
 }
 
 export class SecondHost {
@@ -37,6 +39,9 @@ export class SecondHost {
   private readonly history: Entry[] = [];
   private ws: WebSocket | null = null;
   private sessions = 0;
+  private calls = 0;
+  /** How many times the agent read the whole state (`snapshot.get`). */
+  snapshots = 0;
   private sessionId: string | null = null;
 
   private constructor(private readonly options: SecondHostOptions) {
@@ -109,6 +114,7 @@ export class SecondHost {
         this.sessionId = `web-${++this.sessions}`;
         return reply('session.started', { sessionId: this.sessionId });
       case 'snapshot.get':
+        this.snapshots += 1;
         return reply('snapshot.state', { sessionId: this.sessionId, ...this.view() });
       case 'tool.call': {
         const toolName = String(payload.toolName);
@@ -122,6 +128,13 @@ export class SecondHost {
             `Order ${placed.orderId} placed: seats ${placed.seats.join(', ')}, total ${placed.total.toFixed(2)} ${this.options.catalog.currency}.`,
           );
         reply('tool.result', { ok: true, toolName, uiSpec: this.flow.page() });
+        if (++this.calls === this.options.garbleUpdateAfterCall) {
+          const view = this.view();
+          return this.send({
+            type: 'state.updated',
+            payload: { source: 'agent', ...view, uiSpec: { ...view.uiSpec, stage: 'payment' } },
+          });
+        }
         return this.changed('agent');
       }
       case 'agent.message':
