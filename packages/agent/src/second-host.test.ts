@@ -56,6 +56,37 @@ describe('the agent on a second host', () => {
     expect(entries.length).toBeGreaterThanOrEqual(10);
   });
 
+  it('reads "tomorrow" again against the study day once the host shows one, when it had to use the machine clock', async () => {
+    const entry = entries.find((e) => e.file.startsWith('d01'));
+    if (!entry) throw new Error('d01 is missing from the suite');
+    const lines: string[] = [];
+    const server = await startTestServer();
+    const { catalog, toWorld } = fromWorld(entry.world);
+    const now = () => new Date(`${entry.world.today}T10:00:00Z`);
+    const host = await SecondHost.join({ url: server.url, catalog, now, undatedChat: true });
+    const startHost: StartHost = async () => ({
+      url: server.url,
+      room: 'default',
+      submitted: () => {
+        const order = host.flow.orders.at(-1);
+        return order ? toWorld(order) : null;
+      },
+      close: () => host.close(),
+    });
+    // A machine clock months away from the study's day.
+    const clock = () => new Date('2027-03-01T09:00:00Z');
+    const report = await runScenario(entry, startHost, { log: (line) => lines.push(line), now: clock });
+    expect(report.problems).toEqual([]);
+    expect(report.booking?.showingId).toBe('sh-riverside-1122-1930');
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        "agent: the host has not said which day the study is on; reading dates against the machine's clock (2027-03-01)",
+        `agent: read the participant's words again against the study's day (${entry.world.today})`,
+        `agent: the host does not say which day the study is on (no meta.today); taking ${entry.world.today}, the first day on its date stage`,
+      ]),
+    );
+  });
+
   it('says what it could not use of a garbled update, reads the whole state again, and books on', async () => {
     const entry = entries.find((e) => e.file.startsWith('d01'));
     if (!entry) throw new Error('d01 is missing from the suite');

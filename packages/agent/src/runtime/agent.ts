@@ -14,6 +14,7 @@ import { idsOfCall } from '../planning/tool-shapes.ts';
 import { recoveryFor } from '../policies/retry.ts';
 import { unsafeBecause } from '../policies/safety.ts';
 import { fromStory, updatePreferences } from '../preferences/index.ts';
+import { ClockReadings } from './clock-readings.ts';
 import { RelayClient, type RelayEvent, RelayRequestError } from './relay-client.ts';
 
 /** The page-tuning tools a study's condition may withhold (`pageTools: false`). */
@@ -146,6 +147,8 @@ export class Agent {
   private toolCalls = 0;
   /** The study's day as the host last gave it ({@link todayFromContext}). */
   private studyToday: string | null = null;
+  /** What the participant said before the study's day was known ({@link readAgainstStudyDay}). */
+  private readonly clockReadings = new ClockReadings();
   private readonly clock: () => Date;
   /** The instruction being carried out ({@link instruct}), if any. */
   private current: Instruction | null = null;
@@ -675,9 +678,10 @@ export class Agent {
 
   /** Reads a participant's words into the wishes and says what was understood; false when nothing in them was understood. */
   private hear(text: string): boolean {
+    const byClock = this.studyToday === null;
     const today = this.todayFromContext();
     const known = this.context.uiSpec?.stage === 'movie' ? this.context.uiSpec.items : [];
-    const understanding = updatePreferences(this.model, text, {
+    const reading = {
       today,
       knownTitles: known.map((item) => String(item.title ?? item.value)),
       knownGenres: [...new Set(known.flatMap((item) => (Array.isArray(item.genres) ? item.genres : [])))],
@@ -686,9 +690,11 @@ export class Agent {
         this.context.uiSpec?.stage === 'theater'
           ? this.context.uiSpec.items.map((item) => String(item.name ?? item.value))
           : [],
-    });
+    };
+    const understanding = updatePreferences(this.model, text, reading);
     this.episodes.note({ text: `participant: ${text}`, data: { changed: understanding.changed } });
     if (understanding.unparsed) return false;
+    if (byClock) this.clockReadings.note(this.model, text, reading);
     this.model = understanding.model;
     this.exploration = freshExploration(true);
     // Options that failed the old wishes may fit the new ones.
@@ -706,9 +712,21 @@ export class Agent {
     const seen = studyDayOf(this.context);
     if (!seen || (seen.from !== 'meta' && this.studyToday !== null)) return;
     this.studyToday = seen.day;
+    this.readAgainstStudyDay(seen.day);
     if (seen.from === 'meta') return;
     const where = seen.from === 'chat' ? "the day of the host's chat timestamps" : 'the first day on its date stage';
     this.log(`agent: the host does not say which day the study is on (no meta.today); taking ${seen.day}, ${where}`);
+  }
+
+  /** Words read against the machine's clock before the study's day was seen are read again against it. */
+  private readAgainstStudyDay(day: string): void {
+    const understanding = this.clockReadings.reread(day);
+    if (!understanding) return;
+    this.log(`agent: read the participant's words again against the study's day (${day})`);
+    this.model = understanding.model;
+    this.exploration = freshExploration(true);
+    this.memory.forgetTried();
+    this.pendingReplies.push(understanding.summary);
   }
 
   /**

@@ -56,6 +56,8 @@ export interface RunOptions {
   timeoutMs?: number;
   /** Where the agent says what it could not use or had to assume (its stderr on the command line). */
   log?: (line: string) => void;
+  /** The machine's clock as the agent sees it (read only when a host shows no study day). */
+  now?: () => Date;
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -93,6 +95,7 @@ export async function runScenario(
       goal: story.text,
       returnWhenBlocked: true,
       ...(options.log && { log: options.log }),
+      ...(options.now && { now: options.now }),
     });
     const timer = setTimeout(() => agent.stop(), options.timeoutMs ?? 15_000);
     try {

@@ -17,7 +17,7 @@ interface Entry {
   id: string;
   type: 'system' | 'participant' | 'agent';
   text: string;
-  timestamp: number;
+  timestamp?: number;
   stage?: string;
 }
 
@@ -28,6 +28,8 @@ export interface SecondHostOptions {
   catalog: CinemaCatalog;
   /** The site's clock, for its chat's timestamps. */
   now: () => Date;
+  /** Leave the time out of chat entries (some sites keep none), so nothing on the wire says which day it is before the day step. */
+  undatedChat?: boolean;
   /** Send the update after the Nth tool call (1-based) with a step no booking flow has, for a test of what the agent does with it. */
   garbleUpdateAfterCall?: number;
 }
@@ -95,7 +97,8 @@ export class SecondHost {
   private note(type: Entry['type'], text: string): void {
     const stage = this.flow.step ?? undefined;
     const id = `msg-${this.history.length + 1}`;
-    this.history.push({ id, type, text, timestamp: this.options.now().getTime(), ...(stage && { stage }) });
+    const timestamp = this.options.undatedChat ? {} : { timestamp: this.options.now().getTime() };
+    this.history.push({ id, type, text, ...timestamp, ...(stage && { stage }) });
   }
 
   private view() {
