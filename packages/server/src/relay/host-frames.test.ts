@@ -35,6 +35,13 @@ describe('relay: a host it did not grow up with', () => {
     expect(host.frames.filter((f) => f.type === 'error')).toEqual([]);
     const logged = readLog(`${server.logsDir}/${sessionId}.jsonl`).find((r) => r.type === 'tool.result');
     expect(logged?.payload).toEqual({ ok: true, toolName: 'select', uiSpec: page });
+
+    const ended = agent.request('session.end', { reason: 'booking-complete' });
+    const end = await host.waitFor((f) => f.type === 'session.end');
+    host.send(
+      envelope('session.ended', { sessionId: 'web-1', logFile: '', stateReset: true }, { replyTo: end.id as string }),
+    );
+    expect((await ended).payload).toEqual({ sessionId, logFile: expect.stringContaining(sessionId), stateReset: true });
   });
 
   it('still refuses what safety needs refused: a session id that is no short string, a stray key in a tool result', async () => {
