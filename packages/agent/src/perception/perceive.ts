@@ -94,7 +94,9 @@ export function perceive(previous: PerceivedContext, event: PerceptionEvent): Pe
         chatOnly:
           action === null &&
           said?.role === 'agent' &&
-          said.id !== previous.messageHistoryTail.at(-1)?.id &&
+          // A new entry: another id, or (a host whose entries have no ids of their own) other text.
+          (said.id !== previous.messageHistoryTail.at(-1)?.id ||
+            said.text !== previous.messageHistoryTail.at(-1)?.text) &&
           fingerprintOf(uiSpec) === fingerprintOf(previous.uiSpec),
         chosen,
         // Stays set while no stage is loaded; the next stage (a new booking) clears it.
