@@ -44,10 +44,15 @@ export async function execute(
           params: action.params,
           reason: action.reason,
         });
-        // The update this call caused names it; the participant acting meanwhile counts too (the plan is redone).
+        // The update this call caused names it; the participant acting meanwhile counts too (the plan is
+        // redone). A host that names no call in its updates (the `action` tag is Usher's extension): the
+        // next agent-caused update that is not only the agent's own chat message is this call's.
         const caused = (context: PerceivedContext) =>
           context.revision > before.revision &&
-          (context.source === 'user' || (context.source === 'agent' && sameCall(context.lastAction, action)));
+          (context.source === 'user' ||
+            (context.source === 'agent' &&
+              (sameCall(context.lastAction, action) ||
+                (!context.tagsActions && context.lastAction === null && !context.chatOnly))));
         let after = await port.waitFor(caused, stateTimeoutMs);
         if (!after) {
           after = port.resync(await port.relay.request('snapshot.get', {}));

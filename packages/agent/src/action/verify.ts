@@ -1,11 +1,22 @@
 import { STAGES, type Stage } from '@usher/protocol';
 import type { PerceivedContext } from '../perception/perceive.ts';
 import type { PlannedAction } from '../planning/plan.ts';
+import { idsOfCall } from '../planning/tool-shapes.ts';
 
-/** Where a stage leads on `next` / `prev`; `null` after confirm means the booking was submitted. */
+/** Where a stage leads on `next` / `prev` in Usher's flow; `null` after confirm means the booking was submitted. */
 export function stageAfter(stage: Stage, toolName: 'next' | 'prev'): Stage | null {
   const index = STAGES.indexOf(stage) + (toolName === 'next' ? 1 : -1);
   return index < 0 ? stage : (STAGES[index] ?? null);
+}
+
+/**
+ * Whether `after` is where `next` / `prev` may lead from `stage`: any later (earlier) stage, since
+ * a host's flow may leave stages out (no ticket stage); after confirm, `next` submits (no stage).
+ */
+function leadsTo(stage: Stage, toolName: 'next' | 'prev', after: Stage | null): boolean {
+  if (after === null) return toolName === 'next' && stage === 'confirm';
+  const step = STAGES.indexOf(after) - STAGES.indexOf(stage);
+  return toolName === 'next' ? step > 0 : step < 0 || (step === 0 && STAGES.indexOf(stage) === 0);
 }
 
 /**
@@ -18,18 +29,22 @@ export function mismatch(action: PlannedAction, before: PerceivedContext, after:
   const spec = after.uiSpec;
   if (toolName === 'next' || toolName === 'prev') {
     const expected = stageAfter(before.stage, toolName);
-    return after.stage === expected
+    return leadsTo(before.stage, toolName, after.stage)
       ? null
       : `expected the ${expected ?? 'submitted'} stage after ${toolName}, saw ${after.stage ?? 'no stage'}`;
   }
   if (after.stage !== before.stage)
     return `${toolName} was not expected to leave the ${before.stage} stage (now ${after.stage ?? 'none'})`;
   if (toolName === 'select' && spec) {
-    const itemId = String(params.itemId);
+    const ids = idsOfCall(params);
+    const itemId = String(ids[0]);
     if (before.stage === 'seat') {
-      const was = before.uiSpec?.state.selectedList?.includes(itemId) ?? false;
-      const is = spec.state.selectedList?.includes(itemId) ?? false;
-      return was !== is ? null : `seat ${itemId} did not toggle`;
+      const stuck = ids.filter(
+        (id) =>
+          (before.uiSpec?.state.selectedList?.includes(id) ?? false) ===
+          (spec.state.selectedList?.includes(id) ?? false),
+      );
+      return stuck.length === 0 ? null : `seat ${stuck.join(', ')} did not toggle`;
     }
     return spec.state.selected === itemId
       ? null

@@ -1,5 +1,5 @@
 import { BookingEngine, defaultScenario } from '@usher/booking';
-import { createMessage } from '@usher/protocol';
+import { createMessage, type MessageOf } from '@usher/protocol';
 import { describe, expect, it } from 'vitest';
 import { fingerprintOf } from '../memory/fingerprint.ts';
 import { choosable, EMPTY_CONTEXT, offers, perceive } from './perceive.ts';
@@ -50,5 +50,48 @@ describe('perceive', () => {
     ] as const;
     const run = () => events.reduce(perceive, EMPTY_CONTEXT);
     expect(run()).toEqual(run());
+  });
+
+  it('builds the booking summary from what was chosen, and end times from the film, when the host gives neither', () => {
+    // As the frame reader gives another host's state: the contract's shape, without Usher's summary.
+    const view = (uiSpec: Record<string, unknown>) =>
+      ({
+        v: 'mvp-0.2',
+        type: 'state.updated',
+        payload: { source: 'agent', uiSpec, messageHistory: [], toolSchema: [] },
+      }) as unknown as MessageOf<'state.updated'>;
+    const base = { title: '', modification: {}, display: { component: 'buttonGroup' as const, valueField: 'value' } };
+    let context = perceive(
+      EMPTY_CONTEXT,
+      view({
+        ...base,
+        stage: 'movie',
+        items: [{ id: 'F1', value: 'Orbital Drift', title: 'Orbital Drift', durationMinutes: 148 }],
+        visibleItems: [],
+        state: { selected: 'F1' },
+      }),
+    );
+    const showing = { id: 'S1', value: '22:40', time: '22:40', format: 'IMAX' };
+    context = perceive(
+      context,
+      view({ ...base, stage: 'time', items: [showing], visibleItems: [showing], state: { selected: 'S1' } }),
+    );
+    expect(context.uiSpec?.items[0]?.endTime).toBe('01:08');
+    expect(context.uiSpec?.state.booking).toEqual({ movie: { id: 'F1', title: 'Orbital Drift' } });
+    context = perceive(
+      context,
+      view({ ...base, stage: 'confirm', items: [], visibleItems: [], state: { booking: { total: 24 } } }),
+    );
+    expect(context.uiSpec?.state.booking).toEqual({
+      total: 24,
+      movie: { id: 'F1', title: 'Orbital Drift' },
+      showing: { id: 'S1', time: '22:40', endTime: '01:08', format: 'IMAX' },
+    });
+    expect(context.submitted).toBe(false);
+    context = perceive(
+      context,
+      createMessage('state.updated', { source: 'agent', uiSpec: null, messageHistory: [], toolSchema: [] }),
+    );
+    expect(context.submitted).toBe(true);
   });
 });

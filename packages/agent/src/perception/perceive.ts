@@ -1,4 +1,6 @@
 import type { ChatEntry, Item, MessageOf, Stage, ToolDefinition, UiSpec } from '@usher/protocol';
+import { fingerprintOf } from '../memory/fingerprint.ts';
+import { type Chosen, completeBooking, noteChoices, withEndTimes } from './chosen.ts';
 
 /** A tool as the planner sees it: its name and its params' JSON Schema, whichever key the host used. */
 export interface PerceivedTool {
@@ -25,6 +27,14 @@ export interface PerceivedContext {
   lastAction: { toolName: string; params: Record<string, unknown> } | null;
   /** Grows by one with every perceived change, so the action stage can tell whether state moved. */
   revision: number;
+  /** The host names the tool call behind its updates (Usher's `action` extension): seen at least once. */
+  tagsActions: boolean;
+  /** The latest update only added the agent's own chat message (nothing chosen moved): not a tool call's change. */
+  chatOnly: boolean;
+  /** The items chosen on each stage so far, for hosts whose uiSpec carries no booking summary. */
+  chosen: Chosen;
+  /** The booking was submitted: `next` on the confirm stage led to no stage. */
+  submitted: boolean;
 }
 
 /** What perception reads. */
@@ -42,6 +52,10 @@ export const EMPTY_CONTEXT: PerceivedContext = {
   source: null,
   lastAction: null,
   revision: 0,
+  tagsActions: false,
+  chatOnly: false,
+  chosen: {},
+  submitted: false,
 };
 
 function perceiveTools(toolSchema: ToolDefinition[]): PerceivedTool[] {
@@ -59,17 +73,34 @@ export function perceive(previous: PerceivedContext, event: PerceptionEvent): Pe
   switch (event.type) {
     case 'snapshot.state':
     case 'state.updated': {
-      const { uiSpec, messageHistory, toolSchema } = event.payload;
+      const { messageHistory, toolSchema } = event.payload;
+      const action = event.type === 'state.updated' ? (event.payload.action ?? null) : null;
+      const filled = withEndTimes(event.payload.uiSpec, previous.chosen);
+      const chosen = noteChoices(previous.chosen, filled);
+      const uiSpec = completeBooking(filled, chosen);
+      const tail = messageHistory.slice(-TAIL);
+      const said = tail.at(-1);
       return {
         ...previous,
         sessionId: event.type === 'snapshot.state' ? event.payload.sessionId : previous.sessionId,
         stage: uiSpec?.stage ?? null,
         uiSpec,
         toolSchema: perceiveTools(toolSchema),
-        messageHistoryTail: messageHistory.slice(-TAIL),
+        messageHistoryTail: tail,
         source: event.type === 'snapshot.state' ? 'snapshot' : event.payload.source,
-        lastAction: event.type === 'state.updated' ? (event.payload.action ?? null) : null,
+        lastAction: action,
         revision,
+        tagsActions: previous.tagsActions || action !== null,
+        chatOnly:
+          action === null &&
+          said?.role === 'agent' &&
+          // A new entry: another id, or (a host whose entries have no ids of their own) other text.
+          (said.id !== previous.messageHistoryTail.at(-1)?.id ||
+            said.text !== previous.messageHistoryTail.at(-1)?.text) &&
+          fingerprintOf(uiSpec) === fingerprintOf(previous.uiSpec),
+        chosen,
+        // Stays set while no stage is loaded; the next stage (a new booking) clears it.
+        submitted: uiSpec === null && (previous.submitted || previous.stage === 'confirm'),
       };
     }
     case 'user.message':

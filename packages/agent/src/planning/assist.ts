@@ -3,6 +3,7 @@ import { contextKeyOf } from '../memory/fingerprint.ts';
 import type { PlannerInput } from './deterministic.ts';
 import type { PlannedAction } from './plan.ts';
 import type { RankedOption, StageDecision } from './solver/index.ts';
+import { selectParams } from './tool-shapes.ts';
 
 /** How many fitting options assist mode marks on a stage. */
 const SHOWN = 3;
@@ -102,7 +103,14 @@ export function assistAction(input: PlannerInput, spec: UiSpec, decision: StageD
   if (decision.kind === 'options') {
     const chosen = clearlyChosen(spec.stage, decision.options, input);
     if (chosen && spec.state.selected !== chosen.itemId && offers.has('select'))
-      return call('select', { itemId: chosen.itemId }, `You asked for ${chosen.label}`);
+      return call(
+        'select',
+        selectParams(
+          input.context.toolSchema.find((t) => t.name === 'select'),
+          [chosen.itemId],
+        ),
+        `You asked for ${chosen.label}`,
+      );
     if (chosen && spec.state.selected === chosen.itemId && offers.has('next'))
       return call('next', {}, `${chosen.label} is what you asked for; on to the next step`);
   }

@@ -6,6 +6,7 @@ import type { PerceivedContext } from '../perception/perceive.ts';
 import { assistAction } from './assist.ts';
 import type { NavigationPlan, PlannedAction } from './plan.ts';
 import { decideStage, type PreferenceModel, type StageDecision } from './solver/index.ts';
+import { listKeyOf, selectParams } from './tool-shapes.ts';
 
 /** How far the agent explores dead ends before it stops and asks the participant to relax a wish. */
 export const MAX_BACKTRACKS = 12;
@@ -117,6 +118,12 @@ export function planNext(input: PlannerInput): NavigationPlan {
         1,
         'done',
       );
+    if (context.submitted) {
+      // Another host confirms in its own words: its last message, if it said one since.
+      const last = context.messageHistoryTail.findLast((m) => m.role === 'system');
+      const text = last ? `${last.text} Enjoy the film!` : 'Your booking is submitted. Enjoy the film!';
+      return plan(input, { type: 'agent.message', text, reason: 'the booking was submitted' }, 1, 'done');
+    }
     return plan(input, { type: 'snapshot.get', reason: 'no uiSpec is loaded; look again' }, 0.5);
   }
   const stage = spec.stage;
@@ -162,7 +169,7 @@ function planStage(input: PlannerInput, spec: UiSpec, decision: StageDecision): 
       const best = viable[0];
       if (!best) return deadEnd(input, spec, `none of the ${stage} options I tried works out.`);
       if (selected !== best.itemId) {
-        const chosen = plan(input, call('select', { itemId: best.itemId }, best.reason), 0.85);
+        const chosen = plan(input, call('select', selectParams(selectTool(input), [best.itemId]), best.reason), 0.85);
         const ties = viable.filter((o) => o.score === best.score);
         if (ties.length < 2) return chosen;
         return { ...chosen, alternatives: ties.map(({ itemId, label, why }) => ({ itemId, label, why })) };
@@ -171,17 +178,39 @@ function planStage(input: PlannerInput, spec: UiSpec, decision: StageDecision): 
     }
     case 'seats': {
       const chosen = spec.state.selectedList ?? [];
+      const tool = selectTool(input);
+      // A seat map whose select takes a list toggles several seats in one call.
+      const many = listKeyOf(tool) !== undefined;
       if (input.exploration.reseat) {
-        const mine = chosen.find((id) => !input.participantChoices.has(id));
-        if (mine)
-          return plan(input, call('select', { itemId: mine }, `Freeing seat ${mine} to choose seats that fit`), 0.8);
+        const mine = chosen.filter((id) => !input.participantChoices.has(id));
+        const free = many ? mine : mine.slice(0, 1);
+        if (free.length > 0)
+          return plan(
+            input,
+            call(
+              'select',
+              selectParams(tool, free),
+              `Freeing seat${free.length > 1 ? 's' : ''} ${free.join(', ')} to choose seats that fit`,
+            ),
+            0.8,
+          );
         input.exploration.reseat = false;
       }
       const target = decision.options[0];
       if (!target) return deadEnd(input, spec, 'no seats fit');
-      const missing = target.toSelect[0];
-      if (missing) return plan(input, call('select', { itemId: missing }, `Seat ${missing}: ${target.reason}`), 0.85);
-      return plan(input, call('next', {}, `Seats ${chosen.join(', ')} are chosen; on to tickets`), 0.9);
+      const missing = many ? target.toSelect : target.toSelect.slice(0, 1);
+      if (missing.length > 0)
+        return plan(
+          input,
+          call(
+            'select',
+            selectParams(tool, missing),
+            `Seat${missing.length > 1 ? 's' : ''} ${missing.join(', ')}: ${target.reason}`,
+          ),
+          0.85,
+        );
+      // Not "on to tickets": a host's flow may go from the seats straight to the summary.
+      return plan(input, call('next', {}, `Seats ${chosen.join(', ')} are chosen; on to the next step`), 0.9);
     }
     case 'tickets': {
       const current = spec.state.quantities ?? {};
@@ -275,6 +304,11 @@ function reseat(input: PlannerInput, spec: UiSpec, summary: string): NavigationP
   exploration.backtrackTo = 'seat';
   exploration.why = `${summary} Going back to choose other seats.`;
   return plan(input, call('prev', {}, exploration.why), 0.7);
+}
+
+/** The host's `select` as its toolSchema describes it. */
+function selectTool(input: PlannerInput) {
+  return input.context.toolSchema.find((t) => t.name === 'select');
 }
 
 function labelOf(spec: UiSpec, itemId: string): string {

@@ -1,5 +1,6 @@
 import { offers, type PerceivedContext } from '../perception/perceive.ts';
 import type { PlannedAction } from '../planning/plan.ts';
+import { idsOfCall } from '../planning/tool-shapes.ts';
 
 /**
  * Checks an action against what is perceived now, before it is sent (spec §10: no tool missing
@@ -14,8 +15,8 @@ export function unsafeBecause(
   if (action.reason.trim() === '') return 'the action has no reason';
   if (action.type !== 'tool.call') return null;
   if (!offers(context, action.toolName)) return `"${action.toolName}" is not in the current toolSchema`;
-  const itemId = action.params.itemId;
-  if (action.toolName === 'select' && typeof itemId === 'string') {
+  if (action.toolName !== 'select') return null;
+  for (const itemId of idsOfCall(action.params)) {
     const item = context.uiSpec?.visibleItems.find((i) => i.id === itemId);
     if (!item) return `"${itemId}" is not visible`;
     if (item.isDisabled) return `"${itemId}" is disabled`;

@@ -4,13 +4,17 @@ import { type ExecutionPort, execute } from '../action/executor.ts';
 import { EpisodicLog } from '../memory/episodic.ts';
 import { fingerprintOf } from '../memory/fingerprint.ts';
 import { WorkingMemory } from '../memory/working.ts';
+import { clickedIds } from '../perception/chosen.ts';
 import { EMPTY_CONTEXT, type PerceivedContext, perceive } from '../perception/perceive.ts';
+import { studyDayOf } from '../perception/study-day.ts';
 import { freshExploration, type PlannerInput, planNext } from '../planning/deterministic.ts';
 import type { ActionOutcome, NavigationPlan } from '../planning/plan.ts';
 import type { PreferenceModel } from '../planning/solver/index.ts';
+import { idsOfCall } from '../planning/tool-shapes.ts';
 import { recoveryFor } from '../policies/retry.ts';
 import { unsafeBecause } from '../policies/safety.ts';
 import { fromStory, updatePreferences } from '../preferences/index.ts';
+import { ClockReadings } from './clock-readings.ts';
 import { RelayClient, type RelayEvent, RelayRequestError } from './relay-client.ts';
 
 /** The page-tuning tools a study's condition may withhold (`pageTools: false`). */
@@ -143,6 +147,8 @@ export class Agent {
   private toolCalls = 0;
   /** The study's day as the host last gave it ({@link todayFromContext}). */
   private studyToday: string | null = null;
+  /** What the participant said before the study's day was known ({@link readAgainstStudyDay}). */
+  private readonly clockReadings = new ClockReadings();
   private readonly clock: () => Date;
   /** The instruction being carried out ({@link instruct}), if any. */
   private current: Instruction | null = null;
@@ -491,6 +497,10 @@ export class Agent {
     }
     this.phase = 'WAITING_RESULT';
     const outcome = await execute(action, this.port(), stateTimeoutMs);
+    if (outcome.code === 'TIMEOUT_STATE_UPDATE' && action.type === 'tool.call') {
+      // A host that never sends (or garbles) the update after a call costs a resync on every call: said, so it is seen.
+      this.log(`agent: no usable state.updated after ${action.toolName}; read the state with snapshot.get`);
+    }
     if (observed) observer?.called?.(observed, outcome, this.context);
     // The connection may have dropped meanwhile: that phase stands until the relay is back.
     if (this.phase === 'WAITING_RESULT') this.phase = 'SESSION_ACTIVE';
@@ -577,8 +587,7 @@ export class Agent {
       // The condition does not offer the page-tuning tools: the planner never sees them.
       this.context = { ...this.context, toolSchema: this.context.toolSchema.filter((t) => !PAGE_TOOLS.has(t.name)) };
     }
-    const today = this.context.uiSpec?.meta?.today;
-    if (typeof today === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(today)) this.studyToday = today;
+    this.noteStudyDay();
     this.memory.noteState(this.context.uiSpec);
     this.wake?.();
     return this.context;
@@ -591,6 +600,11 @@ export class Agent {
       this.needsResync = true;
       this.rejoined?.();
       this.rejoined = null;
+      this.wake?.();
+    }
+    if (event.kind === 'unreadable') {
+      // A change the agent could not read may have happened: read the whole state before acting again.
+      this.needsResync = true;
       this.wake?.();
     }
     if (event.kind === 'message') this.onMessage(event.message);
@@ -637,6 +651,12 @@ export class Agent {
     }
     if (message.type === 'state.updated') {
       const action = message.payload.action;
+      if (message.payload.source === 'user' && action === undefined) {
+        // A host that does not name the participant's call: what changed on screen is theirs.
+        const { added, removed } = clickedIds(this.context.uiSpec, message.payload.uiSpec);
+        for (const id of added) this.participantChoices.add(id);
+        for (const id of removed) this.participantChoices.delete(id);
+      }
       if (
         message.payload.source === 'user' &&
         action?.toolName === 'select' &&
@@ -658,9 +678,10 @@ export class Agent {
 
   /** Reads a participant's words into the wishes and says what was understood; false when nothing in them was understood. */
   private hear(text: string): boolean {
+    const byClock = this.studyToday === null;
     const today = this.todayFromContext();
     const known = this.context.uiSpec?.stage === 'movie' ? this.context.uiSpec.items : [];
-    const understanding = updatePreferences(this.model, text, {
+    const reading = {
       today,
       knownTitles: known.map((item) => String(item.title ?? item.value)),
       knownGenres: [...new Set(known.flatMap((item) => (Array.isArray(item.genres) ? item.genres : [])))],
@@ -669,9 +690,11 @@ export class Agent {
         this.context.uiSpec?.stage === 'theater'
           ? this.context.uiSpec.items.map((item) => String(item.name ?? item.value))
           : [],
-    });
+    };
+    const understanding = updatePreferences(this.model, text, reading);
     this.episodes.note({ text: `participant: ${text}`, data: { changed: understanding.changed } });
     if (understanding.unparsed) return false;
+    if (byClock) this.clockReadings.note(this.model, text, reading);
     this.model = understanding.model;
     this.exploration = freshExploration(true);
     // Options that failed the old wishes may fit the new ones.
@@ -679,6 +702,31 @@ export class Agent {
     this.pendingReplies.push(understanding.summary);
     this.wake?.();
     return true;
+  }
+
+  /**
+   * Keeps the study's day ({@link studyDayOf}): the host's `meta.today` whenever it gives one; on
+   * a host without it, the first day it shows, said on the log, since the agent reads dates against it.
+   */
+  private noteStudyDay(): void {
+    const seen = studyDayOf(this.context);
+    if (!seen || (seen.from !== 'meta' && this.studyToday !== null)) return;
+    this.studyToday = seen.day;
+    this.readAgainstStudyDay(seen.day);
+    if (seen.from === 'meta') return;
+    const where = seen.from === 'chat' ? "the day of the host's chat timestamps" : 'the first day on its date stage';
+    this.log(`agent: the host does not say which day the study is on (no meta.today); taking ${seen.day}, ${where}`);
+  }
+
+  /** Words read against the machine's clock before the study's day was seen are read again against it. */
+  private readAgainstStudyDay(day: string): void {
+    const understanding = this.clockReadings.reread(day);
+    if (!understanding) return;
+    this.log(`agent: read the participant's words again against the study's day (${day})`);
+    this.model = understanding.model;
+    this.exploration = freshExploration(true);
+    this.memory.forgetTried();
+    this.pendingReplies.push(understanding.summary);
   }
 
   /**
@@ -698,6 +746,8 @@ export class Agent {
 
   private waitFor(test: (context: PerceivedContext) => boolean, timeoutMs: number): Promise<PerceivedContext | null> {
     if (test(this.context)) return Promise.resolve(this.context);
+    // Already told the state must be read again (a frame it could not use came with the reply).
+    if (this.needsResync) return Promise.resolve(null);
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.wake = null;
@@ -705,6 +755,12 @@ export class Agent {
       }, timeoutMs);
       this.wake = () => {
         const halted = this.halted();
+        // A frame that could not be used (or a new host) means the change may never be seen: stop waiting for it.
+        if (this.needsResync) {
+          clearTimeout(timer);
+          this.wake = null;
+          return resolve(null);
+        }
         if (!halted && !test(this.context)) return;
         clearTimeout(timer);
         this.wake = null;
@@ -746,6 +802,7 @@ export class Agent {
 
 /** The label of the item a tool call's `itemId` names on the stage on screen. */
 function labelled(context: PerceivedContext, params: Record<string, unknown>): { itemLabel?: string } {
-  const item = context.uiSpec?.items.find((i) => i.id === params.itemId);
+  const [id] = idsOfCall(params);
+  const item = context.uiSpec?.items.find((i) => i.id === id);
   return item ? { itemLabel: String(item.value) } : {};
 }

@@ -100,7 +100,42 @@ describe('RelayClient', () => {
     const err = await relay.request('snapshot.get', {}).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'UNREADABLE_REPLY', wire: false });
     expect(Date.now() - started).toBeLessThan(5000);
-    expect(lines.join('\n')).toMatch(/could not use a frame from the relay \(invalid snapshot\.state/);
+    expect(lines.join('\n')).toMatch(/could not use a frame from the relay \(uiSpec is not an object/);
+  });
+
+  it("reads another relay's frames: skips (and says once) types it has no use for, takes any session id, reports a push it cannot use", async () => {
+    // The original prototype's relay: its own notices, its host's session ids, and a stage the agent does not know.
+    const wss = new WebSocketServer({ port: 0 });
+    onTestFinished(() => wss.close());
+    await new Promise((resolve) => wss.once('listening', resolve));
+    wss.on('connection', (ws) => {
+      const send = (frame: object) => ws.send(JSON.stringify({ v: 'mvp-0.2', ...frame }));
+      ws.on('message', (data) => {
+        const frame = JSON.parse(String(data)) as { id: string; type: string };
+        if (frame.type === 'relay.join') {
+          send({ type: 'relay.joined', replyTo: frame.id, payload: { role: 'agent', sessionId: 'default', peers: 1 } });
+          send({ type: 'relay.hello', payload: { server: 'prototype' } });
+          send({ type: 'relay.presence', payload: { peers: 2 } });
+          send({ type: 'relay.presence', payload: { peers: 3 } });
+        } else {
+          send({ type: 'session.started', replyTo: frame.id, payload: { sessionId: 'proto-7', startedAt: 1 } });
+          send({ type: 'state.updated', payload: { source: 'host', uiSpec: { stage: 'payment' } } });
+        }
+      });
+    });
+    const lines: string[] = [];
+    const address = wss.address() as { port: number };
+    const { relay, events } = client(`ws://127.0.0.1:${address.port}`, { log: (l) => lines.push(l) });
+    await relay.connect();
+    const started = await relay.request('session.start', { studyId: 'pilot-01', participantId: 'P07' });
+    expect(started.payload.sessionId).toBe('proto-7');
+    await until(() => events.some((e) => e.kind === 'unreadable'));
+    expect(events).toContainEqual({ kind: 'unreadable', why: 'uiSpec.stage "payment" is not a booking stage' });
+    expect(lines.filter((l) => l.includes('ignoring'))).toEqual([
+      'relay client: ignoring relay.hello frames (nothing the agent acts on)',
+      'relay client: ignoring relay.presence frames (nothing the agent acts on)',
+    ]);
+    expect(lines.some((l) => l.includes('could not use a frame from the relay (uiSpec.stage "payment"'))).toBe(true);
   });
 
   it('refuses requests once closed', async () => {

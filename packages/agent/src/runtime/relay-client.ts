@@ -1,15 +1,14 @@
 import {
   AGENT_WS_PATH,
   createMessage,
-  decodeFrame,
   type ErrorCode,
   type Message,
   type MessageOf,
   type MessageType,
   type PayloadInputOf,
-  replyToOf,
 } from '@usher/protocol';
 import WebSocket from 'ws';
+import { readFrame } from '../perception/read/frame.ts';
 
 /** Failures that happen on this side and are never sent: the runtime-level codes of spec §7. */
 /** Local failures: no reply in time, no connection, closed by us, or a reply the agent could not read. */
@@ -48,7 +47,12 @@ export type RelayEvent =
   | { kind: 'message'; message: Message }
   /** Joined (again, after a drop): the runtime resyncs with `session.start` and `snapshot.get`. */
   | { kind: 'joined'; reconnect: boolean }
-  | { kind: 'disconnected'; code: number };
+  | { kind: 'disconnected'; code: number }
+  /** A pushed frame the agent could not use (said on the log): the runtime resyncs, since it may have missed a change. */
+  | { kind: 'unreadable'; why: string };
+
+/** How many distinct "left out" or "skipped" lines the client says, so a chatty host cannot flood the log. */
+const MAX_NOTICES = 50;
 
 export interface RelayClientOptions {
   /** The relay's base URL, `ws://127.0.0.1:8787` (an `http://` URL works too). */
@@ -86,6 +90,8 @@ export class RelayClient {
   private everJoined = false;
   private backoffMs: number;
   private retry: NodeJS.Timeout | null = null;
+  /** What was already said about frames read in part or skipped (each said once). */
+  private readonly noticed = new Set<string>();
 
   constructor(private readonly options: RelayClientOptions) {
     this.backoffMs = options.backoff?.initialMs ?? 1000;
@@ -124,9 +130,12 @@ export class RelayClient {
       });
       ws.on('message', (data) => {
         const text = String(data);
-        const decoded = decodeFrame(text);
-        if (!decoded.ok) return this.unusable(text, decoded.message);
-        const message = decoded.message;
+        const read = readFrame(text);
+        if (read.ok === 'skipped')
+          return this.notice(`relay client: ignoring ${read.type} frames (nothing the agent acts on)`);
+        if (!read.ok) return this.unusable(text, read.why, read.replyTo);
+        const message = read.message;
+        for (const note of read.notes) this.notice(`relay client: read a ${message.type} in part: ${note}`);
         if (!joined && message.type === 'relay.joined' && message.replyTo === 'join') {
           joined = true;
           const reconnect = this.everJoined;
@@ -202,20 +211,30 @@ export class RelayClient {
   }
 
   /**
-   * A frame the agent cannot read (another host's shape the contract does not know): said on the
-   * log, never dropped in silence; when it answers one of our requests, that request fails at
-   * once with the reason, rather than waiting for its timeout.
+   * A frame the agent cannot use even read liberally (no stage it knows, no text, broken JSON):
+   * said on the log, never dropped in silence; when it answers one of our requests, that request
+   * fails at once with the reason, rather than waiting for its timeout; otherwise the runtime is
+   * told, and reads the whole state again.
    */
-  private unusable(text: string, why: string): void {
+  private unusable(text: string, why: string, replyTo: string | undefined): void {
     this.options.log?.(`relay client: could not use a frame from the relay (${why}): ${text.slice(0, 200)}`);
-    const replyTo = replyToOf(text);
     const pending = replyTo === undefined ? undefined : this.pending.get(replyTo);
-    if (!pending || replyTo === undefined) return;
+    if (!pending || replyTo === undefined) {
+      this.options.onEvent?.({ kind: 'unreadable', why });
+      return;
+    }
     this.pending.delete(replyTo);
     clearTimeout(pending.timer);
     pending.reject(
       new RelayRequestError('UNREADABLE_REPLY', `${pending.type}: the reply could not be read (${why})`, false),
     );
+  }
+
+  /** Says a line once (bounded): what the reader left out or skipped is not an error, but never silent. */
+  private notice(line: string): void {
+    if (this.noticed.has(line) || this.noticed.size >= MAX_NOTICES) return;
+    this.noticed.add(line);
+    this.options.log?.(line);
   }
 
   private receive(message: Message): void {

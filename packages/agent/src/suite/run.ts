@@ -54,6 +54,10 @@ export interface ScenarioReport {
 export interface RunOptions {
   /** Stop the agent after this long (it waits for the participant when it does not return). */
   timeoutMs?: number;
+  /** Where the agent says what it could not use or had to assume (its stderr on the command line). */
+  log?: (line: string) => void;
+  /** The machine's clock as the agent sees it (read only when a host shows no study day). */
+  now?: () => Date;
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -90,6 +94,8 @@ export async function runScenario(
       mode: 'autopilot',
       goal: story.text,
       returnWhenBlocked: true,
+      ...(options.log && { log: options.log }),
+      ...(options.now && { now: options.now }),
     });
     const timer = setTimeout(() => agent.stop(), options.timeoutMs ?? 15_000);
     try {

@@ -8,8 +8,9 @@ import {
 import { z } from 'zod';
 
 /**
- * What the relay checks of a host's big frames (`state.updated`, `snapshot.state`: the uiSpec,
- * the chat and the toolSchema, 10–20 KB each): what safety needs, not every field. The payload
+ * What the relay checks of a host's big frames (`state.updated`, `snapshot.state`, `tool.result`:
+ * the uiSpec, the chat and the toolSchema, 10–20 KB each) and of `session.started` /
+ * `session.ended` (whose ids the relay replaces with its own): what safety needs, not every field. The payload
  * has exactly the contract's top-level fields (so nothing the host holds, such as backend data,
  * leaves it by a stray key) of the right kinds, and the `action` the relay logs as the
  * participant's is well formed. What is inside the uiSpec, the chat and the toolSchema is the
@@ -26,6 +27,15 @@ const view = {
 export const HOST_FRAME_CHECKS: PayloadOverrides = {
   'state.updated': z.strictObject({ source: z.enum(STATE_SOURCES), ...view, action: StateActionSchema.optional() }),
   'snapshot.state': z.strictObject({ sessionId: z.string().nullable(), ...view }),
+  // A tool result may carry the host's page, which is as much the readers' to check as in state.updated.
+  'tool.result': z.strictObject({ ok: z.boolean(), toolName: z.string(), uiSpec: view.uiSpec.optional() }),
+  // The spec says only "string": a host's own session id is accepted, and the relay answers with its own.
+  'session.started': z.strictObject({ sessionId: z.string().min(1).max(128) }),
+  'session.ended': z.strictObject({
+    sessionId: z.string().max(128),
+    logFile: z.string().max(1024),
+    stateReset: z.boolean(),
+  }),
 };
 
 /** A host frame's decoding; a refused reply also names the request it meant to answer, to answer its requester. */

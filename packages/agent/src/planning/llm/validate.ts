@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { PerceivedContext } from '../../perception/perceive.ts';
 import { unsafeBecause } from '../../policies/safety.ts';
 import type { PlannedAction } from '../plan.ts';
+import { idsOfCall } from '../tool-shapes.ts';
 import type { AssistantMessage } from './client.ts';
 import { offeredTools, SAY } from './prompt.ts';
 
@@ -56,7 +57,9 @@ export function validateProposal(
     return { ok: true, action: { type: 'agent.message', text: parsed.data.text.trim(), reason: reason.trim() } };
   }
   if (!isToolName(name)) return invalid(`"${name}" is not a tool the agent can use.`);
-  const parsed = TOOL_PARAMS[name].safeParse(params);
+  const hostShaped = name === 'select' ? hostSelectError(params, context) : undefined;
+  if (hostShaped) return invalid(hostShaped);
+  const parsed = hostShaped === null ? { success: true as const, data: params } : TOOL_PARAMS[name].safeParse(params);
   if (!parsed.success) return invalid(`Invalid params for ${name}: ${z.prettifyError(parsed.error)}`);
   const action: PlannedAction = {
     type: 'tool.call',
@@ -66,6 +69,20 @@ export function validateProposal(
   };
   const itemError = checkItems(action, context, participantChoices);
   return itemError ? invalid(itemError) : { ok: true, action };
+}
+
+/**
+ * A `select` in the shape the host's own toolSchema declares (`{id}`, `{ids: [...]}`) rather than
+ * the protocol's `{itemId}`: null when its keys are the declared ones and name at least one id,
+ * else why not; undefined when the host's select is the protocol's own (checked by its schema).
+ */
+function hostSelectError(params: Record<string, unknown>, context: PerceivedContext): string | null | undefined {
+  const tool = context.toolSchema.find((t) => t.name === 'select');
+  const declared = Object.keys((tool?.params as { properties?: object } | undefined)?.properties ?? {});
+  if (declared.length === 0 || declared.includes('itemId')) return undefined;
+  const stray = Object.keys(params).filter((key) => !declared.includes(key));
+  if (stray.length > 0) return `select takes ${declared.join(', ')} here, not ${stray.join(', ')}.`;
+  return idsOfCall(params).length > 0 ? null : `select needs the id of an item from "Visible items".`;
 }
 
 /** Item ids must be visible (and, to select, enabled); the participant's choices stand. */
@@ -78,7 +95,7 @@ function checkItems(
   const p = action.params;
   const ids =
     action.toolName === 'select'
-      ? [p.itemId as string]
+      ? idsOfCall(p)
       : action.toolName === 'highlight'
         ? (p.itemIds as string[])
         : action.toolName === 'augment'
@@ -89,8 +106,9 @@ function checkItems(
     return `Item ${missing.map((id) => `"${id}"`).join(', ')} is not visible now. Use an id from "Visible items".`;
   }
   if (action.toolName === 'select') {
-    const id = p.itemId as string;
-    if (visible.get(id)?.isDisabled) return `Item "${id}" is disabled and cannot be selected.`;
+    const disabled = ids.find((id) => visible.get(id)?.isDisabled);
+    if (disabled) return `Item "${disabled}" is disabled and cannot be selected.`;
+    const id = ids[0];
     const selected = context.uiSpec?.state.selected;
     if (context.stage !== 'seat' && selected && selected !== id && participantChoices.has(selected)) {
       return `The participant chose "${selected}" themselves; keep it (do not select another item).`;
