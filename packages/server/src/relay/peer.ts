@@ -1,7 +1,16 @@
+import type { Duplex } from 'node:stream';
 import type { Role } from '@usher/protocol';
 import { WebSocket } from 'ws';
 import type { Capability } from '../access/capabilities.ts';
 import type { Room } from './room.ts';
+
+/** Sockets corked in this turn of the event loop, uncorked together once it is handled. */
+const corked = new Set<Duplex>();
+
+function uncorkAll(): void {
+  for (const socket of corked) socket.uncork();
+  corked.clear();
+}
 
 /** One WebSocket connection to the relay, before and after it joins a room. */
 export class Peer {
@@ -18,6 +27,8 @@ export class Peer {
 
   constructor(
     readonly ws: WebSocket,
+    /** The connection under `ws`: corked while a turn's frames to this peer are queued. */
+    private readonly socket: Duplex,
     private readonly seq: number,
     /** What the peer's credential lets it do (`open` on a server without access control). */
     readonly capability: Capability,
@@ -33,9 +44,18 @@ export class Peer {
     return `${this.role ?? 'conn'}-${this.seq}`;
   }
 
-  /** Sends one text frame; a Buffer must hold UTF-8 text (a frame forwarded as it arrived). */
+  /**
+   * Sends one text frame; a Buffer must hold UTF-8 text (a frame forwarded as it arrived). The
+   * frames one turn of the event loop sends to a peer (a host's `tool.result` and the
+   * `state.updated` after it arrive in one read) leave in one `writev`, once the turn is handled.
+   */
   sendText(text: string | Buffer): void {
     if (this.closing || this.ws.readyState !== WebSocket.OPEN) return;
+    if (!corked.has(this.socket)) {
+      if (corked.size === 0) queueMicrotask(uncorkAll);
+      this.socket.cork();
+      corked.add(this.socket);
+    }
     this.ws.send(text, { binary: false });
     if (this.ws.bufferedAmount > this.maxBufferedBytes) this.onSlow(this);
   }

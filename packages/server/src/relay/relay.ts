@@ -22,7 +22,7 @@ import { type Capability, joinRefusal } from '../access/capabilities.ts';
 import { SessionIdAllocator } from '../study-log/session-ids.ts';
 import { type LogFileIo, StudyLog } from '../study-log/study-log.ts';
 import { Admission } from './admission.ts';
-import { decodeHostFrame } from './host-frames.ts';
+import { decodeHostFrame, scanHostFrame } from './host-frames.ts';
 import { DEFAULT_LIMITS, type RelayLimits } from './limits.ts';
 import { Peer } from './peer.ts';
 import { Room } from './room.ts';
@@ -70,6 +70,8 @@ interface Inbound {
   payloadJson: string;
   /** The frame can be forwarded as it came: only the envelope's known members and the payload's known fields, on one line. */
   verbatim: boolean;
+  /** `payloadJson`'s bytes in `bytes` (an ASCII frame), for the log to copy rather than encode again. */
+  payloadBytes?: Buffer;
 }
 
 /**
@@ -274,7 +276,15 @@ export class Relay {
 
   private accept(ws: WebSocket, capability: Capability, address: string, socket: Duplex): void {
     this.peerSeq += 1;
-    const peer = new Peer(ws, this.peerSeq, capability, address, (p) => this.tooSlow(p), this.limits.maxBufferedBytes);
+    const peer = new Peer(
+      ws,
+      socket,
+      this.peerSeq,
+      capability,
+      address,
+      (p) => this.tooSlow(p),
+      this.limits.maxBufferedBytes,
+    );
     this.peers.set(ws, peer);
     this.admission.add(peer);
     peer.joinTimer = setTimeout(() => {
@@ -353,6 +363,19 @@ export class Relay {
     const text = data.toString('utf8');
     // Agents' frames are checked whole; hosts' big ones as much as safety needs (host-frames.ts).
     const fromHost = peer.role === 'host';
+    const scanned = fromHost ? scanHostFrame(text, MAX_JSON_DEPTH - 1) : null;
+    if (scanned && maySend('host', scanned.message.type)) {
+      const { payloadStart: start, payloadEnd: end } = scanned;
+      const frame: Inbound = {
+        bytes: data,
+        message: scanned.message,
+        payloadJson: text.slice(start, end),
+        verbatim: true,
+      };
+      // A frame of as many bytes as characters is ASCII: the payload's characters are its bytes.
+      if (data.length === text.length) frame.payloadBytes = data.subarray(start, end);
+      return this.fromHost(peer, frame);
+    }
     const decoded = fromHost ? decodeHostFrame(text) : decodeFrame(text);
     if (!decoded.ok) {
       this.reject(peer, decoded.code, decoded.message, decoded.replyTo);
@@ -622,7 +645,7 @@ export class Relay {
         this.log(room, 'internal', 'participant.action', JSON.stringify(message.payload.action), { peer: host.name });
       }
       const { payloadJson, verbatim } = this.capped(frame);
-      if (!this.log(room, 'out', message.type, payloadJson)) {
+      if (!this.log(room, 'out', message.type, loggedPayload(frame, payloadJson))) {
         return this.reject(host, 'TOOL_EXECUTION_FAILED', 'the study log could not be written; nothing was forwarded');
       }
       const text = verbatim ? frame.bytes : envelopeText(message.type, payloadJson);
@@ -653,7 +676,7 @@ export class Relay {
       payloadJson = JSON.stringify({ sessionId: study.log.sessionId, logFile, stateReset: message.payload.stateReset });
       verbatim = false;
     }
-    const logged = this.log(room, 'out', message.type, payloadJson, {
+    const logged = this.log(room, 'out', message.type, loggedPayload(frame, payloadJson), {
       replyTo: pending.originalId,
       peer: pending.peer.name,
     });
@@ -740,7 +763,7 @@ export class Relay {
     room: Room,
     direction: Direction,
     type: string,
-    payloadJson: string,
+    payloadJson: string | Buffer,
     options: { id?: string | undefined; replyTo?: string | undefined; peer?: string } = {},
   ): boolean {
     if (!room.study) return true;
@@ -757,6 +780,11 @@ export class Relay {
     const rel = relative(process.cwd(), resolve(path));
     return rel.startsWith('..') ? resolve(path) : rel;
   }
+}
+
+/** What the log is given for a frame's payload `payloadJson`: the frame's own bytes when it is the frame's own text. */
+function loggedPayload(frame: Inbound, payloadJson: string): string | Buffer {
+  return payloadJson === frame.payloadJson && frame.payloadBytes ? frame.payloadBytes : payloadJson;
 }
 
 /** Whether the payload as sent has exactly the fields of the payload as read (no unknown field to drop). */
