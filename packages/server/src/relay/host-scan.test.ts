@@ -1,7 +1,8 @@
 import { MAX_JSON_DEPTH } from '@usher/protocol';
 import { loadCorpus } from '@usher/protocol/node';
 import { describe, expect, it } from 'vitest';
-import { decodeHostFrame, scanHostFrame } from './host-frames.ts';
+import { decodeHostFrame } from './host-frames.ts';
+import { scanHostFrame } from './host-scan.ts';
 
 const DEPTH = MAX_JSON_DEPTH - 1;
 const bigFrames = loadCorpus()
@@ -24,9 +25,13 @@ function expectSameAsDecoder(text: string): boolean {
   const full = decoded(text);
   expect(full, text).not.toBeNull();
   expect(JSON.parse(JSON.stringify(scanned.message))).toEqual(full);
-  const payload = text.slice(scanned.payloadStart, scanned.payloadEnd);
-  expect(payload).not.toMatch(/[\n\r]/);
-  expect(JSON.parse(payload)).toEqual((full as { payload: unknown }).payload);
+  // The fields left as text read as the decoder's too.
+  const payload = scanned.message.payload as Record<string, unknown>;
+  const fullPayload = (full as { payload: Record<string, unknown> }).payload;
+  for (const key of ['uiSpec', 'messageHistory', 'toolSchema']) expect(payload[key]).toEqual(fullPayload[key]);
+  const payloadText = text.slice(scanned.payloadStart, scanned.payloadEnd);
+  expect(payloadText).not.toMatch(/[\n\r]/);
+  expect(JSON.parse(payloadText)).toEqual(fullPayload);
   return true;
 }
 
