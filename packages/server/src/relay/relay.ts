@@ -259,7 +259,10 @@ export class Relay {
     try {
       run();
     } catch (err) {
-      this.warn(`relay: fault in ${what}${peer ? ` (${peer.name})` : ''}: ${(err as Error)?.stack ?? String(err)}`);
+      // The same fault again (a stranger repeating the frame that overflowed the stack) is
+      // reported with its whole stack at most once per 10 s, with a count of those held back.
+      const { kind, stack } = describeFault(err);
+      this.warnOnce(`fault ${what} ${kind}`, `relay: fault in ${what}${peer ? ` (${peer.name})` : ''}: ${stack}`);
       if (peer) {
         try {
           this.reject(
@@ -780,6 +783,17 @@ export class Relay {
   private displayPath(path: string): string {
     const rel = relative(process.cwd(), resolve(path));
     return rel.startsWith('..') ? resolve(path) : rel;
+  }
+}
+
+/** A thrown value's kind (its name and message, to tell repeats apart) and its stack, whatever was thrown. */
+function describeFault(err: unknown): { kind: string; stack: string } {
+  try {
+    const error = err as Error | undefined;
+    const kind = `${error?.name ?? typeof err}: ${capText(String(error?.message ?? err), 200)}`;
+    return { kind, stack: String(error?.stack ?? err) };
+  } catch {
+    return { kind: 'unprintable', stack: 'a value that cannot be printed was thrown' };
   }
 }
 
