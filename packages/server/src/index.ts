@@ -7,6 +7,7 @@ export {
   DEFAULT_TOKEN_DAYS,
   joinRefusal,
 } from './access/capabilities.ts';
+export { clientAddress, TrustedProxies } from './access/client-address.ts';
 export { loadSecret, SecretError } from './access/secret.ts';
 export { HeadlessHost, type HeadlessHostOptions } from './headless-host/headless-host.ts';
 export { DEFAULT_LIMITS, type RelayLimits } from './relay/limits.ts';

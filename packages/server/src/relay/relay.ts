@@ -19,6 +19,7 @@ import {
 } from '@usher/protocol';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { type Capability, joinRefusal } from '../access/capabilities.ts';
+import { clientAddress, type TrustedProxies } from '../access/client-address.ts';
 import { SessionIdAllocator } from '../study-log/session-ids.ts';
 import { type LogFileIo, StudyLog } from '../study-log/study-log.ts';
 import { Admission } from './admission.ts';
@@ -50,6 +51,8 @@ export interface RelayOptions {
   logIo?: LogFileIo;
   /** Told when a study session is closed because its room had no host for `idleSessionMs` (the agent there can stop). */
   onSessionIdle?: (room: string) => void;
+  /** Reverse proxies whose `X-Forwarded-For` names the client the per-address limits count (see {@link clientAddress}). */
+  trustedProxies?: TrustedProxies | null;
 }
 
 export interface RoomStatus {
@@ -115,7 +118,7 @@ export class Relay {
    * was checked (`capability`). Refuses it with HTTP 503 when a connection limit is reached.
    */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer, capability: Capability): void {
-    const address = request.socket.remoteAddress ?? 'unknown';
+    const address = clientAddress(request, this.options.trustedProxies ?? null);
     const refusal = this.closed ? 'the server is stopping' : this.admission.refusal(address);
     if (refusal) {
       this.warnOnce(`refused ${address}`, `relay: refused a connection from ${address}: ${refusal}`);
