@@ -56,6 +56,13 @@ describe('scanHostFrame', () => {
     expect(expectSameAsDecoder(text)).toBe(true);
   });
 
+  it('checks escapes again when the same text is scanned twice', () => {
+    const bad =
+      '{"v":"mvp-0.2","type":"state.updated","payload":{"source":"host","uiSpec":{"a":"\\x"},"messageHistory":[],"toolSchema":[]}}';
+    const good = bigFrames[0] as string;
+    for (const text of [bad, good, bad, bad]) expect(scanHostFrame(text, DEPTH) === null).toBe(text === bad);
+  });
+
   it('leaves to the full decoder whatever is not plain one-line JSON with known fields', () => {
     const base = bigFrames[0] as string;
     const refused = [

@@ -25,8 +25,11 @@ function skipSpaces(text: string, i: number): number {
   return i;
 }
 
-/** Where the next backslash of the text being scanned is (its index, or the text's length for none). */
-const escapes = { text: '', at: 0 };
+/**
+ * The first backslash at or after `from` in `text` (its index, or the text's length for none): no
+ * backslash lies in between, whichever scan asks next.
+ */
+const escapes = { text: '', from: 0, at: 0 };
 
 /** The index just past the string whose opening quote is at `i`, or {@link INVALID}. */
 export function scanString(text: string, i: number): number {
@@ -35,9 +38,10 @@ export function scanString(text: string, i: number): number {
   // Most strings hold no escape: one native search each, and the characters in between are
   // already known to be at or above U+0020 (the caller's check), which is all JSON asks of them.
   // The next backslash is searched once and remembered, as the scan only moves forward.
-  if (escapes.text !== text || escapes.at <= i) {
+  if (escapes.text !== text || escapes.at <= i || escapes.from > i + 1) {
     const at = text.indexOf('\\', i + 1);
     escapes.text = text;
+    escapes.from = i + 1;
     escapes.at = at < 0 ? text.length : at;
   }
   const backslash = escapes.at;
