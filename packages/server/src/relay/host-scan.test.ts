@@ -3,6 +3,7 @@ import { loadCorpus } from '@usher/protocol/node';
 import { describe, expect, it } from 'vitest';
 import { decodeHostFrame } from './host-frames.ts';
 import { scanHostFrame } from './host-scan.ts';
+import { MAX_MEMBERS, scanMembers } from './json-scan.ts';
 
 const DEPTH = MAX_JSON_DEPTH - 1;
 const bigFrames = loadCorpus()
@@ -61,6 +62,15 @@ describe('scanHostFrame', () => {
       '{"v":"mvp-0.2","type":"state.updated","payload":{"source":"host","uiSpec":{"a":"\\x"},"messageHistory":[],"toolSchema":[]}}';
     const good = bigFrames[0] as string;
     for (const text of [bad, good, bad, bad]) expect(scanHostFrame(text, DEPTH) === null).toBe(text === bad);
+  });
+
+  it(`reads at most ${MAX_MEMBERS} members of an envelope or a payload, so a payload of countless keys costs a bounded check`, () => {
+    const object = (n: number) => `{${Array.from({ length: n }, (_, i) => `"k${i}":${i}`).join(',')}}`;
+    expect(scanMembers(object(MAX_MEMBERS), 0, 2)?.members).toHaveLength(MAX_MEMBERS);
+    expect(scanMembers(object(MAX_MEMBERS + 1), 0, 2)).toBeNull();
+    const wide = `{"v":"mvp-0.2","type":"state.updated","payload":${object(200_000)}}`;
+    expect(scanHostFrame(wide, DEPTH)).toBeNull();
+    expect(decodeHostFrame(wide).ok).toBe(false);
   });
 
   it('leaves to the full decoder whatever is not plain one-line JSON with known fields', () => {

@@ -155,10 +155,14 @@ export interface Member {
   members?: Member[];
 }
 
+/** The most members {@link scanMembers} reads: an envelope and a big frame's payload have five at most. */
+export const MAX_MEMBERS = 16;
+
 /**
  * The members of the object that opens at `i`, each value checked by {@link scanValue} with
  * `depthLeft` levels, and the index just past its closing brace; null when the text is not such
- * an object, a key holds an escape, or a key comes twice (a parser would keep the last one). The
+ * an object, it has more than {@link MAX_MEMBERS} members, a key holds an escape, or a key comes
+ * twice (a parser would keep the last one). The
  * value of the member named `open` is read the same way, in the same pass, and must be an object.
  */
 export function scanMembers(
@@ -176,7 +180,8 @@ export function scanMembers(
     const keyEnd = text.indexOf('"', i + 1);
     if (keyEnd < 0) return null;
     const key = text.slice(i + 1, keyEnd);
-    if (key.includes('\\') || members.some((m) => m.key === key)) return null;
+    // A few members only: the duplicate check stays short, and the list small, whatever the text holds.
+    if (members.length === MAX_MEMBERS || key.includes('\\') || members.some((m) => m.key === key)) return null;
     i = skipSpaces(text, keyEnd + 1);
     if (text.charCodeAt(i) !== 0x3a) return null;
     const start = skipSpaces(text, i + 1);
