@@ -18,6 +18,8 @@ export interface LoadFigures {
   perSecond: number;
   p50Us: number;
   p99Us: number;
+  /** Every measured round trip's latency, so runs in slices can be merged. */
+  latenciesUs: Float64Array;
 }
 
 /**
@@ -60,7 +62,7 @@ export class Loop {
     const seconds = Number(this.endedAt - this.startedAt) / 1e9;
     const [p50Us = Number.NaN, p99Us = Number.NaN] = this.latencies.percentiles([50, 99]);
     const roundTrips = this.latencies.length;
-    return { roundTrips, seconds, perSecond: roundTrips / seconds, p50Us, p99Us };
+    return { roundTrips, seconds, perSecond: roundTrips / seconds, p50Us, p99Us, latenciesUs: this.latencies.values() };
   }
 
   private end(): void {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type RunningChild, startNodeChild } from './lib/child.ts';
 import { atExit } from './lib/cleanup.ts';
 import { dirBytes, procCpuSeconds, procMemory } from './lib/proc.ts';
+import { Samples } from './lib/stats.ts';
 import type { Suite, SuiteOptions } from './lib/suite.ts';
 import type { LoadFigures, LoadPlan } from './load.ts';
 import { type BenchFrames, buildFrames, frameSizes } from './payloads.ts';
@@ -14,8 +15,20 @@ const ROOMS = 100;
 /** tool.call, tool.result and state.updated: the frames the relay receives per round trip. */
 const FRAMES_PER_ROUND_TRIP = 3;
 
-const FULL = { warmupMs: 1000, oneRoomMs: 4000, manyRoomsMs: 5000, memoryFrames: 1_000_000 };
-const QUICK = { warmupMs: 300, oneRoomMs: 1000, manyRoomsMs: 1000, memoryFrames: 100_000 };
+/**
+ * The relay and the forwarder are measured in alternating slices (relay, forwarder, forwarder,
+ * relay, …), each after a short warm-up, so both see the same load from the rest of the machine
+ * (the load generator shares its 2 cores with them, and other work may come and go).
+ */
+const FULL = {
+  warmupMs: 1000,
+  sliceWarmupMs: 300,
+  slices: 4,
+  oneRoomMs: 1000,
+  manyRoomsMs: 1250,
+  memoryFrames: 1_000_000,
+};
+const QUICK = { warmupMs: 300, sliceWarmupMs: 200, slices: 2, oneRoomMs: 500, manyRoomsMs: 500, memoryFrames: 100_000 };
 
 const LISTENING = /listening on http:\/\/127\.0\.0\.1:(\d+)/;
 
@@ -72,16 +85,26 @@ export async function runRelayBench(options: SuiteOptions): Promise<RelayBenchRe
     children.push(forwarderChild);
     const relay: Server = { target: { kind: 'relay', port: relayChild.port }, child: relayChild, logsDir };
     const forwarder: Server = { target: { kind: 'forwarder', port: forwarderChild.port }, child: forwarderChild };
-    const timed = (ms: number): LoadPlan => ({ warmupMs: plan.warmupMs, measure: { ms } });
-
-    options.progress('relay, 1 room');
-    const oneRelay = await phase(relay, 1, frames, timed(plan.oneRoomMs));
-    options.progress('baseline, 1 room');
-    const oneBaseline = await phase(forwarder, 1, frames, timed(plan.oneRoomMs));
-    options.progress(`relay, ${ROOMS} rooms`);
-    const manyRelay = await phase(relay, ROOMS, frames, timed(plan.manyRoomsMs));
-    options.progress(`baseline, ${ROOMS} rooms`);
-    const manyBaseline = await phase(forwarder, ROOMS, frames, timed(plan.manyRoomsMs));
+    // Warms both servers' code and sockets before the first slice counts.
+    options.progress('warm-up');
+    for (const server of [relay, forwarder]) {
+      await phase(server, ROOMS, frames, { warmupMs: plan.warmupMs, measure: { ms: plan.warmupMs } });
+    }
+    const sliced = async (rooms: number, ms: number) => {
+      options.progress(`relay and baseline, ${rooms} room${rooms === 1 ? '' : 's'}, ${plan.slices} slices each`);
+      const slices = { relay: [] as Phase[], baseline: [] as Phase[] };
+      for (let i = 0; i < plan.slices; i++) {
+        const order = i % 2 === 0 ? (['relay', 'baseline'] as const) : (['baseline', 'relay'] as const);
+        for (const which of order) {
+          const server = which === 'relay' ? relay : forwarder;
+          slices[which].push(await phase(server, rooms, frames, { warmupMs: plan.sliceWarmupMs, measure: { ms } }));
+        }
+      }
+      return { relay: merged(slices.relay), baseline: merged(slices.baseline) };
+    };
+    const one = await sliced(1, plan.oneRoomMs);
+    const many = await sliced(ROOMS, plan.manyRoomsMs);
+    const [oneRelay, oneBaseline, manyRelay, manyBaseline] = [one.relay, one.baseline, many.relay, many.baseline];
     options.progress(`relay memory, ${ROOMS} rooms, ${plan.memoryFrames.toLocaleString('en-US')} frames`);
     const memory = await memoryRun(relay, frames, plan.warmupMs, plan.memoryFrames);
 
@@ -145,6 +168,27 @@ async function phase(server: Server, rooms: number, frames: BenchFrames, plan: L
     serverCores: per(start.server, end.server),
     loadCores: per(start.load, end.load),
     logBytesPerSecond: per(start.log, end.log),
+  };
+}
+
+/** Slices of one phase as one: counts and seconds added, rates weighted by time, percentiles over every round trip. */
+function merged(slices: Phase[]): Phase {
+  const seconds = slices.reduce((sum, p) => sum + p.seconds, 0);
+  const roundTrips = slices.reduce((sum, p) => sum + p.roundTrips, 0);
+  const weighted = (pick: (p: Phase) => number) => slices.reduce((sum, p) => sum + pick(p) * p.seconds, 0) / seconds;
+  const all = new Samples();
+  for (const p of slices) for (const latency of p.latenciesUs) all.push(latency);
+  const [p50Us = Number.NaN, p99Us = Number.NaN] = all.percentiles([50, 99]);
+  return {
+    roundTrips,
+    seconds,
+    perSecond: roundTrips / seconds,
+    p50Us,
+    p99Us,
+    latenciesUs: all.values(),
+    serverCores: weighted((p) => p.serverCores),
+    loadCores: weighted((p) => p.loadCores),
+    logBytesPerSecond: weighted((p) => p.logBytesPerSecond),
   };
 }
 

@@ -16,6 +16,11 @@ export class Samples {
     this.data[this.count++] = value;
   }
 
+  /** A copy of the samples. */
+  values(): Float64Array {
+    return this.data.slice(0, this.count);
+  }
+
   /** Nearest-rank percentiles, e.g. `percentiles([50, 99])`; NaN when there are no samples. */
   percentiles(ps: readonly number[]): number[] {
     const sorted = this.data.slice(0, this.count).sort();

@@ -2,7 +2,15 @@ import { LlmConfigError } from '@usher/agent';
 import { StartupError, VERSION } from '@usher/server';
 import { Argument, Command, CommanderError, Option } from 'commander';
 import { type AgentFlags, runAgent } from './agent.ts';
-import { parseLabel, parseNonEmpty, parseOrigin, parsePort, parseRelayUrl, parseRoom } from './options.ts';
+import {
+  parseLabel,
+  parseNonEmpty,
+  parseOrigin,
+  parsePort,
+  parseRelayUrl,
+  parseRoom,
+  parseTrustedProxy,
+} from './options.ts';
 import { type OrchestratorFlags, parseSeconds, parseToken, runOrchestrator } from './orchestrator.ts';
 import { collectDirs, parseMilliseconds, runStdio, type StdioFlags } from './runtime.ts';
 import { parseLimit, type ServeFlags, serve } from './serve.ts';
@@ -66,6 +74,14 @@ export async function main(argv: string[]): Promise<number> {
       new Option('--allow-origin <origin>', 'a site whose pages may connect and post (repeatable; * for any)')
         .default([])
         .argParser(parseOrigin),
+    )
+    .addOption(
+      new Option(
+        '--trust-proxy <address>',
+        'a reverse proxy (address, CIDR range or loopback) whose X-Forwarded-For names the client for per-address limits (repeatable)',
+      )
+        .default([])
+        .argParser(parseTrustedProxy),
     )
     .addOption(
       new Option('--study <file>', 'run a study file (participants open the printed study link)').argParser(

@@ -1,4 +1,5 @@
 import { RoomIdSchema } from '@usher/protocol';
+import { TrustedProxies } from '@usher/server';
 import { InvalidArgumentError } from 'commander';
 
 /** Commander parsers for flag values: each refuses a bad value with a sentence saying what is expected. */
@@ -38,6 +39,16 @@ export function parseRelayUrl(value: string): string {
   if (!['ws:', 'wss:', 'http:', 'https:'].includes(url.protocol))
     throw new InvalidArgumentError('expected a ws:// or wss:// URL');
   return url.origin.replace(/^http/, 'ws');
+}
+
+/** A reverse proxy for `--trust-proxy`: an address, a CIDR range, or `loopback`. */
+export function parseTrustedProxy(value: string, previous: string[] = []): string[] {
+  try {
+    new TrustedProxies([value]);
+  } catch (err) {
+    throw new InvalidArgumentError(`expected the address of a reverse proxy: ${(err as Error).message}`);
+  }
+  return [...previous, value];
 }
 
 /** An origin for `--allow-origin`: `https://host[:port]`, or `*` for any. */

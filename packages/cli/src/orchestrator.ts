@@ -66,6 +66,20 @@ export async function runOrchestrator(flags: OrchestratorFlags): Promise<number>
     process.stderr.write(`usher: ${err.message}\n`);
     return 1;
   }
+  // The last line of defence: a fault nothing caught closes the journal (whole lines only, each
+  // on disk before its change was acknowledged) and ends the process with a line saying why, so a
+  // supervisor restarts it and the restart replays the journal as it is.
+  const fatal = (err: unknown) => {
+    console.error(`usher orchestrator: fatal: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    try {
+      orchestrator.abort();
+    } catch (closing) {
+      console.error(`usher orchestrator: closing the journal failed too: ${(closing as Error)?.message}`);
+    }
+    process.exit(70);
+  };
+  process.on('uncaughtException', fatal);
+  process.on('unhandledRejection', fatal);
   const { records, tornBytes } = orchestrator.replayed;
   const api = `${orchestrator.url}/api/sessions`;
   console.log(

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import WebSocket from 'ws';
 import { startServe, USHER_BIN } from './test-helpers.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'usher-cli-'));
@@ -42,6 +43,8 @@ describe('usher serve: command line', () => {
     ['--port', 'eighty', 'port number'],
     ['--port', '70000', 'port number'],
     ['--room', '../up', 'room'],
+    ['--trust-proxy', 'proxy.example.org', 'not an IP address, a CIDR range'],
+    ['--trust-proxy', '10.0.0.0/40', 'not an IP address, a CIDR range'],
   ])('refuses %s %s', async (flag, value, hint) => {
     const result = await usher(['serve', flag, value]);
     expect(result.code).toBe(2);
@@ -97,6 +100,22 @@ describe('usher serve: command line', () => {
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
+  });
+
+  it('with --trust-proxy counts the per-address limits by the client a proxy names in X-Forwarded-For', async () => {
+    const { url } = await startServe(
+      ['--trust-proxy', 'loopback', '--limit', 'maxConnectionsPerAddress=1', '--logs', join(work, 'logs')],
+      work,
+    );
+    const upgrade = (client: string) =>
+      new Promise<number>((resolve) => {
+        const ws = new WebSocket(`${url.replace('http', 'ws')}/agent/ws`, { headers: { 'X-Forwarded-For': client } });
+        ws.once('open', () => resolve(101));
+        ws.once('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+      });
+    expect(await upgrade('198.51.100.1')).toBe(101);
+    expect(await upgrade('198.51.100.1')).toBe(503);
+    expect(await upgrade('198.51.100.2')).toBe(101);
   });
 
   it('refuses to serve beyond loopback without access control unless told so loudly, and says why', async () => {

@@ -35,6 +35,8 @@ export interface ServeFlags {
   /** Folder of the server's own data (its secret). */
   data: string;
   allowOrigin: string[];
+  /** Reverse proxies whose X-Forwarded-For the per-address limits believe. */
+  trustProxy: string[];
   limit: Partial<RelayLimits>;
   /** A study file to run (study mode). */
   study?: string;
@@ -124,6 +126,7 @@ export async function serve(flags: ServeFlags): Promise<number> {
     access,
     ...(secret && { secret }),
     allowOrigins: flags.allowOrigin,
+    trustProxy: flags.trustProxy,
     limits: flags.limit,
     ...(study && registry && { study: { study, registry, hooks } }),
   });

@@ -77,17 +77,21 @@ export async function startOrchestratorProcess(options: {
   data: string;
   port?: number;
   extra?: string[];
+  env?: NodeJS.ProcessEnv;
 }): Promise<OrchestratorProcess> {
-  const proc = usher([
-    'orchestrator',
-    '--port',
-    String(options.port ?? 0),
-    '--token',
-    options.token,
-    '--data',
-    options.data,
-    ...(options.extra ?? []),
-  ]);
+  const proc = usher(
+    [
+      'orchestrator',
+      '--port',
+      String(options.port ?? 0),
+      '--token',
+      options.token,
+      '--data',
+      options.data,
+      ...(options.extra ?? []),
+    ],
+    options.env,
+  );
   const [, url, port] = await proc.waitFor(/listening on (http:\/\/127\.0\.0\.1:(\d+))/);
   const [, syncUrl] = await proc.waitFor(/agents connect to\s+(ws:\/\/\S+)/);
   return Object.assign(proc, { url: url as string, syncUrl: syncUrl as string, port: Number(port) });

@@ -8,6 +8,7 @@ export {
   ExperimenterNameSchema,
   joinRefusal,
 } from './access/capabilities.ts';
+export { clientAddress, TrustedProxies } from './access/client-address.ts';
 export { loadSecret, SecretError } from './access/secret.ts';
 export { type AgentControl, type ParticipantRow, StudyConsole } from './console/study-console.ts';
 export { HeadlessHost, type HeadlessHostOptions } from './headless-host/headless-host.ts';

@@ -7,6 +7,7 @@ import type { Scenario } from '@usher/booking';
 import { AGENT_WS_PATH } from '@usher/protocol';
 import type { Study, StudyRegistry } from '@usher/study';
 import { Capabilities, type Capability, CredentialError, presentedToken } from './access/capabilities.ts';
+import { clientAddress, TrustedProxies } from './access/client-address.ts';
 import { loopbackHostRefusal, originRefusal } from './access/origin.ts';
 import { StudyConsole } from './console/study-console.ts';
 import { HeadlessHost } from './headless-host/headless-host.ts';
@@ -36,6 +37,11 @@ export interface ServerOptions {
   secret?: Uint8Array;
   /** Origins of pages allowed to connect and to change state besides the server's own (`*` for any). */
   allowOrigins?: string[];
+  /**
+   * Reverse proxies in front of the server (addresses, CIDR ranges, `loopback`): from them,
+   * `X-Forwarded-For` says which client the per-address limits count. None by default.
+   */
+  trustProxy?: string[];
   limits?: Partial<RelayLimits>;
   /** Shorthand for `limits.heartbeatMs`. */
   heartbeatMs?: number;
@@ -93,7 +99,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // Open mode on a loopback address answers only requests that name it (no DNS rebinding).
   const loopbackOnly = !capabilities && loopbackHostRefusal(options.bind) === null;
   const warn = options.warn ?? ((line: string) => console.error(line));
+  let trustedProxies: TrustedProxies | null = null;
+  try {
+    trustedProxies = options.trustProxy?.length ? new TrustedProxies(options.trustProxy) : null;
+  } catch (err) {
+    throw new StartupError(`trusted proxy ${(err as Error).message}`);
+  }
   const relay = new Relay({
+    trustedProxies,
     logsDir: options.logsDir,
     limits: { ...options.limits, ...(options.heartbeatMs !== undefined && { heartbeatMs: options.heartbeatMs }) },
     warn,
@@ -129,6 +142,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     console: studyConsole,
     loopbackOnly,
     admissionsPerMinute: options.limits?.admissionsPerMinute ?? DEFAULT_LIMITS.admissionsPerMinute,
+    clientAddress: (request) => clientAddress(request, trustedProxies),
   });
   const server = createServer(getRequestListener(app.fetch));
   server.on('upgrade', (request, socket, head) => {

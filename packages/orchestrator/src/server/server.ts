@@ -36,6 +36,12 @@ export interface RunningOrchestrator {
   system: ExternalSystem;
   /** What the start found in the journal. */
   replayed: { records: number; tornBytes: number };
+  /**
+   * Stops at once, synchronously, for a fatal-fault handler about to exit: drops every
+   * connection and closes the journal (every committed line is whole and on disk already) and its
+   * lock, so a supervisor's restart replays it as it is.
+   */
+  abort(): void;
   close(): Promise<void>;
 }
 
@@ -135,6 +141,17 @@ export async function startOrchestrator(options: OrchestratorOptions): Promise<R
     port,
     system,
     replayed: system.replayed,
+    abort: () => {
+      clearInterval(heartbeat);
+      clearInterval(sweeper);
+      try {
+        system.close();
+      } finally {
+        for (const ws of wss.clients) ws.terminate();
+        server.closeAllConnections();
+        server.close();
+      }
+    },
     close: () =>
       new Promise<void>((resolve) => {
         clearInterval(heartbeat);

@@ -81,6 +81,33 @@ describe('limits', () => {
     expect(await TestClient.refusal(total.url)).toMatchObject({ status: 503, text: /maxConnections\)/ });
   });
 
+  it('counts connections per client behind a trusted proxy (X-Forwarded-For), and ignores the header from anyone else', async () => {
+    const as = (client: string) => ({ headers: { 'X-Forwarded-For': `203.0.113.66, ${client}` } });
+    const limits = { maxConnectionsPerAddress: 2 };
+    const proxied = await startTestServer({ limits, trustProxy: ['loopback'] });
+    await Promise.all([
+      TestClient.connect(proxied.url, as('198.51.100.1')),
+      TestClient.connect(proxied.url, as('198.51.100.1')),
+    ]);
+    expect(await TestClient.refusal(proxied.url, as('198.51.100.1'))).toMatchObject({
+      status: 503,
+      text: /198\.51\.100\.1 holds/,
+    });
+    // Another client behind the same proxy is not held back by the first.
+    expect((await TestClient.refusal(proxied.url, as('198.51.100.2'))).status).toBe(101);
+
+    // Without --trust-proxy the header means nothing: every connection is the socket's peer's.
+    const direct = await startTestServer({ limits });
+    await Promise.all([
+      TestClient.connect(direct.url, as('198.51.100.1')),
+      TestClient.connect(direct.url, as('198.51.100.2')),
+    ]);
+    expect(await TestClient.refusal(direct.url, as('198.51.100.3'))).toMatchObject({
+      status: 503,
+      text: /127\.0\.0\.1 holds/,
+    });
+  });
+
   it('refuses a room beyond maxRooms, and closes the connection (1013)', async () => {
     const server = await startTestServer({ limits: { maxRooms: 1 } });
     await TestClient.join(server.url, 'host', 'one');

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Scenario } from '@usher/booking';
@@ -54,6 +55,8 @@ export interface AppDeps {
   admissionsPerMinute: number;
   /** Open mode on loopback: answer only requests naming a loopback host. */
   loopbackOnly: boolean;
+  /** The address a request comes from, for per-address limits (the socket's peer, or the client a trusted proxy names). */
+  clientAddress?: (request: IncomingMessage) => string;
 }
 
 type Variables = { capability: Capability | null };
@@ -77,6 +80,7 @@ export function createApp({
   console: studyConsole,
   admissionsPerMinute,
   loopbackOnly,
+  clientAddress = (request) => request.socket.remoteAddress ?? 'unknown',
 }: AppDeps): Hono<{ Variables: Variables }> {
   const app = new Hono<{ Variables: Variables }>();
   const fail = (code: ErrorCode, message: string, status = STATUS[code]) =>
@@ -232,6 +236,7 @@ export function createApp({
       capabilities,
       (code, message, status) => Response.json({ error: { code, message } }, { status }),
       admissionsPerMinute,
+      clientAddress,
     );
   }
   if (studyConsole) {

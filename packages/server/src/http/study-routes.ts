@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { FlowStepSchema } from '@usher/protocol';
 import { AssignmentError } from '@usher/study';
 import type { Context, Hono } from 'hono';
@@ -23,13 +24,15 @@ export function mountStudyRoutes(
   fail: (code: string, message: string, status: 400 | 401 | 403 | 404 | 409 | 429) => Response,
   /** How many new participants one address may admit a minute: each opening of the link makes one. */
   admissionsPerMinute: number,
+  /** The address a request comes from (see `clientAddress` in access/client-address.ts). */
+  clientAddress: (request: IncomingMessage) => string,
 ): void {
   const admissions = new RateLimiterMemory({ points: admissionsPerMinute, duration: 60 });
 
   app.get('/s/:studyId', async (c) => {
     if (c.req.param('studyId') !== mode.study.id) return fail('NOT_FOUND', 'no such study on this server', 404);
-    const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
-    const address = incoming?.socket?.remoteAddress ?? 'unknown';
+    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+    const address = incoming ? clientAddress(incoming) : 'unknown';
     try {
       await admissions.consume(address);
     } catch (err) {

@@ -1,7 +1,16 @@
+import type { Duplex } from 'node:stream';
 import type { Role } from '@usher/protocol';
 import { WebSocket } from 'ws';
 import type { Capability } from '../access/capabilities.ts';
 import type { Room } from './room.ts';
+
+/** Sockets corked in this turn of the event loop, uncorked together once it is handled. */
+const corked = new Set<Duplex>();
+
+function uncorkAll(): void {
+  for (const socket of corked) socket.uncork();
+  corked.clear();
+}
 
 /** One WebSocket connection to the relay, before and after it joins a room. */
 export class Peer {
@@ -18,6 +27,8 @@ export class Peer {
 
   constructor(
     readonly ws: WebSocket,
+    /** The connection under `ws`: corked while a turn's frames to this peer are queued. */
+    private readonly socket: Duplex,
     private readonly seq: number,
     /** What the peer's credential lets it do (`open` on a server without access control). */
     readonly capability: Capability,
@@ -26,7 +37,7 @@ export class Peer {
     /** Called when the bytes queued for this peer pass the limit: it is not reading. */
     private readonly onSlow: (peer: Peer) => void,
     private readonly maxBufferedBytes: number,
-    /** In open mode, the console says it is the experimenter's (`?as=experimenter`); no credential to tell it. */
+    /** The upgrade said it is the console (`?as=experimenter`): believed in open mode only, where no credential tells. */
     private readonly console = false,
   ) {}
 
@@ -42,12 +53,22 @@ export class Peer {
 
   /** Whether an experimenter holds this connection (their credential, or the console's in open mode). */
   get experimenter(): boolean {
-    return this.capability.kind === 'experimenter' || this.console;
+    const { kind } = this.capability;
+    return kind === 'experimenter' || (kind === 'open' && this.console);
   }
 
-  /** Sends one text frame; a Buffer must hold UTF-8 text (a frame forwarded as it arrived). */
+  /**
+   * Sends one text frame; a Buffer must hold UTF-8 text (a frame forwarded as it arrived). The
+   * frames one turn of the event loop sends to a peer (a host's `tool.result` and the
+   * `state.updated` after it arrive in one read) leave in one `writev`, once the turn is handled.
+   */
   sendText(text: string | Buffer): void {
     if (this.closing || this.ws.readyState !== WebSocket.OPEN) return;
+    if (!corked.has(this.socket)) {
+      if (corked.size === 0) queueMicrotask(uncorkAll);
+      this.socket.cork();
+      corked.add(this.socket);
+    }
     this.ws.send(text, { binary: false });
     if (this.ws.bufferedAmount > this.maxBufferedBytes) this.onSlow(this);
   }

@@ -241,6 +241,41 @@ describe('relay: study log', () => {
     expect(seenByHost).toEqual(['tool.call']);
   });
 
+  it('forwards a host’s state.updated as sent and logs its payload on one line, whatever its characters', async () => {
+    const { server, host, agent, logPath } = await roomWithSession();
+    const payloads = [
+      {
+        source: 'host',
+        uiSpec: { title: 'Plain ASCII', n: [1, -2.5e3, true, null] },
+        messageHistory: [],
+        toolSchema: [],
+      },
+      {
+        source: 'host',
+        uiSpec: { title: 'Café “Lumière” 🎬', quote: 'a "b" \\ c\nd' },
+        messageHistory: [],
+        toolSchema: [],
+      },
+    ];
+    for (const payload of payloads) {
+      for (const text of [
+        JSON.stringify(envelope('state.updated', payload)),
+        JSON.stringify(envelope('state.updated', payload), null, 2),
+      ]) {
+        host.send(text);
+        const got = await agent.nextMatching((f) => f.type === 'state.updated');
+        expect(got.payload).toEqual(payload);
+      }
+    }
+    await server.close();
+    const logged = readFileSync(logPath, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    const states = logged.filter((r) => r.type === 'state.updated').map((r) => r.payload);
+    expect(states).toEqual([payloads[0], payloads[0], payloads[1], payloads[1]]);
+  });
+
   it('sends session.ended only once the log is complete, with gapless indices and every field', async () => {
     const { agent, logPath, sessionId } = await roomWithSession();
     await agent.request('tool.call', { toolName: 'select', params: { itemId: 'm1' }, reason: 'Pick m1' }, 'req-3');

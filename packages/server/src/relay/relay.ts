@@ -19,10 +19,12 @@ import {
 } from '@usher/protocol';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { type Capability, joinRefusal } from '../access/capabilities.ts';
+import { clientAddress, type TrustedProxies } from '../access/client-address.ts';
 import { SessionIdAllocator } from '../study-log/session-ids.ts';
 import { type LogFileIo, StudyLog } from '../study-log/study-log.ts';
 import { Admission } from './admission.ts';
 import { decodeHostFrame } from './host-frames.ts';
+import { scanHostFrame, uiSpecStage } from './host-scan.ts';
 import { DEFAULT_LIMITS, type RelayLimits } from './limits.ts';
 import { Peer } from './peer.ts';
 import { Room } from './room.ts';
@@ -54,6 +56,8 @@ export interface RelayOptions {
    * changes, its study session opens or closes (the console's live view; called often, keep it cheap).
    */
   onRoomChange?: (room: string) => void;
+  /** Reverse proxies whose `X-Forwarded-For` names the client the per-address limits count (see {@link clientAddress}). */
+  trustedProxies?: TrustedProxies | null;
 }
 
 export interface RoomStatus {
@@ -77,6 +81,8 @@ interface Inbound {
   payloadJson: string;
   /** The frame can be forwarded as it came: only the envelope's known members and the payload's known fields, on one line. */
   verbatim: boolean;
+  /** `payloadJson`'s bytes in `bytes` (an ASCII frame), for the log to copy rather than encode again. */
+  payloadBytes?: Buffer;
 }
 
 /**
@@ -119,7 +125,7 @@ export class Relay {
    * was checked (`capability`). Refuses it with HTTP 503 when a connection limit is reached.
    */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer, capability: Capability): void {
-    const address = request.socket.remoteAddress ?? 'unknown';
+    const address = clientAddress(request, this.options.trustedProxies ?? null);
     const refusal = this.closed ? 'the server is stopping' : this.admission.refusal(address);
     if (refusal) {
       this.warnOnce(`refused ${address}`, `relay: refused a connection from ${address}: ${refusal}`);
@@ -130,10 +136,9 @@ export class Relay {
       );
       return;
     }
-    // Open mode has no credentials: the console names itself, which only changes how the log names it.
-    const console =
-      capability.kind === 'open' &&
-      new URL(request.url ?? '/', 'http://relay').searchParams.get('as') === 'experimenter';
+    // Open mode has no credentials: the console names itself (the peer believes it only there),
+    // which only changes how the log names it.
+    const console = new URL(request.url ?? '/', 'http://relay').searchParams.get('as') === 'experimenter';
     this.wss.handleUpgrade(request, socket, head, (ws) =>
       this.guard('accept', () => this.accept(ws, capability, address, socket, console)),
     );
@@ -285,7 +290,10 @@ export class Relay {
     try {
       run();
     } catch (err) {
-      this.warn(`relay: fault in ${what}${peer ? ` (${peer.name})` : ''}: ${(err as Error)?.stack ?? String(err)}`);
+      // The same fault again (a stranger repeating the frame that overflowed the stack) is
+      // reported with its whole stack at most once per 10 s, with a count of those held back.
+      const { kind, stack } = describeFault(err);
+      this.warnOnce(`fault ${what} ${kind}`, `relay: fault in ${what}${peer ? ` (${peer.name})` : ''}: ${stack}`);
       if (peer) {
         try {
           this.reject(
@@ -305,6 +313,7 @@ export class Relay {
     this.peerSeq += 1;
     const peer = new Peer(
       ws,
+      socket,
       this.peerSeq,
       capability,
       address,
@@ -390,6 +399,19 @@ export class Relay {
     const text = data.toString('utf8');
     // Agents' frames are checked whole; hosts' big ones as much as safety needs (host-frames.ts).
     const fromHost = peer.role === 'host';
+    const scanned = fromHost ? scanHostFrame(text, MAX_JSON_DEPTH - 1) : null;
+    if (scanned && maySend('host', scanned.message.type)) {
+      const { payloadStart: start, payloadEnd: end } = scanned;
+      const frame: Inbound = {
+        bytes: data,
+        message: scanned.message,
+        payloadJson: text.slice(start, end),
+        verbatim: true,
+      };
+      // A frame of as many bytes as characters is ASCII: the payload's characters are its bytes.
+      if (data.length === text.length) frame.payloadBytes = data.subarray(start, end);
+      return this.fromHost(peer, frame);
+    }
     const decoded = fromHost ? decodeHostFrame(text) : decodeFrame(text);
     if (!decoded.ok) {
       this.reject(peer, decoded.code, decoded.message, decoded.replyTo);
@@ -658,12 +680,12 @@ export class Relay {
       if (message.type !== 'state.updated' && message.type !== 'user.message' && message.type !== 'error') {
         return this.reject(host, 'INVALID_MESSAGE', `${message.type} must answer a request (replyTo is missing)`);
       }
-      if (message.type === 'state.updated') this.stageOf(room, message.payload.uiSpec);
+      if (message.type === 'state.updated') this.stageOf(room, uiSpecStage(message.payload));
       if (message.type === 'state.updated' && message.payload.source === 'user' && message.payload.action) {
         this.log(room, 'internal', 'participant.action', JSON.stringify(message.payload.action), { peer: host.name });
       }
       const { payloadJson, verbatim } = this.capped(frame);
-      if (!this.log(room, 'out', message.type, payloadJson)) {
+      if (!this.log(room, 'out', message.type, loggedPayload(frame, payloadJson))) {
         return this.reject(host, 'TOOL_EXECUTION_FAILED', 'the study log could not be written; nothing was forwarded');
       }
       if (message.type === 'state.updated') room.lastState = payloadJson;
@@ -683,7 +705,7 @@ export class Relay {
       return this.refusedReply(host, message.replyTo, why);
     }
     room.pending.delete(message.replyTo);
-    if (message.type === 'snapshot.state') this.stageOf(room, message.payload.uiSpec);
+    if (message.type === 'snapshot.state') this.stageOf(room, uiSpecStage(message.payload));
 
     // The relay owns the study session: its id and its log file are the relay's to report.
     const study = room.study;
@@ -696,7 +718,7 @@ export class Relay {
       payloadJson = JSON.stringify({ sessionId: study.log.sessionId, logFile, stateReset: message.payload.stateReset });
       verbatim = false;
     }
-    const logged = this.log(room, 'out', message.type, payloadJson, {
+    const logged = this.log(room, 'out', message.type, loggedPayload(frame, payloadJson), {
       replyTo: pending.originalId,
       peer: pending.peer.name,
     });
@@ -784,7 +806,7 @@ export class Relay {
     room: Room,
     direction: Direction,
     type: string,
-    payloadJson: string,
+    payloadJson: string | Buffer,
     options: { id?: string | undefined; replyTo?: string | undefined; peer?: string } = {},
   ): boolean {
     if (!room.study) return true;
@@ -797,11 +819,11 @@ export class Relay {
     }
   }
 
-  /** Keeps the stage of the host's latest uiSpec (a top-level field the host-frame check has read). */
-  private stageOf(room: Room, uiSpec: { stage?: unknown } | null): void {
-    const stage = typeof uiSpec?.stage === 'string' ? uiSpec.stage.slice(0, 64) : null;
-    if (stage === room.stage) return;
-    room.stage = stage;
+  /** Keeps the stage of the host's latest uiSpec, for the console (read cheaply: host-scan.ts). */
+  private stageOf(room: Room, stage: string | null): void {
+    const next = stage === null ? null : stage.slice(0, 64);
+    if (next === room.stage) return;
+    room.stage = next;
     this.changed(room);
   }
 
@@ -815,6 +837,22 @@ export class Relay {
     const rel = relative(process.cwd(), resolve(path));
     return rel.startsWith('..') ? resolve(path) : rel;
   }
+}
+
+/** A thrown value's kind (its name and message, to tell repeats apart) and its stack, whatever was thrown. */
+function describeFault(err: unknown): { kind: string; stack: string } {
+  try {
+    const error = err as Error | undefined;
+    const kind = `${error?.name ?? typeof err}: ${capText(String(error?.message ?? err), 200)}`;
+    return { kind, stack: String(error?.stack ?? err) };
+  } catch {
+    return { kind: 'unprintable', stack: 'a value that cannot be printed was thrown' };
+  }
+}
+
+/** What the log is given for a frame's payload `payloadJson`: the frame's own bytes when it is the frame's own text. */
+function loggedPayload(frame: Inbound, payloadJson: string): string | Buffer {
+  return payloadJson === frame.payloadJson && frame.payloadBytes ? frame.payloadBytes : payloadJson;
 }
 
 /** Whether the payload as sent has exactly the fields of the payload as read (no unknown field to drop). */

@@ -69,10 +69,11 @@ export class StudyLog {
 
   /**
    * Appends one record, or throws a {@link LogWriteError} and leaves the file as it was.
-   * `payloadJson` is the payload already serialized, on one line, so a frame's payload is
-   * stringified once for both the log and the wire.
+   * `payload` is the payload already serialized, on one line, so a frame's payload is
+   * stringified once for both the log and the wire: its JSON text, or that text's UTF-8 bytes
+   * (the payload of a frame as received, copied into the record without decoding it).
    */
-  append(direction: LogDirection, type: string, payloadJson: string, options: AppendOptions = {}): void {
+  append(direction: LogDirection, type: string, payload: string | Buffer, options: AppendOptions = {}): void {
     if (this.fd === null) throw new LogWriteError(`study log ${this.sessionId} is closed`);
     const record: Omit<StudyLogRecord, 'payload'> = {
       sessionId: this.sessionId,
@@ -85,7 +86,7 @@ export class StudyLog {
     if (options.replyTo !== undefined) record.replyTo = options.replyTo;
     if (options.peer !== undefined) record.peer = options.peer;
     const head = JSON.stringify(record);
-    const bytes = Buffer.from(`${head.slice(0, -1)},"payload":${payloadJson}}\n`);
+    const bytes = recordBytes(`${head.slice(0, -1)},"payload":`, payload);
     let at = 0;
     try {
       // A file takes a whole write unless the disk is full; a short one is finished or fails.
@@ -127,4 +128,24 @@ export class StudyLog {
       // Tried again after the next record, which is written over the torn bytes (writes are positioned).
     }
   }
+}
+
+/** Holds the record being written: written synchronously, so one buffer serves every log. */
+let scratch = Buffer.allocUnsafe(64 * 1024);
+/** Records larger than this get a buffer of their own, so one huge record does not stay held. */
+const SCRATCH_MAX = 4 * 1024 * 1024;
+
+/** The bytes of one record, `head` + payload + `}` and a line break, in a buffer valid until the next call. */
+function recordBytes(head: string, payload: string | Buffer): Buffer {
+  // UTF-8 takes at most 3 bytes per UTF-16 unit.
+  const most = 3 * head.length + (typeof payload === 'string' ? 3 * payload.length : payload.length) + 2;
+  let into = scratch;
+  if (most > scratch.length) {
+    into = Buffer.allocUnsafe(most);
+    if (most <= SCRATCH_MAX) scratch = into;
+  }
+  let n = into.write(head, 0);
+  n += typeof payload === 'string' ? into.write(payload, n) : payload.copy(into, n);
+  n += into.write('}\n', n);
+  return into.subarray(0, n);
 }

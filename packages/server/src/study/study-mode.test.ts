@@ -233,6 +233,31 @@ describe('study mode', () => {
     expect(registry.participants(DEMO.id)).toHaveLength(30);
   });
 
+  it('counts admissions per client behind a trusted proxy, and per proxy without --trust-proxy', async () => {
+    const admit = async (base: string, i: number, client: string) =>
+      (
+        await fetch(`${base}/s/demo-01?participant=p${client}-${i}`, {
+          redirect: 'manual',
+          headers: { 'X-Forwarded-For': client },
+        })
+      ).status;
+    const proxied = await startTestServer({
+      limits: { admissionsPerMinute: 2 },
+      trustProxy: ['127.0.0.1'],
+      study: { study: DEMO, registry: new StudyRegistry(':memory:') },
+    });
+    const a = [await admit(proxied.url, 1, '198.51.100.1'), await admit(proxied.url, 2, '198.51.100.1')];
+    expect([...a, await admit(proxied.url, 3, '198.51.100.1')]).toEqual([302, 302, 429]);
+    expect(await admit(proxied.url, 1, '198.51.100.2')).toBe(302);
+
+    const direct = await startTestServer({
+      limits: { admissionsPerMinute: 2 },
+      study: { study: DEMO, registry: new StudyRegistry(':memory:') },
+    });
+    const b = [await admit(direct.url, 1, '198.51.100.1'), await admit(direct.url, 1, '198.51.100.2')];
+    expect([...b, await admit(direct.url, 1, '198.51.100.3')]).toEqual([302, 302, 429]);
+  });
+
   it('tells the study when a participant’s page stayed away so long that the task’s session closed, and reopens it when they are back', async () => {
     const idle: string[] = [];
     const registry = new StudyRegistry(':memory:');

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { clientAddress, TrustedProxies } from './client-address.ts';
+
+const proxies = new TrustedProxies(['loopback', '10.0.0.0/8', 'fd00::/8']);
+const from = (peer: string | undefined, forwarded?: string | string[], trusted: TrustedProxies | null = proxies) =>
+  clientAddress(
+    {
+      socket: { remoteAddress: peer },
+      headers: forwarded === undefined ? {} : { 'x-forwarded-for': forwarded as string },
+    },
+    trusted,
+  );
+
+describe('clientAddress', () => {
+  it('is the socket peer when no proxy is trusted, whatever X-Forwarded-For says', () => {
+    expect(from('203.0.113.9', '198.51.100.1', null)).toBe('203.0.113.9');
+    expect(from('::ffff:203.0.113.9', undefined, null)).toBe('203.0.113.9');
+    expect(from(undefined, '198.51.100.1', null)).toBe('unknown');
+  });
+
+  it('ignores X-Forwarded-For from a peer that is not a trusted proxy (a stranger cannot pick its address)', () => {
+    expect(from('203.0.113.9', '198.51.100.1')).toBe('203.0.113.9');
+  });
+
+  it('takes the rightmost hop that is not a trusted proxy, from a trusted proxy', () => {
+    expect(from('127.0.0.1', '198.51.100.1')).toBe('198.51.100.1');
+    expect(from('::ffff:127.0.0.1', '198.51.100.1')).toBe('198.51.100.1');
+    // The client wrote the left part itself; the proxies appended the rest.
+    expect(from('127.0.0.1', '1.1.1.1, 198.51.100.1, 10.2.3.4')).toBe('198.51.100.1');
+    expect(from('::1', '2001:db8::7, fd00::1')).toBe('2001:db8::7');
+    // Repeated headers count as one list, in order.
+    expect(from('127.0.0.1', ['1.1.1.1', '198.51.100.1'])).toBe('198.51.100.1');
+    // Every hop trusted: the leftmost.
+    expect(from('127.0.0.1', '10.9.9.9, 10.1.1.1')).toBe('10.9.9.9');
+  });
+
+  it('lumps hostile or broken headers under the nearest trusted hop, never under an address the client chose', () => {
+    expect(from('127.0.0.1')).toBe('127.0.0.1');
+    expect(from('127.0.0.1', '')).toBe('127.0.0.1');
+    expect(from('127.0.0.1', 'not-an-address')).toBe('127.0.0.1');
+    expect(from('127.0.0.1', '198.51.100.1, <script>')).toBe('127.0.0.1');
+    expect(from('127.0.0.1', '10.1.1.1, 198.51.100.1:443')).toBe('127.0.0.1');
+    expect(from('127.0.0.1', `${'9.9.9.9, '.repeat(5000)}198.51.100.1`)).toBe('198.51.100.1');
+    // A chain of trusted hops is read 16 deep at most.
+    expect(from('127.0.0.1', `198.51.100.1, ${'10.0.0.1, '.repeat(40)}10.0.0.2`)).toBe('10.0.0.1');
+  });
+});
+
+describe('TrustedProxies', () => {
+  it('takes addresses, CIDR ranges and loopback', () => {
+    const list = new TrustedProxies(['192.0.2.10', '10.0.0.0/8', '2001:db8::/32', 'loopback']);
+    for (const address of ['192.0.2.10', '10.255.0.1', '2001:db8::1', '127.0.0.5', '::1']) {
+      expect(list.has(address), address).toBe(true);
+    }
+    for (const address of ['192.0.2.11', '11.0.0.1', '2001:db9::1', 'localhost', '']) {
+      expect(list.has(address), address).toBe(false);
+    }
+  });
+
+  it.each(['localhost', '10.0.0.0/33', '10.0.0.0/', '10.0.0.0/8/8', '::1/129', '10.0.0.0/-1', ''])(
+    'refuses %j',
+    (entry) => {
+      expect(() => new TrustedProxies([entry])).toThrow(/not an IP address, a CIDR range/);
+    },
+  );
+});

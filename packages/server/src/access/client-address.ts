@@ -1,0 +1,76 @@
+import type { IncomingMessage } from 'node:http';
+import { BlockList, isIP } from 'node:net';
+
+/** The most `X-Forwarded-For` entries read, from the right: no real chain of proxies is longer. */
+const MAX_HOPS = 16;
+
+/**
+ * The reverse proxies in front of the server (`usher serve --trust-proxy`): addresses and CIDR
+ * ranges, or `loopback` (127.0.0.0/8 and ::1). Only a connection whose peer is one of them may
+ * say, with `X-Forwarded-For`, which client it speaks for; the per-address limits then count
+ * that client instead of the proxy.
+ */
+export class TrustedProxies {
+  private readonly list = new BlockList();
+
+  /** Throws a RangeError naming an entry that is neither an address, a CIDR range nor `loopback`. */
+  constructor(entries: readonly string[]) {
+    for (const entry of entries) {
+      if (entry === 'loopback') {
+        this.list.addSubnet('127.0.0.0', 8, 'ipv4');
+        this.list.addAddress('::1', 'ipv6');
+        continue;
+      }
+      const [address = '', bits, ...rest] = entry.split('/');
+      const family = isIP(address);
+      const prefix = Number(bits);
+      const max = family === 4 ? 32 : 128;
+      if (family === 0 || rest.length > 0 || (bits !== undefined && !(/^\d{1,3}$/.test(bits) && prefix <= max))) {
+        throw new RangeError(`"${entry}" is not an IP address, a CIDR range (e.g. 10.0.0.0/8) or "loopback"`);
+      }
+      const type = family === 4 ? 'ipv4' : 'ipv6';
+      if (bits === undefined) this.list.addAddress(address, type);
+      else this.list.addSubnet(address, prefix, type);
+    }
+  }
+
+  has(address: string): boolean {
+    const family = isIP(address);
+    return family !== 0 && this.list.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  }
+}
+
+/** `::ffff:1.2.3.4` (how a dual-stack socket shows an IPv4 peer) as `1.2.3.4`; other addresses as they are. */
+function plain(address: string): string {
+  const v4 = address.startsWith('::ffff:') ? address.slice(7) : '';
+  return isIP(v4) === 4 ? v4 : address;
+}
+
+/**
+ * The address a request comes from, for the per-address limits. Without trusted proxies, or from
+ * a peer that is not one, it is the socket's peer: a stranger's `X-Forwarded-For` is ignored.
+ * From a trusted proxy it is the rightmost `X-Forwarded-For` entry that is not itself a trusted
+ * proxy (the entries to its left are whatever the client wrote). An entry that is not an IP
+ * address ends the walk, and the request counts as the nearest trusted hop's: a hostile or broken
+ * header can lump requests together, never spread one client over many addresses.
+ */
+export function clientAddress(
+  request: Pick<IncomingMessage, 'headers'> & { socket: { remoteAddress?: string | undefined } },
+  proxies: TrustedProxies | null,
+): string {
+  const peer = request.socket.remoteAddress;
+  if (peer === undefined) return 'unknown';
+  let client = plain(peer);
+  if (!proxies?.has(client)) return client;
+  const header = request.headers['x-forwarded-for'];
+  // Node joins repeated X-Forwarded-For headers with ", "; an array is taken the same way.
+  const joined = Array.isArray(header) ? header.join(',') : (header ?? '');
+  const hops = joined.split(',');
+  for (let i = hops.length - 1; i >= 0 && i >= hops.length - MAX_HOPS; i--) {
+    const hop = plain((hops[i] as string).trim());
+    if (isIP(hop) === 0) break;
+    client = hop;
+    if (!proxies.has(hop)) break;
+  }
+  return client;
+}
