@@ -132,7 +132,7 @@ export async function serve(flags: ServeFlags): Promise<number> {
     ...(secret && { secret }),
     allowOrigins: flags.allowOrigin,
     limits: flags.limit,
-    ...(study && registry && { study: { study, registry, hooks } }),
+    ...(study && registry && { study: { study, registry, hooks, registryPath: join(flags.data, 'registry.sqlite') } }),
   });
   // The last line of defence: a fault nothing caught ends every open study log with a record saying why.
   const fatal = (err: unknown) => {

@@ -1,0 +1,201 @@
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { Study } from '@usher/study';
+import { type LogProblem, listLogFiles, loadLogs } from './logs.ts';
+import { AGENT_FAILURES, OVERRIDES, RECORDS, SESSIONS, STATES, SUBMITS, TASK_FACTS } from './queries.ts';
+import { questionnaireTables } from './questionnaires.ts';
+import { readRegistry } from './registry.ts';
+import { loadTable, sqlIdent, sqlString } from './sql.ts';
+import { stageRegistry } from './staging.ts';
+import { bookingFromSummary, taskSuccess } from './success.ts';
+import { EVENTS, LOG_PROBLEMS, PARTICIPANT_TASKS, PARTICIPANTS } from './tables.ts';
+
+export interface ExportOptions {
+  /** The study, loaded from its file (its tasks' scenarios and success constraints check the bookings). */
+  study: Study;
+  /** The registry, `<data>/registry.sqlite`. */
+  registryPath: string;
+  /** The study logs' folder (`usher serve --logs`). */
+  logsDir: string;
+  /** Where the tables, the raw logs and `export.json` are written (created when missing). */
+  outDir: string;
+  /** When the export was made, for `export.json`. */
+  now?: () => Date;
+}
+
+export interface ExportResult {
+  outDir: string;
+  /** Each table written, with its rows; each as `<name>.csv` and `<name>.parquet`. */
+  tables: Array<{ name: string; rows: number }>;
+  /** The raw log files copied into `logs/`. */
+  logFiles: number;
+  /** Lines and files of the logs that were left out, the first {@link MAX_REPORTED} of them. */
+  problems: LogProblem[];
+  problemCount: number;
+  /** What the export could not include, and why (e.g. no questionnaire tables in the registry). */
+  notes: string[];
+}
+
+/** Problems listed in the result and `export.json`; all of them are in the `log_problems` table. */
+export const MAX_REPORTED = 100;
+
+/**
+ * Exports a study for analysis (README "Data dictionary"): DuckDB reads the study logs and the
+ * registry's rows, the booking checker of @usher/booking judges each submitted booking, and every
+ * table is written as CSV and Parquet beside a copy of the raw logs.
+ */
+export async function exportStudy(options: ExportOptions): Promise<ExportResult> {
+  const outDir = resolve(options.outDir);
+  const { study } = options;
+  const registry = readRegistry(options.registryPath, study.id);
+  const listed = listLogFiles(options.logsDir);
+  const notes: string[] = [...registry.notes];
+  const instance = await DuckDBInstance.create(':memory:');
+  const conn = await instance.connect();
+  try {
+    await conn.run(`SET TimeZone = 'UTC'`);
+    await loadLogs(conn, listed.files);
+    await conn.run(
+      `INSERT INTO log_problems VALUES ${listed.problems.map((p) => `(${sqlString(p.file)}, 0, ${p.bytes}, ${sqlString(p.problem)})`).join(', ') || '(NULL, 0, 0, NULL)'}`,
+    );
+    await conn.run('DELETE FROM log_problems WHERE problem IS NULL');
+    await stageRegistry(conn, study, registry.participants);
+    for (const step of [
+      SESSIONS(sqlString(study.id)),
+      RECORDS,
+      STATES,
+      OVERRIDES,
+      SUBMITS,
+      AGENT_FAILURES,
+      TASK_FACTS,
+    ]) {
+      await conn.run(step);
+    }
+    await judgeBookings(conn, study, notes);
+    await reportStrangers(conn);
+
+    mkdirSync(outDir, { recursive: true });
+    const tables: ExportResult['tables'] = [];
+    const write = async (name: string, select: string) => {
+      await conn.run(`CREATE TABLE ${sqlIdent(`out_${name}`)} AS ${select}`);
+      for (const [ext, format] of [
+        // ISO 8601 in UTC, as in the logs, so R and pandas read the timestamps as they are.
+        ['csv', "(HEADER, DELIMITER ',', TIMESTAMPFORMAT '%Y-%m-%dT%H:%M:%S.%gZ')"],
+        ['parquet', '(FORMAT parquet, COMPRESSION zstd)'],
+      ] as const) {
+        await conn.run(`COPY ${sqlIdent(`out_${name}`)} TO ${sqlString(join(outDir, `${name}.${ext}`))} ${format}`);
+      }
+      tables.push({ name, rows: await count(conn, `out_${name}`) });
+    };
+    await write('participant_tasks', PARTICIPANT_TASKS);
+    await write('events', EVENTS);
+    await write('participants', PARTICIPANTS);
+    await write('log_problems', LOG_PROBLEMS);
+    for (const table of await questionnaireTables(conn, registry, notes)) await write(table.name, table.select);
+
+    const logFiles = await copyLogs(conn, join(outDir, 'logs'));
+    const problemCount = await count(conn, 'log_problems');
+    const problems = (await rows(conn, `${LOG_PROBLEMS} LIMIT ${MAX_REPORTED}`)).map((r) => ({
+      file: String(r.source_file),
+      line: Number(r.source_line),
+      bytes: Number(r.bytes),
+      problem: String(r.problem),
+    }));
+    const result: ExportResult = { outDir, tables, logFiles, problems, problemCount, notes };
+    const manifest = {
+      study: { id: study.id, title: study.title, file: basename(study.path) },
+      exportedAt: (options.now ?? (() => new Date()))().toISOString(),
+      tables,
+      logFiles,
+      problemCount,
+      problems,
+      notes,
+    };
+    writeFileSync(join(outDir, 'export.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+    return result;
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+  }
+}
+
+/**
+ * Success by the task's checker, per participant task with a submitted booking: domain logic in
+ * TypeScript (@usher/booking's `checkBooking`), its verdicts handed back to DuckDB as `successes`.
+ */
+async function judgeBookings(conn: DuckDBConnection, study: Study, notes: string[]): Promise<void> {
+  const submitted = await rows(conn, 'SELECT participant_id, task_id, booking FROM submits');
+  const tasks = new Map(study.tasks.map((t) => [t.id, t]));
+  const out: Array<Array<string | number | boolean | null>> = [];
+  let unreadable = 0;
+  for (const row of submitted) {
+    const task = tasks.get(String(row.task_id));
+    let summary: unknown = null;
+    try {
+      summary = JSON.parse(String(row.booking));
+    } catch {
+      // Left as null: reported below as unreadable.
+    }
+    const booking = task ? bookingFromSummary(task.world, summary) : null;
+    if (!task || !booking) {
+      unreadable += 1;
+      out.push([String(row.participant_id), String(row.task_id), null, 'booking not readable', null, null, null, null]);
+      continue;
+    }
+    const s = taskSuccess(task, task.world, booking);
+    out.push([
+      String(row.participant_id),
+      String(row.task_id),
+      s.success,
+      s.failedWish,
+      s.failedWishes,
+      s.hardMet,
+      s.softMet,
+      s.softScore,
+    ]);
+  }
+  if (unreadable > 0) {
+    notes.push(`${unreadable} submitted booking(s) could not be checked (not a booking of the task's scenario)`);
+  }
+  await loadTable(
+    conn,
+    'successes',
+    [
+      ['participant_id', 'VARCHAR'],
+      ['task_id', 'VARCHAR'],
+      ['success', 'BOOLEAN'],
+      ['failed_wish', 'VARCHAR'],
+      ['failed_wishes', 'VARCHAR'],
+      ['hard_met', 'BIGINT'],
+      ['soft_met', 'BIGINT'],
+      ['soft_score', 'DOUBLE'],
+    ],
+    out,
+  );
+}
+
+/** Sessions of this study whose participant or task the registry does not know go to `log_problems`. */
+async function reportStrangers(conn: DuckDBConnection): Promise<void> {
+  await conn.run(`
+    INSERT INTO log_problems
+    SELECT s.file, 1, 0, 'a session of a participant task the registry does not know: ' || s.participant_id || ' / ' || s.task_id
+    FROM sessions s ANTI JOIN plan_tasks p USING (participant_id, task_id)`);
+}
+
+/** Copies this study's log files, as they are, into `dir`. */
+async function copyLogs(conn: DuckDBConnection, dir: string): Promise<number> {
+  mkdirSync(dir, { recursive: true });
+  const files = await rows(conn, 'SELECT DISTINCT file FROM sessions ORDER BY file');
+  for (const { file } of files) copyFileSync(String(file), join(dir, basename(String(file))));
+  return files.length;
+}
+
+async function rows(conn: DuckDBConnection, sql: string): Promise<Array<Record<string, unknown>>> {
+  return (await conn.runAndReadAll(sql)).getRowObjectsJS() as Array<Record<string, unknown>>;
+}
+
+async function count(conn: DuckDBConnection, table: string): Promise<number> {
+  const [row] = await rows(conn, `SELECT count(*) AS n FROM ${sqlIdent(table)}`);
+  return Number(row?.n ?? 0);
+}
