@@ -52,7 +52,9 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
   const listed = listLogFiles(options.logsDir);
   const notes: string[] = [...registry.notes];
   const instance = await DuckDBInstance.create(':memory:');
-  const conn = await instance.connect();
+  const conn0 = await instance.connect();
+  // USHER_EXPORT_PROFILE=1 prints how long each statement takes (for the bench and for tuning).
+  const conn = process.env.USHER_EXPORT_PROFILE === '1' ? profiled(conn0) : conn0;
   try {
     await conn.run(`SET TimeZone = 'UTC'`);
     await loadLogs(conn, listed.files);
@@ -115,7 +117,7 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
     writeFileSync(join(outDir, 'export.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     return result;
   } finally {
-    conn.closeSync();
+    conn0.closeSync();
     instance.closeSync();
   }
 }
@@ -198,4 +200,17 @@ async function rows(conn: DuckDBConnection, sql: string): Promise<Array<Record<s
 async function count(conn: DuckDBConnection, table: string): Promise<number> {
   const [row] = await rows(conn, `SELECT count(*) AS n FROM ${sqlIdent(table)}`);
   return Number(row?.n ?? 0);
+}
+
+function profiled(conn: DuckDBConnection): DuckDBConnection {
+  const run = conn.run.bind(conn);
+  conn.run = (async (sql: string, ...rest: []) => {
+    const started = performance.now();
+    const result = await run(sql, ...rest);
+    console.error(
+      `${(performance.now() - started).toFixed(0).padStart(6)} ms  ${sql.trim().split('\n')[0]?.slice(0, 90)}`,
+    );
+    return result;
+  }) as DuckDBConnection['run'];
+  return conn;
 }

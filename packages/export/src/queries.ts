@@ -15,47 +15,68 @@ export const SESSIONS = (studyId: string) => `
   WHERE (payload->>'studyId') = ${studyId}
     AND (payload->>'participantId') IS NOT NULL AND (payload->>'taskId') IS NOT NULL`;
 
+/** The payload's fields the tables need, read in one pass (a field of another type becomes NULL). */
+const PAYLOAD_FIELDS = JSON.stringify({
+  toolName: 'VARCHAR',
+  source: 'VARCHAR',
+  ok: 'BOOLEAN',
+  reason: 'VARCHAR',
+  action: { toolName: 'VARCHAR' },
+  uiSpec: {
+    stage: 'VARCHAR',
+    state: {
+      booking: {
+        movie: { id: 'VARCHAR' },
+        theater: { id: 'VARCHAR' },
+        date: 'VARCHAR',
+        showing: { id: 'VARCHAR' },
+        seats: 'JSON',
+        tickets: 'JSON',
+      },
+    },
+  },
+});
+
 /**
  * Every record of this study's sessions, with whose task it is, what tool it names and who did
- * it (the events table's `actor`, README "Data dictionary"), in the order of the task:
- * sessions by start, records by index.
+ * it (the events table's \`actor\`, README "Data dictionary"), and the payload's fields.
  */
 export const RECORDS = `
   CREATE TABLE records AS
+  WITH r AS (
+    SELECT *, try(json_transform(payload, '${PAYLOAD_FIELDS}')) AS p FROM raw_records
+  )
   SELECT s.participant_id, s.condition_id, s.task_id, s.session_id, s.started_at AS session_started_at,
-         r.file, r.line, r.bytes, r.event_index, r.ts, r.direction, r.type, r.message_id, r.reply_to, r.peer, r.payload,
+         r.file, r.event_index, r.ts, r.direction, r.type, r.message_id, r.reply_to, r.peer, r.payload,
+         r.p.ok AS ok, r.p.reason AS reason, r.p.uiSpec.stage AS stage, r.p.uiSpec.state.booking AS booking,
          CASE
-           WHEN r.type IN ('tool.call', 'tool.result', 'participant.action') THEN (r.payload->>'toolName')
-           WHEN r.type = 'state.updated' THEN (r.payload->>'$.action.toolName')
+           WHEN r.type IN ('tool.call', 'tool.result', 'participant.action') THEN r.p.toolName
+           WHEN r.type = 'state.updated' THEN r.p.action.toolName
          END AS tool_name,
          CASE
            WHEN r.direction = 'in' THEN 'agent'
            WHEN r.type IN ('participant.action', 'user.message') THEN 'participant'
            WHEN r.type = 'state.updated' THEN
-             CASE (r.payload->>'source') WHEN 'user' THEN 'participant' WHEN 'agent' THEN 'agent' ELSE 'host' END
+             CASE r.p.source WHEN 'user' THEN 'participant' WHEN 'agent' THEN 'agent' ELSE 'host' END
            WHEN r.direction = 'out' THEN 'host'
            WHEN r.type LIKE 'study.%' THEN 'server'
            ELSE 'relay'
          END AS actor
-  FROM raw_records r JOIN sessions s USING (file)`;
+  FROM r JOIN sessions s USING (file)`;
 
 /**
  * The page's state after each \`state.updated\`: the stage and the booking summary's parts, one
- * column each (seats and tickets as JSON text, NULL when empty), numbered in task order.
+ * column each (seats and tickets as JSON text, NULL when empty), numbered in task order:
+ * sessions by start, records by index.
  */
 export const STATES = `
   CREATE TABLE states AS
-  SELECT participant_id, task_id, ts, actor, tool_name,
+  SELECT participant_id, task_id, file, event_index, ts, actor, tool_name,
          row_number() OVER (PARTITION BY participant_id, task_id ORDER BY session_started_at, file, event_index) AS k,
-         coalesce(json_type(payload->'$.uiSpec') = 'NULL', true) AS no_spec,
-         (payload->>'$.uiSpec.stage') AS stage,
-         (payload->'$.uiSpec.state.booking') AS booking,
-         (payload->>'$.uiSpec.state.booking.movie.id') AS movie,
-         (payload->>'$.uiSpec.state.booking.theater.id') AS theater,
-         (payload->>'$.uiSpec.state.booking.date') AS date,
-         (payload->>'$.uiSpec.state.booking.showing.id') AS showing,
-         nullif(CAST(payload->'$.uiSpec.state.booking.seats' AS VARCHAR), '[]') AS seats,
-         nullif(CAST(payload->'$.uiSpec.state.booking.tickets' AS VARCHAR), '[]') AS tickets
+         stage IS NULL AS no_spec, stage,
+         booking.movie.id AS movie, booking.theater.id AS theater, booking.date AS date, booking.showing.id AS showing,
+         nullif(CAST(booking.seats AS VARCHAR), '[]') AS seats,
+         nullif(CAST(booking.tickets AS VARCHAR), '[]') AS tickets
   FROM records WHERE type = 'state.updated'`;
 
 const PARTS = ['movie', 'theater', 'date', 'showing', 'seats', 'tickets'] as const;
@@ -90,21 +111,24 @@ export const OVERRIDES = `
 export const SUBMITS = `
   CREATE TABLE submits AS
   WITH o AS (
-    SELECT *, lag(stage) OVER w AS prev_stage, lag(booking) OVER w AS prev_booking
+    SELECT *, lag(stage) OVER w AS prev_stage, lag(file) OVER w AS prev_file, lag(event_index) OVER w AS prev_index
     FROM states WINDOW w AS (PARTITION BY participant_id, task_id ORDER BY k)
+  ), last AS (
+    SELECT participant_id, task_id, count(*) AS bookings, arg_max(prev_file, k) AS prev_file,
+           arg_max(prev_index, k) AS prev_index, arg_max(actor, k) AS submitted_by, arg_max(ts, k) AS submitted_at
+    FROM o WHERE no_spec AND prev_stage = 'confirm'
+    GROUP BY ALL
   )
-  SELECT participant_id, task_id, count(*) AS bookings,
-         CAST(arg_max(prev_booking, k) AS VARCHAR) AS booking, arg_max(actor, k) AS submitted_by,
-         arg_max(ts, k) AS submitted_at
-  FROM o WHERE no_spec AND prev_stage = 'confirm'
-  GROUP BY ALL`;
+  SELECT last.participant_id, last.task_id, bookings, submitted_by, submitted_at,
+         CAST(json_extract(r.payload, '$.uiSpec.state.booking') AS VARCHAR) AS booking
+  FROM last JOIN records r ON r.file = last.prev_file AND r.event_index = last.prev_index`;
 
 /** Agent tool calls (not chat) that got no successful `tool.result`, per participant task. */
 export const AGENT_FAILURES = `
   CREATE TABLE agent_failures AS
   WITH calls AS (
     SELECT c.participant_id, c.task_id,
-           bool_or(coalesce(r.type = 'tool.result' AND (r.payload->>'ok') = 'true', false)) AS ok
+           bool_or(coalesce(r.type = 'tool.result' AND r.ok, false)) AS ok
     FROM records c LEFT JOIN records r ON r.file = c.file AND r.reply_to = c.message_id AND r.direction = 'out'
     WHERE c.type = 'tool.call' AND c.direction = 'in' AND coalesce(c.tool_name, '') <> 'postMessage'
     GROUP BY c.participant_id, c.task_id, c.file, c.event_index
@@ -120,7 +144,7 @@ export const TASK_FACTS = `
          min(ts) FILTER (WHERE type = 'study.task') AS started_at,
          max(ts) FILTER (WHERE type = 'study.task-ended') AS ended_at,
          max(ts) AS last_event_at,
-         arg_max(payload->>'reason', ts) FILTER (WHERE type = 'study.task-ended') AS end_reason,
+         arg_max(reason, ts) FILTER (WHERE type = 'study.task-ended') AS end_reason,
          count(*) FILTER (WHERE type = 'user.message') AS messages_from_participant,
          count(*) FILTER (WHERE type = 'agent.message' OR (type = 'tool.call' AND tool_name = 'postMessage'))
            AS messages_from_agent,

@@ -40,9 +40,9 @@ export const EVENTS = `
          CASE WHEN strlen(CAST(r.payload AS VARCHAR)) <= ${MAX_EVENT_PAYLOAD_CHARS} THEN CAST(r.payload AS VARCHAR) END
            AS payload,
          strlen(CAST(r.payload AS VARCHAR)) AS payload_bytes,
-         regexp_extract(r.file, '[^/]*$') AS source_file, r.line AS source_line
+         regexp_extract(r.file, '[^/]*$') AS source_file
   FROM records r LEFT JOIN participants_in p ON p.participant_id = r.participant_id
-  ORDER BY r.session_started_at, r.file, r.event_index, r.line`;
+  ORDER BY r.session_started_at, r.file, r.event_index`;
 
 export const PARTICIPANTS = `
   SELECT study_id, participant_id, external_id, prolific_pid, prolific_study_id, prolific_session_id,
