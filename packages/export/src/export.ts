@@ -74,6 +74,9 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
     ]) {
       await conn.run(step);
     }
+    // Everything else reads \`records\`; the logs' rows as read are no longer needed.
+    await conn.run('DROP VIEW raw_records');
+    await conn.run('DROP TABLE log_rows');
     await judgeBookings(conn, study, notes);
     await reportStrangers(conn);
 

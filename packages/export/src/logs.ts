@@ -95,15 +95,15 @@ export async function loadLogs(conn: DuckDBConnection, files: readonly string[])
       FROM read_ndjson([${list}], columns = ${RECORD_COLUMNS}, format = 'newline_delimited', ignore_errors = true,
                        filename = true, maximum_object_size = ${MAX_LOG_FILE_BYTES})`);
   }
+  // A view, not a copy: the payloads are the bulk of the logs, and each copy of them costs.
   await conn.run(`
-    CREATE TABLE raw_records AS
+    CREATE VIEW raw_records AS
     SELECT file, session_id, event_index, CAST(timestamp AS TIMESTAMPTZ) AS ts, direction, type, message_id, reply_to,
            peer, payload
     FROM log_rows WHERE ${VALID}`);
   const bad = (await conn.runAndReadAll(`SELECT DISTINCT file FROM log_rows WHERE NOT coalesce(${VALID}, false)`))
     .getRowObjectsJS()
     .map((row) => String(row.file));
-  await conn.run('DROP TABLE log_rows');
   if (bad.length > 0) await explainProblems(conn, bad);
 }
 

@@ -1,8 +1,9 @@
-import { DuckDBInstance } from '@duckdb/node-api';
-
-const db = await DuckDBInstance.create(':memory:');
-const c = await db.connect();
-const r = await c.runAndReadAll(
-  `SELECT ordinality, filename, sessionId, eventIndex FROM read_ndjson(['/tmp/exp-scratch/h2/a.jsonl','/tmp/exp-scratch/h2/b.jsonl','/tmp/exp-scratch/h2/c.jsonl'], columns={sessionId:'VARCHAR', eventIndex:'BIGINT'}, ignore_errors=true, filename=true, format='newline_delimited') WITH ORDINALITY`,
-);
-console.log(r.getRowObjectsJson());
+import { loadStudyFile } from '@usher/study';
+import { rmSync } from 'node:fs';
+import { exportStudy } from './export.ts';
+const DEMO = loadStudyFile('studies/demo.study.yaml');
+const dir = '/tmp/exp-scratch/big';
+rmSync(`${dir}/out`, { recursive: true, force: true });
+const t = Date.now();
+await exportStudy({ study: DEMO, logsDir: `${dir}/logs`, registryPath: `${dir}/registry.sqlite`, outDir: `${dir}/out` });
+process.stderr.write(`export ${Date.now() - t}\n`);

@@ -167,15 +167,40 @@ function playTask(
   return { lines, truth };
 }
 
+/** Different plays kept per task, condition and outcome: participants share them, so a large study is quick to write. */
+const POOL = 24;
+
+type Played = ReturnType<typeof playTask> & { payloads: string[] };
+
 /** Writes a synthetic study run (see the module's comment); returns the truth of every participant task. */
 export function writeSyntheticStudy(options: SyntheticOptions): SyntheticTruth[] {
   const { study, logsDir } = options;
   const rand = random(options.seed ?? 1);
   let clock = (options.start ?? new Date('2026-11-21T09:00:00Z')).getTime();
-  const tick = (ms: number) => new Date((clock += ms));
+  const tick = (ms: number) => {
+    clock += ms;
+    return new Date(clock);
+  };
   mkdirSync(logsDir, { recursive: true });
   const registry = new StudyRegistry(options.registryPath);
   const truths: SyntheticTruth[] = [];
+  const pool = new Map<string, Played[]>();
+  const play = (task: Study['tasks'][number], agent: boolean, fate: SyntheticTruth['outcome']): Played => {
+    const key = `${task.id} ${agent} ${fate}`;
+    const plays = pool.get(key) ?? [];
+    pool.set(key, plays);
+    const n = Math.floor(rand() * POOL);
+    let played = plays[n];
+    if (!played) {
+      const wanted = task.success.hard.find((h) => h.kind === 'seatCount');
+      const seats = wanted?.kind === 'seatCount' ? wanted.count : 2;
+      const engine = new BookingEngine(task.world, { now: () => new Date(clock) });
+      const done = playTask(engine, agent, seats, rand, fate);
+      played = { ...done, payloads: done.lines.map((line) => JSON.stringify(line.payload)) };
+      plays[n] = played;
+    }
+    return played;
+  };
   let sessions = 0;
   try {
     for (let i = 0; i < options.participants; i++) {
@@ -191,64 +216,44 @@ export function writeSyntheticStudy(options: SyntheticOptions): SyntheticTruth[]
         if (!task || !condition) throw new Error(`the plan names an unknown task or condition`);
         const base = { participantId: participant.id, taskId: task.id, conditionId: condition.id };
         if (dropsOut && taskIndex > 0) {
-          truths.push({
-            ...base,
-            booking: null,
-            overrides: 0,
-            participantActions: 0,
-            agentActions: 0,
-            outcome: 'not-started',
-          });
+          const nothing = { booking: null, overrides: 0, participantActions: 0, agentActions: 0 };
+          truths.push({ ...base, ...nothing, outcome: 'not-started' });
           return;
         }
-        const r = rand();
-        const fate: SyntheticTruth['outcome'] = dropsOut ? 'unfinished' : r < 0.1 ? 'gave-up' : 'booked';
-        const wanted = task.success.hard.find((h) => h.kind === 'seatCount');
-        const seats = wanted?.kind === 'seatCount' ? wanted.count : 2;
-        const played = playTask(
-          new BookingEngine(task.world, { now: () => new Date(clock) }),
-          condition.agent !== 'none',
-          seats,
-          rand,
-          fate,
-        );
+        const fate: SyntheticTruth['outcome'] = dropsOut ? 'unfinished' : rand() < 0.1 ? 'gave-up' : 'booked';
+        const played = play(task, condition.agent !== 'none', fate);
         truths.push({ ...base, ...played.truth, outcome: fate });
         const sessionId = `s-20261121-${String(++sessions).padStart(5, '0')}`;
-        const task0: Line = {
-          direction: 'internal',
-          type: 'study.task',
-          payload: { studyId: study.id, participantId: participant.id, conditionId: condition.id, taskId: task.id },
+        const head = (eventIndex: number, line: Omit<Line, 'payload'>) =>
+          JSON.stringify({
+            sessionId,
+            eventIndex,
+            timestamp: tick(400 + Math.floor(rand() * 1500)).toISOString(),
+            ...line,
+          }).slice(0, -1);
+        const taskPayload = {
+          studyId: study.id,
+          participantId: participant.id,
+          conditionId: condition.id,
+          taskId: task.id,
         };
-        const ended: Line[] =
-          fate === 'unfinished'
-            ? []
-            : [
-                {
-                  direction: 'internal',
-                  type: 'study.task-ended',
-                  payload: { reason: `task ${task.id} ended: ${fate === 'booked' ? 'submitted' : 'gave-up'}` },
-                },
-              ];
-        const text = [task0, ...played.lines, ...ended]
-          .map((line, eventIndex) => {
-            const { payload, ...rest } = line;
-            const head = JSON.stringify({
-              sessionId,
-              eventIndex,
-              timestamp: tick(400 + Math.floor(rand() * 1500)).toISOString(),
-              ...rest,
-            });
-            return `${head.slice(0, -1)},"payload":${JSON.stringify(payload)}}\n`;
-          })
-          .join('');
-        writeFileSync(join(logsDir, `${sessionId}.jsonl`), text);
+        const out = [
+          `${head(0, { direction: 'internal', type: 'study.task' })},"payload":${JSON.stringify(taskPayload)}}\n`,
+        ];
+        played.lines.forEach(({ payload: _payload, ...line }, i) => {
+          out.push(`${head(i + 1, line)},"payload":${played.payloads[i]}}\n`);
+        });
+        if (fate !== 'unfinished') {
+          const reason = `task ${task.id} ended: ${fate === 'booked' ? 'submitted' : 'gave-up'}`;
+          out.push(
+            `${head(out.length, { direction: 'internal', type: 'study.task-ended' })},"payload":${JSON.stringify({ reason })}}\n`,
+          );
+        }
+        writeFileSync(join(logsDir, `${sessionId}.jsonl`), out.join(''));
       });
       const last = participant.plan.tasks.length - 1;
-      registry.progress(
-        participant.id,
-        dropsOut ? { status: 'task', taskIndex: 0 } : { status: 'done', taskIndex: last },
-        tick(10),
-      );
+      const end = dropsOut ? { status: 'task' as const, taskIndex: 0 } : { status: 'done' as const, taskIndex: last };
+      registry.progress(participant.id, end, tick(10));
     }
   } finally {
     registry.close();
