@@ -101,7 +101,7 @@ export function readRegistry(path: string, studyId: string): RegistryRows {
     // The questionnaire tables are optional: a registry without them (or of another shape) still exports.
     const optional = <T>(table: string, sql: string): T[] | null => {
       if (!tables.has(table)) {
-        notes.push(`no ${table} in the registry: no questionnaire tables exported`);
+        notes.push(`no ${table} table in the registry: ${table} not exported`);
         return null;
       }
       try {

@@ -166,7 +166,7 @@ describe('the export of a simulated study with two conditions', () => {
     expect(readdirSync(join(out, 'logs')).sort()).toEqual(readdirSync(logsDir).sort());
     const participants = await readExportTable(join(out, 'participants.parquet'));
     expect(participants).toHaveLength(20);
-    expect(result.notes.join(' ')).toContain('no questionnaire_answers in the registry');
+    expect(result.notes.join(' ')).toContain('no questionnaire_answers table in the registry');
     expect(readFileSync(join(out, 'participant_tasks.csv'), 'utf8').split('\n')[0]).toContain('participant_id');
   });
 
