@@ -77,12 +77,12 @@ export async function questionnaireTables(
     CREATE TABLE q_cells AS
     SELECT participant_id, CASE WHEN ${POST} THEN NULL ELSE task_id END AS task_id,
            (CASE WHEN ${POST} THEN 'post.' ELSE 'task.' END) || section_id || '.' || item_id AS col,
-           ${CELL} AS val, answered_at AS at
+           ${CELL} AS val, answered_at AS moment
     FROM q_answers`);
   await conn.run(`
     CREATE TABLE q_score_cells AS
     SELECT participant_id, CASE WHEN ${POST} THEN NULL ELSE task_id END AS task_id,
-           'score.' || (CASE WHEN ${POST} THEN 'post.' ELSE 'task.' END) || instrument AS col, score AS val, scored_at AS at
+           'score.' || (CASE WHEN ${POST} THEN 'post.' ELSE 'task.' END) || instrument AS col, score AS val, scored_at AS moment
     FROM q_scores`);
   const tables = [];
   if (answers !== null) {
@@ -129,7 +129,7 @@ async function wideSelect(conn: DuckDBConnection): Promise<string> {
     const keys = perTask ? 'participant_id, task_id' : 'participant_id';
     await conn.run(`
       CREATE TABLE ${sqlIdent(name)} AS
-      PIVOT (SELECT ${keys}, col, val, at FROM ${source}) ON col USING arg_max(val, at) GROUP BY ${keys}`);
+      PIVOT (SELECT ${keys}, col, val, moment FROM ${source}) ON col USING arg_max(val, moment) GROUP BY ${keys}`);
     parts.push(`LEFT JOIN ${sqlIdent(name)} USING (${keys})`);
   };
   await pivot('q_wide_task', 'q_cells WHERE task_id IS NOT NULL', true);
