@@ -109,6 +109,15 @@ describe('exportStudy', () => {
     writeFileSync(first, text.join('\n'));
     // A torn last line: a record cut short by a crash.
     appendFileSync(second, record(999, '{"text":"cut sh').slice(0, 60));
+    // Bytes that are not UTF-8, and a line of NULs.
+    appendFileSync(
+      third,
+      Buffer.concat([
+        Buffer.from(record(950, '{"t":"'), 'utf8'),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from('"}\n\u0000\u0000\n'),
+      ]),
+    );
     writeFileSync(join(w.logsDir, 'notes.txt'), 'not a log');
     symlinkSync('/etc/hostname', join(w.logsDir, 'link.jsonl'));
 
@@ -122,12 +131,14 @@ describe('exportStudy', () => {
         [name(first), 6, 'missing sessionId, eventIndex or type'],
         [name(first), 9, 'no valid timestamp'],
         [name(second), readFileSync(second, 'utf8').split('\n').length, 'not JSON (a torn last line)'],
+        [name(third), readFileSync(third, 'utf8').split('\n').length - 2, 'not UTF-8 text'],
+        [name(third), readFileSync(third, 'utf8').split('\n').length - 1, 'not JSON'],
         ['link.jsonl', 0, 'not a regular file'],
       ]),
     );
-    expect(result.problemCount).toBe(6);
+    expect(result.problemCount).toBe(8);
     const logProblems = await readExportTable(join(w.outDir, 'log_problems.parquet'));
-    expect(logProblems).toHaveLength(6);
+    expect(logProblems).toHaveLength(8);
     // The deep and the huge payloads are events like any other; the huge one is too long for a cell.
     const events = await readExportTable(join(w.outDir, 'events.parquet'));
     const deep = events.find((e) => e.event_index === '900');

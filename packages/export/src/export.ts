@@ -1,4 +1,5 @@
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { Study } from '@usher/study';
@@ -37,6 +38,9 @@ export interface ExportResult {
   notes: string[];
 }
 
+/** DuckDB's memory at most; beyond it, it spills to a temporary folder. */
+const MEMORY_LIMIT = '4GB';
+
 /** Problems listed in the result and `export.json`; all of them are in the `log_problems` table. */
 export const MAX_REPORTED = 100;
 
@@ -51,12 +55,17 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
   const registry = readRegistry(options.registryPath, study.id);
   const listed = listLogFiles(options.logsDir);
   const notes: string[] = [...registry.notes];
+  const spill = mkdtempSync(join(tmpdir(), 'usher-export-spill-'));
   const instance = await DuckDBInstance.create(':memory:');
   const conn0 = await instance.connect();
   // USHER_EXPORT_PROFILE=1 prints how long each statement takes (for the bench and for tuning).
   const conn = process.env.USHER_EXPORT_PROFILE === '1' ? profiled(conn0) : conn0;
   try {
     await conn.run(`SET TimeZone = 'UTC'`);
+    // Bounded memory (a server runs this beside its participants); what does not fit spills to a
+    // folder of our own, removed afterwards, not to DuckDB's default \`.tmp\` in the working folder.
+    await conn.run(`SET memory_limit = '${MEMORY_LIMIT}'`);
+    await conn.run(`SET temp_directory = ${sqlString(spill)}`);
     await loadLogs(conn, listed.files);
     await conn.run(
       `INSERT INTO log_problems VALUES ${listed.problems.map((p) => `(${sqlString(p.file)}, 0, ${p.bytes}, ${sqlString(p.problem)})`).join(', ') || '(NULL, 0, 0, NULL)'}`,
@@ -122,6 +131,7 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
   } finally {
     conn0.closeSync();
     instance.closeSync();
+    rmSync(spill, { recursive: true, force: true });
   }
 }
 

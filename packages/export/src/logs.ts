@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sqlString } from './sql.ts';
@@ -83,17 +83,27 @@ export async function loadLogs(conn: DuckDBConnection, files: readonly string[])
   await conn.run(`
     CREATE TABLE log_rows (file VARCHAR, session_id VARCHAR, event_index BIGINT, timestamp VARCHAR, direction VARCHAR,
                            type VARCHAR, message_id VARCHAR, reply_to VARCHAR, peer VARCHAR, payload JSON)`);
-  // In batches, so one SQL text never holds every path of a large study.
-  for (let i = 0; i < files.length; i += 500) {
-    const list = files
-      .slice(i, i + 500)
-      .map(sqlString)
-      .join(', ');
-    await conn.run(`
+  const read = (paths: readonly string[]) =>
+    conn.run(`
       INSERT INTO log_rows
       SELECT filename, sessionId, eventIndex, timestamp, direction, type, id, replyTo, peer, payload
-      FROM read_ndjson([${list}], columns = ${RECORD_COLUMNS}, format = 'newline_delimited', ignore_errors = true,
-                       filename = true, maximum_object_size = ${MAX_LOG_FILE_BYTES})`);
+      FROM read_ndjson([${paths.map(sqlString).join(', ')}], columns = ${RECORD_COLUMNS}, format = 'newline_delimited',
+                       ignore_errors = true, filename = true, maximum_object_size = ${MAX_LOG_FILE_BYTES})`);
+  // In batches, so one SQL text never holds every path of a large study. A batch the reader
+  // refuses whole is read again file by file, and a file it still refuses is reported.
+  for (let i = 0; i < files.length; i += 500) {
+    const batch = files.slice(i, i + 500);
+    try {
+      await read(batch);
+    } catch {
+      for (const file of batch) {
+        try {
+          await read([file]);
+        } catch (err) {
+          await problem(conn, file, 0, `could not be read: ${firstLine(err)}`);
+        }
+      }
+    }
   }
   // A view, not a copy: the payloads are the bulk of the logs, and each copy of them costs.
   await conn.run(`
@@ -104,19 +114,64 @@ export async function loadLogs(conn: DuckDBConnection, files: readonly string[])
   const bad = (await conn.runAndReadAll(`SELECT DISTINCT file FROM log_rows WHERE NOT coalesce(${VALID}, false)`))
     .getRowObjectsJS()
     .map((row) => String(row.file));
-  if (bad.length > 0) await explainProblems(conn, bad);
+  for (const file of bad) {
+    try {
+      await explainProblems(conn, file);
+    } catch (err) {
+      // The file's bad lines are left out all the same; only where they are cannot be said.
+      await problem(conn, file, 0, `lines that are not records, which could not be located: ${firstLine(err)}`);
+    }
+  }
 }
 
-/** Reads `files` line by line and puts each line that is not a whole record in `log_problems`, with why. */
-async function explainProblems(conn: DuckDBConnection, files: readonly string[]): Promise<void> {
-  await conn.run(`
-    CREATE TABLE bad_lines AS
-    SELECT filename AS file, generate_subscripts(parts, 1) AS line, unnest(parts) AS text
-    FROM (SELECT filename, string_split(content, chr(10)) AS parts FROM read_text([${files.map(sqlString).join(', ')}]))`);
+async function problem(conn: DuckDBConnection, file: string, line: number, text: string, bytes = 0): Promise<void> {
+  await conn.run(
+    `INSERT INTO log_problems VALUES (${sqlString(file)}, ${line}, ${bytes}, ${sqlString(text.slice(0, 500))})`,
+  );
+}
+
+function firstLine(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
+}
+
+/**
+ * Reads `file` line by line and puts each line that is not a whole record in `log_problems`, with
+ * why. Only files with such lines come here, so reading them in Node (to find bytes that are not
+ * UTF-8, which DuckDB's text reader refuses for the whole file) costs little.
+ */
+async function explainProblems(conn: DuckDBConnection, file: string): Promise<void> {
+  await conn.run('DROP TABLE IF EXISTS bad_lines');
+  await conn.run('DROP TABLE IF EXISTS bad_parsed');
+  await conn.run('CREATE TABLE bad_lines (file VARCHAR, line BIGINT, text VARCHAR)');
+  const bytes = readFileSync(file);
+  const utf8 = new TextDecoder('utf-8', { fatal: true });
+  const appender = await conn.createAppender('bad_lines');
+  let line = 0;
+  for (let start = 0; start < bytes.length; ) {
+    const end = bytes.indexOf(10, start);
+    const stop = end < 0 ? bytes.length : end;
+    line += 1;
+    const raw = bytes.subarray(start, stop);
+    start = stop + 1;
+    let text: string;
+    try {
+      text = utf8.decode(raw);
+    } catch {
+      await problem(conn, file, line, 'not UTF-8 text', raw.length);
+      continue;
+    }
+    appender.appendVarchar(file);
+    appender.appendBigInt(BigInt(line));
+    appender.appendVarchar(text);
+    appender.endRow();
+  }
+  appender.closeSync();
+  // A last line without its newline is a record cut short (the relay ends every record with one).
+  const torn = bytes.at(-1) === 10 ? -1 : line;
   await conn.run(`
     CREATE TABLE bad_parsed AS
     SELECT file, line, strlen(text) AS bytes, text, try(json_transform(text, ${sqlString(RECORD_SCHEMA)})) AS r,
-           line = max(line) OVER (PARTITION BY file) AS last
+           line = ${torn} AS last
     FROM bad_lines WHERE text <> ''`);
   await conn.run(`
     INSERT INTO log_problems

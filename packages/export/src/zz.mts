@@ -1,15 +1,24 @@
-import { rmSync } from 'node:fs';
-import { loadStudyFile } from '@usher/study';
-import { exportStudy } from './export.ts';
+import { DuckDBInstance } from '@duckdb/node-api';
 
-const DEMO = loadStudyFile('studies/demo.study.yaml');
-const dir = '/tmp/exp-scratch/big';
-rmSync(`${dir}/out`, { recursive: true, force: true });
-const t = Date.now();
-await exportStudy({
-  study: DEMO,
-  logsDir: `${dir}/logs`,
-  registryPath: `${dir}/registry.sqlite`,
-  outDir: `${dir}/out`,
-});
-process.stderr.write(`export ${Date.now() - t}\n`);
+const db = await DuckDBInstance.create(':memory:');
+const c = await db.connect();
+try {
+  const r = await c.runAndReadAll(
+    `SELECT filename, sessionId, eventIndex, payload FROM read_ndjson(['/tmp/exp-scratch/h3/a.jsonl'], columns={sessionId:'VARCHAR', eventIndex:'BIGINT', payload:'JSON'}, ignore_errors=true, filename=true, format='newline_delimited')`,
+  );
+  process.stdout.write(JSON.stringify(r.getRowObjectsJson()) + '\n');
+} catch (e) {
+  process.stdout.write('ERR ' + (e as Error).message + '\n');
+}
+try {
+  const r = await c.runAndReadAll(`SELECT count(*) FROM read_text(['/tmp/exp-scratch/h3/a.jsonl'])`);
+  process.stdout.write(JSON.stringify(r.getRowObjectsJson()) + '\n');
+} catch (e) {
+  process.stdout.write('ERR ' + (e as Error).message + '\n');
+}
+try {
+  const r = await c.runAndReadAll(`SELECT count(*) FROM read_blob(['/tmp/exp-scratch/h3/a.jsonl'])`);
+  process.stdout.write(JSON.stringify(r.getRowObjectsJson()) + '\n');
+} catch (e) {
+  process.stdout.write('ERR ' + (e as Error).message + '\n');
+}
