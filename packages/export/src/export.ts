@@ -1,4 +1,5 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
@@ -58,6 +59,7 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
   const spill = mkdtempSync(join(tmpdir(), 'usher-export-spill-'));
   const instance = await DuckDBInstance.create(':memory:');
   const conn0 = await instance.connect();
+  let copying: Promise<unknown> = Promise.resolve();
   // USHER_EXPORT_PROFILE=1 prints how long each statement takes (for the bench and for tuning).
   const conn = process.env.USHER_EXPORT_PROFILE === '1' ? profiled(conn0) : conn0;
   try {
@@ -83,23 +85,26 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
     ]) {
       await conn.run(step);
     }
-    // Everything else reads \`records\`; the logs' rows as read are no longer needed.
-    await conn.run('DROP VIEW raw_records');
-    await conn.run('DROP TABLE log_rows');
+    // The raw logs are copied (by the file system, off this thread) while DuckDB makes the tables.
+    mkdirSync(join(outDir, 'logs'), { recursive: true });
+    const logFiles = (await rows(conn, 'SELECT DISTINCT file FROM sessions ORDER BY file')).map((r) => String(r.file));
+    copying = Promise.all(logFiles.map((file) => copyFile(file, join(outDir, 'logs', basename(file)))));
+    copying.catch(() => {}); // awaited below; a failure meanwhile must not go unhandled
     await judgeBookings(conn, study, notes);
     await reportStrangers(conn);
 
-    mkdirSync(outDir, { recursive: true });
     const tables: ExportResult['tables'] = [];
+    const second = await instance.connect();
     const write = async (name: string, select: string) => {
-      await conn.run(`CREATE TABLE ${sqlIdent(`out_${name}`)} AS ${select}`);
-      for (const [ext, format] of [
+      const table = sqlIdent(`out_${name}`);
+      await conn.run(`CREATE TABLE ${table} AS ${select}`);
+      const to = (ext: string) => sqlString(join(outDir, `${name}.${ext}`));
+      // CSV and Parquet at once, on two connections: DuckDB's CSV writer keeps the rows' order on one thread.
+      await Promise.all([
         // ISO 8601 in UTC, as in the logs, so R and pandas read the timestamps as they are.
-        ['csv', "(HEADER, DELIMITER ',', TIMESTAMPFORMAT '%Y-%m-%dT%H:%M:%S.%gZ')"],
-        ['parquet', '(FORMAT parquet, COMPRESSION zstd)'],
-      ] as const) {
-        await conn.run(`COPY ${sqlIdent(`out_${name}`)} TO ${sqlString(join(outDir, `${name}.${ext}`))} ${format}`);
-      }
+        conn.run(`COPY ${table} TO ${to('csv')} (HEADER, DELIMITER ',', TIMESTAMPFORMAT '%Y-%m-%dT%H:%M:%S.%gZ')`),
+        second.run(`COPY ${table} TO ${to('parquet')} (FORMAT parquet, COMPRESSION zstd)`),
+      ]);
       tables.push({ name, rows: await count(conn, `out_${name}`) });
     };
     await write('participant_tasks', PARTICIPANT_TASKS);
@@ -108,7 +113,8 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
     await write('log_problems', LOG_PROBLEMS);
     for (const table of await questionnaireTables(conn, registry, notes)) await write(table.name, table.select);
 
-    const logFiles = await copyLogs(conn, join(outDir, 'logs'));
+    second.closeSync();
+    await copying;
     const problemCount = await count(conn, 'log_problems');
     const problems = (await rows(conn, `${LOG_PROBLEMS} LIMIT ${MAX_REPORTED}`)).map((r) => ({
       file: String(r.source_file),
@@ -116,12 +122,12 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
       bytes: Number(r.bytes),
       problem: String(r.problem),
     }));
-    const result: ExportResult = { outDir, tables, logFiles, problems, problemCount, notes };
+    const result: ExportResult = { outDir, tables, logFiles: logFiles.length, problems, problemCount, notes };
     const manifest = {
       study: { id: study.id, title: study.title, file: basename(study.path) },
       exportedAt: (options.now ?? (() => new Date()))().toISOString(),
       tables,
-      logFiles,
+      logFiles: logFiles.length,
       problemCount,
       problems,
       notes,
@@ -131,6 +137,7 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
   } finally {
     conn0.closeSync();
     instance.closeSync();
+    await copying.catch(() => {});
     rmSync(spill, { recursive: true, force: true });
   }
 }
@@ -198,14 +205,6 @@ async function reportStrangers(conn: DuckDBConnection): Promise<void> {
     FROM sessions s ANTI JOIN plan_tasks p USING (participant_id, task_id)`);
 }
 
-/** Copies this study's log files, as they are, into `dir`. */
-async function copyLogs(conn: DuckDBConnection, dir: string): Promise<number> {
-  mkdirSync(dir, { recursive: true });
-  const files = await rows(conn, 'SELECT DISTINCT file FROM sessions ORDER BY file');
-  for (const { file } of files) copyFileSync(String(file), join(dir, basename(String(file))));
-  return files.length;
-}
-
 async function rows(conn: DuckDBConnection, sql: string): Promise<Array<Record<string, unknown>>> {
   return (await conn.runAndReadAll(sql)).getRowObjectsJS() as Array<Record<string, unknown>>;
 }
@@ -219,10 +218,12 @@ function profiled(conn: DuckDBConnection): DuckDBConnection {
   const run = conn.run.bind(conn);
   conn.run = (async (sql: string, ...rest: []) => {
     const started = performance.now();
+    const cpu = process.cpuUsage();
     const result = await run(sql, ...rest);
-    console.error(
-      `${(performance.now() - started).toFixed(0).padStart(6)} ms  ${sql.trim().split('\n')[0]?.slice(0, 90)}`,
-    );
+    const used = process.cpuUsage(cpu);
+    const wall = (performance.now() - started).toFixed(0).padStart(6);
+    const cpuMs = ((used.user + used.system) / 1000).toFixed(0).padStart(6);
+    console.error(`${wall} ms ${cpuMs} ms CPU  ${sql.trim().split('\n')[0]?.slice(0, 80)}`);
     return result;
   }) as DuckDBConnection['run'];
   return conn;

@@ -108,8 +108,8 @@ export async function loadLogs(conn: DuckDBConnection, files: readonly string[])
   // A view, not a copy: the payloads are the bulk of the logs, and each copy of them costs.
   await conn.run(`
     CREATE VIEW raw_records AS
-    SELECT file, session_id, event_index, CAST(timestamp AS TIMESTAMPTZ) AS ts, direction, type, message_id, reply_to,
-           peer, payload
+    SELECT rowid AS rid, file, session_id, event_index, CAST(timestamp AS TIMESTAMPTZ) AS ts, direction, type, message_id,
+           reply_to, peer, payload
     FROM log_rows WHERE ${VALID}`);
   const bad = (await conn.runAndReadAll(`SELECT DISTINCT file FROM log_rows WHERE NOT coalesce(${VALID}, false)`))
     .getRowObjectsJS()

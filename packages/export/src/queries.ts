@@ -39,7 +39,8 @@ const PAYLOAD_FIELDS = JSON.stringify({
 
 /**
  * Every record of this study's sessions, with whose task it is, what tool it names and who did
- * it (the events table's \`actor\`, README "Data dictionary"), and the payload's fields.
+ * it (the events table's \`actor\`, README "Data dictionary"), and the payload's fields. The
+ * payload itself stays in \`log_rows\` (\`rid\` points to it): it is the bulk of the logs, copied once, into the events table.
  */
 export const RECORDS = `
   CREATE TABLE records AS
@@ -47,7 +48,7 @@ export const RECORDS = `
     SELECT *, try(json_transform(payload, '${PAYLOAD_FIELDS}')) AS p FROM raw_records
   )
   SELECT s.participant_id, s.condition_id, s.task_id, s.session_id, s.started_at AS session_started_at,
-         r.file, r.event_index, r.ts, r.direction, r.type, r.message_id, r.reply_to, r.peer, r.payload,
+         r.rid, r.file, r.event_index, r.ts, r.direction, r.type, r.message_id, r.reply_to, r.peer,
          r.p.ok AS ok, r.p.reason AS reason, r.p.uiSpec.stage AS stage, r.p.uiSpec.state.booking AS booking,
          CASE
            WHEN r.type IN ('tool.call', 'tool.result', 'participant.action') THEN r.p.toolName
@@ -71,7 +72,7 @@ export const RECORDS = `
  */
 export const STATES = `
   CREATE TABLE states AS
-  SELECT participant_id, task_id, file, event_index, ts, actor, tool_name,
+  SELECT participant_id, task_id, rid, ts, actor, tool_name,
          row_number() OVER (PARTITION BY participant_id, task_id ORDER BY session_started_at, file, event_index) AS k,
          stage IS NULL AS no_spec, stage,
          booking.movie.id AS movie, booking.theater.id AS theater, booking.date AS date, booking.showing.id AS showing,
@@ -111,17 +112,17 @@ export const OVERRIDES = `
 export const SUBMITS = `
   CREATE TABLE submits AS
   WITH o AS (
-    SELECT *, lag(stage) OVER w AS prev_stage, lag(file) OVER w AS prev_file, lag(event_index) OVER w AS prev_index
+    SELECT *, lag(stage) OVER w AS prev_stage, lag(rid) OVER w AS prev_rid
     FROM states WINDOW w AS (PARTITION BY participant_id, task_id ORDER BY k)
   ), last AS (
-    SELECT participant_id, task_id, count(*) AS bookings, arg_max(prev_file, k) AS prev_file,
-           arg_max(prev_index, k) AS prev_index, arg_max(actor, k) AS submitted_by, arg_max(ts, k) AS submitted_at
+    SELECT participant_id, task_id, count(*) AS bookings, arg_max(prev_rid, k) AS prev_rid,
+           arg_max(actor, k) AS submitted_by, arg_max(ts, k) AS submitted_at
     FROM o WHERE no_spec AND prev_stage = 'confirm'
     GROUP BY ALL
   )
   SELECT last.participant_id, last.task_id, bookings, submitted_by, submitted_at,
          CAST(json_extract(r.payload, '$.uiSpec.state.booking') AS VARCHAR) AS booking
-  FROM last JOIN records r ON r.file = last.prev_file AND r.event_index = last.prev_index`;
+  FROM last JOIN log_rows r ON r.rowid = last.prev_rid`;
 
 /** Agent tool calls (not chat) that got no successful `tool.result`, per participant task. */
 export const AGENT_FAILURES = `

@@ -37,11 +37,10 @@ export const PARTICIPANT_TASKS = `
 export const EVENTS = `
   SELECT p.study_id, r.session_id, r.participant_id, p.external_id, r.condition_id, r.task_id,
          r.event_index, r.ts AS timestamp, r.direction, r.type, r.tool_name, r.actor, r.peer, r.message_id, r.reply_to,
-         CASE WHEN strlen(CAST(r.payload AS VARCHAR)) <= ${MAX_EVENT_PAYLOAD_CHARS} THEN CAST(r.payload AS VARCHAR) END
-           AS payload,
-         strlen(CAST(r.payload AS VARCHAR)) AS payload_bytes,
+         CASE WHEN strlen(l.payload) <= ${MAX_EVENT_PAYLOAD_CHARS} THEN CAST(l.payload AS VARCHAR) END AS payload,
+         strlen(l.payload) AS payload_bytes,
          regexp_extract(r.file, '[^/]*$') AS source_file
-  FROM records r LEFT JOIN participants_in p ON p.participant_id = r.participant_id
+  FROM records r JOIN log_rows l ON l.rowid = r.rid LEFT JOIN participants_in p ON p.participant_id = r.participant_id
   ORDER BY r.session_started_at, r.file, r.event_index`;
 
 export const PARTICIPANTS = `
