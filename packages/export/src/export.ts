@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { Study } from '@usher/study';
-import { type LogProblem, listLogFiles, loadLogs } from './logs.ts';
+import { addProblem, type LogProblem, listLogFiles, loadLogs } from './logs.ts';
 import { AGENT_FAILURES, OVERRIDES, RECORDS, SESSIONS, STATES, SUBMITS, TASK_FACTS } from './queries.ts';
 import { questionnaireTables } from './questionnaires.ts';
 import { readRegistry } from './registry.ts';
@@ -69,10 +69,7 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
     await conn.run(`SET memory_limit = '${MEMORY_LIMIT}'`);
     await conn.run(`SET temp_directory = ${sqlString(spill)}`);
     await loadLogs(conn, listed.files);
-    await conn.run(
-      `INSERT INTO log_problems VALUES ${listed.problems.map((p) => `(${sqlString(p.file)}, 0, ${p.bytes}, ${sqlString(p.problem)})`).join(', ') || '(NULL, 0, 0, NULL)'}`,
-    );
-    await conn.run('DELETE FROM log_problems WHERE problem IS NULL');
+    for (const p of listed.problems) await addProblem(conn, p);
     await stageRegistry(conn, study, registry.participants);
     for (const step of [
       SESSIONS(sqlString(study.id)),

@@ -124,10 +124,15 @@ export async function loadLogs(conn: DuckDBConnection, files: readonly string[])
   }
 }
 
-async function problem(conn: DuckDBConnection, file: string, line: number, text: string, bytes = 0): Promise<void> {
+/** Adds one problem to `log_problems` (made by {@link loadLogs}). */
+export async function addProblem(conn: DuckDBConnection, p: LogProblem): Promise<void> {
   await conn.run(
-    `INSERT INTO log_problems VALUES (${sqlString(file)}, ${line}, ${bytes}, ${sqlString(text.slice(0, 500))})`,
+    `INSERT INTO log_problems VALUES (${sqlString(p.file)}, ${p.line}, ${p.bytes}, ${sqlString(p.problem.slice(0, 500))})`,
   );
+}
+
+function problem(conn: DuckDBConnection, file: string, line: number, text: string, bytes = 0): Promise<void> {
+  return addProblem(conn, { file, line, bytes, problem: text });
 }
 
 function firstLine(err: unknown): string {
