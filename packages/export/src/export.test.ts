@@ -78,7 +78,7 @@ describe('exportStudy', () => {
     expect(result.tables.find((t) => t.name === 'events')?.rows).toBe(lines);
     expect(result.tables.find((t) => t.name === 'participants')?.rows).toBe(1000);
     expect(result.logFiles).toBe(readdirSync(w.logsDir).length);
-  }, 120_000);
+  }, 240_000);
 
   it('leaves hostile lines out, reports each, and exports the rest', async () => {
     const w = workDir();
