@@ -49,4 +49,21 @@ describe('package boundaries', () => {
       agent.filter((f) => importsOf(f).some((s) => s.startsWith('@usher/server'))).map((f) => relative(root, f)),
     ).toEqual([]);
   });
+
+  it('keeps the analysis export independent of the server, the agent and the web host (the server calls it, not the other way)', () => {
+    const exporter = sourceFiles(join(root, 'packages/export/src'));
+    expect(exporter.length).toBeGreaterThan(0);
+    const offenders = exporter.filter((f) =>
+      importsOf(f).some((s) =>
+        ['@usher/server', '@usher/agent', '@usher/web', '@usher/cli'].some((p) => s.startsWith(p)),
+      ),
+    );
+    expect(offenders.map((f) => relative(root, f))).toEqual([]);
+  });
+
+  it('keeps DuckDB inside the export package', () => {
+    const everywhere = sourceFiles(join(root, 'packages')).filter((f) => !f.includes('/packages/export/'));
+    const offenders = everywhere.filter((f) => importsOf(f).some((s) => s.startsWith('@duckdb/')));
+    expect(offenders.map((f) => relative(root, f))).toEqual([]);
+  });
 });

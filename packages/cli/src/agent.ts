@@ -1,5 +1,6 @@
 import { Agent, createLlmPlanner, EpisodicLog, llmConfigFromEnv, RelayRequestError } from '@usher/agent';
 import { loadScenarioFile } from '@usher/server';
+import { stopSignal } from './signals.ts';
 
 export interface AgentFlags {
   url: string;
@@ -41,9 +42,7 @@ export function agentFromFlags(flags: AgentFlags, log: (line: string) => void): 
 /** `usher agent`: runs until the booking is made, or until stopped (Ctrl-C). */
 export async function runAgent(flags: AgentFlags): Promise<number> {
   const agent = agentFromFlags(flags, (line) => process.stderr.write(`${line}\n`));
-  const stop = () => agent.stop();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  void stopSignal().then(() => agent.stop());
   console.log(`Usher agent (${flags.mode}) joining room "${flags.room}" at ${flags.url}`);
   try {
     const result = await agent.run();

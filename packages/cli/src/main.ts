@@ -2,6 +2,7 @@ import { LlmConfigError } from '@usher/agent';
 import { StartupError, VERSION } from '@usher/server';
 import { Argument, Command, CommanderError, Option } from 'commander';
 import { type AgentFlags, runAgent } from './agent.ts';
+import { type ExportFlags, runExport } from './export.ts';
 import {
   parseLabel,
   parseNonEmpty,
@@ -105,6 +106,29 @@ export async function main(argv: string[]): Promise<number> {
     .argument('<file>', 'the study file')
     .action((file: string) => {
       run = () => checkStudy(file);
+    });
+
+  program
+    .command('export')
+    .description(
+      'Export a study for analysis: participant tasks, events, participants (CSV and Parquet) and the raw logs.',
+    )
+    .addOption(
+      new Option('--study <file>', 'the study file (its tasks judge the bookings)')
+        .makeOptionMandatory()
+        .argParser(parseNonEmpty),
+    )
+    .addOption(
+      new Option('--out <dir>', 'a new or empty folder for the export').makeOptionMandatory().argParser(parseNonEmpty),
+    )
+    .addOption(new Option('--logs <dir>', 'folder of the study logs').default('./logs/study').argParser(parseNonEmpty))
+    .addOption(
+      new Option('--data <dir>', "the server's data folder (its registry.sqlite)")
+        .default('./data')
+        .argParser(parseNonEmpty),
+    )
+    .action((flags: ExportFlags) => {
+      run = () => runExport(flags);
     });
 
   program

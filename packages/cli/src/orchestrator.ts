@@ -1,5 +1,6 @@
 import { OrchestratorStartupError, startOrchestrator } from '@usher/orchestrator';
 import { InvalidArgumentError } from 'commander';
+import { stopSignal } from './signals.ts';
 
 export interface OrchestratorFlags {
   port: number;
@@ -82,6 +83,8 @@ export async function runOrchestrator(flags: OrchestratorFlags): Promise<number>
   process.on('unhandledRejection', fatal);
   const { records, tornBytes } = orchestrator.replayed;
   const api = `${orchestrator.url}/api/sessions`;
+  // Listening for the stop before saying it is ready: a supervisor may send it at once.
+  const stopped = stopSignal();
   console.log(
     [
       `Usher orchestrator listening on ${orchestrator.url}`,
@@ -93,10 +96,7 @@ export async function runOrchestrator(flags: OrchestratorFlags): Promise<number>
       'Press Ctrl-C to stop.',
     ].join('\n'),
   );
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', () => resolve());
-    process.once('SIGTERM', () => resolve());
-  });
+  await stopped;
   await orchestrator.close();
   console.log('Usher orchestrator stopped; the journal is closed.');
   return 0;

@@ -13,6 +13,7 @@ import {
 import { StartupError, VERSION } from '@usher/server';
 import { InvalidArgumentError } from 'commander';
 import { parseNonEmpty } from './options.ts';
+import { stopSignal } from './signals.ts';
 
 /** The flags of `usher runtime --stdio` (the relay flags are shared with the other modes). */
 export interface StdioFlags {
@@ -116,18 +117,11 @@ export async function runStdio(flags: StdioFlags): Promise<number> {
     log,
   });
   log(`usher runtime: stdio on room "${flags.room}" through the relay at ${flags.url}; sessions in ${sessions.dir}`);
-  let onSignal = () => {};
-  const signalled = new Promise<string>((resolve) => {
-    onSignal = () => resolve('the runtime was stopped');
-  });
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const signalled = stopSignal().then(() => 'the runtime was stopped');
   try {
     const why = await Promise.race([runtime.serve().then(() => null), signalled]);
     if (why) await runtime.stop(why);
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
     await engine.close();
     await mcp.close();
     sessions.close();

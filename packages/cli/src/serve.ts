@@ -15,6 +15,7 @@ import {
 import { AgentSupervisor, loadStudyFile, type Study, StudyFileError, StudyRegistry } from '@usher/study';
 import { InvalidArgumentError } from 'commander';
 import { agentFromFlags } from './agent.ts';
+import { stopSignal } from './signals.ts';
 
 export interface ServeFlags {
   port: number;
@@ -128,7 +129,7 @@ export async function serve(flags: ServeFlags): Promise<number> {
     allowOrigins: flags.allowOrigin,
     trustProxy: flags.trustProxy,
     limits: flags.limit,
-    ...(study && registry && { study: { study, registry, hooks } }),
+    ...(study && registry && { study: { study, registry, hooks, registryPath: join(flags.data, 'registry.sqlite') } }),
   });
   // The last line of defence: a fault nothing caught ends every open study log with a record saying why.
   const fatal = (err: unknown) => {
@@ -221,17 +222,15 @@ export async function serve(flags: ServeFlags): Promise<number> {
     : null;
   if (agent) lines.push(`  agent               ${flags.agent}, waiting for the page to open`);
   lines.push('Press Ctrl-C to stop.');
+  // Listening for the stop before saying it is ready: a supervisor may send it at once.
+  const stopped = stopSignal();
   console.log(lines.join('\n'));
   agent
     ?.run()
     .then((result) => console.log(`agent ${result.status} after ${result.toolCalls} tool calls: ${result.message}`))
     .catch((err: Error) => console.error(`agent stopped: ${err.message}`));
 
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  await stopped;
   agent?.stop();
   supervisor?.stopAll();
   await server.close();

@@ -3,6 +3,7 @@ import { SYNC_PATH } from '@usher/orchestrator/protocol';
 import { HostRunEngine, SyncAgent } from '@usher/runtime';
 import { InvalidArgumentError } from 'commander';
 import { tokenFrom } from './orchestrator.ts';
+import { stopSignal } from './signals.ts';
 
 export interface SyncFlags {
   /** The orchestrator's endpoint, whole. */
@@ -57,6 +58,8 @@ export async function runSync(flags: SyncFlags): Promise<number> {
   });
   const agent = new SyncAgent({ url: flags.syncUrl, token, engine, log });
   agent.start();
+  // Listening for the stop before saying it is ready: a supervisor may send it at once.
+  const stopped = stopSignal();
   console.log(
     [
       `Usher runtime ${agent.agentId} dialing ${flags.syncUrl}`,
@@ -64,10 +67,7 @@ export async function runSync(flags: SyncFlags): Promise<number> {
       'Press Ctrl-C to stop.',
     ].join('\n'),
   );
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', () => resolve());
-    process.once('SIGTERM', () => resolve());
-  });
+  await stopped;
   await agent.close();
   // A run stuck on a relay that does not answer must not keep the process from ending.
   let timer: NodeJS.Timeout | undefined;

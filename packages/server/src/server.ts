@@ -12,6 +12,7 @@ import { loopbackHostRefusal, originRefusal } from './access/origin.ts';
 import { StudyConsole } from './console/study-console.ts';
 import { HeadlessHost } from './headless-host/headless-host.ts';
 import { createApp } from './http/app.ts';
+import { mountExportRoutes } from './http/export-routes.ts';
 import { DEFAULT_LIMITS, type RelayLimits } from './relay/limits.ts';
 import { Relay } from './relay/relay.ts';
 import { StudyMode, type TaskHooks } from './study/study-mode.ts';
@@ -48,7 +49,13 @@ export interface ServerOptions {
   /** The study logs' file calls (tests play a full disk with it). */
   logIo?: LogFileIo;
   /** Run a study (study mode): its file, loaded, and the registry of its participants. */
-  study?: { study: Study; registry: StudyRegistry; hooks?: TaskHooks };
+  study?: {
+    study: Study;
+    registry: StudyRegistry;
+    hooks?: TaskHooks;
+    /** The registry's file: the experimenter's export download reads it (none without). */
+    registryPath?: string;
+  };
   warn?: (line: string) => void;
   /** Folder of the web host's built assets, served at `/`. */
   webRoot?: string;
@@ -144,6 +151,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     admissionsPerMinute: options.limits?.admissionsPerMinute ?? DEFAULT_LIMITS.admissionsPerMinute,
     clientAddress: (request) => clientAddress(request, trustedProxies),
   });
+  if (studyMode && options.study?.registryPath) {
+    mountExportRoutes(app, {
+      study: studyMode.study,
+      registryPath: options.study.registryPath,
+      logsDir: options.logsDir,
+      warn,
+    });
+  }
   const server = createServer(getRequestListener(app.fetch));
   server.on('upgrade', (request, socket, head) => {
     socket.on('error', () => socket.destroy());

@@ -1,9 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FaultyHost } from '@usher/agent/testing';
 import { checkBooking } from '@usher/booking';
+import { exportStudy, readExportTable } from '@usher/export';
 import { AgentSupervisor, loadStudyFile, type Study, StudyRegistry } from '@usher/study';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { readLog, startTestServer } from '../testing/fixtures.ts';
 
 /*
@@ -52,7 +54,11 @@ const said = (host: FaultyHost, text: string) => host.protocol.view().messageHis
 
 describe('the demo study, 20 participants at once', () => {
   it('gives each a room and a balanced condition, staffs agent conditions, logs every task, and ends with the code', async () => {
-    const registry = new StudyRegistry(':memory:');
+    const work = mkdtempSync(join(tmpdir(), 'usher-participants-'));
+    onTestFinished(() => rmSync(work, { recursive: true, force: true }));
+    const registryPath = join(work, 'registry.sqlite');
+    const registry = new StudyRegistry(registryPath);
+    onTestFinished(() => registry.close());
     let supervisor: AgentSupervisor | null = null;
     const server = await startTestServer({
       study: {
@@ -170,6 +176,28 @@ describe('the demo study, 20 participants at once', () => {
     expect(logged.reduce((n, line) => n + (JSON.parse(line) as { answers: unknown[] }).answers.length, 0)).toBe(
       stored.length,
     );
+
+    // The export has every answer once, in its participant task's row, and the SUS scores computed by hand.
+    const outDir = join(work, 'export');
+    await exportStudy({ study: DEMO, registryPath, logsDir: server.logsDir, outDir });
+    const exported = await readExportTable(join(outDir, 'questionnaire_answers.parquet'));
+    expect(exported).toHaveLength(stored.length);
+    const exportedKeys = exported.map((a) => `${a.participant_id}|${a.questionnaire}|${a.task_id}|${a.item_id}`);
+    expect(new Set(exportedKeys)).toEqual(new Set(keys));
+    const wide = await readExportTable(join(outDir, 'questionnaire_wide.parquet'));
+    expect(wide).toHaveLength(40);
+    for (const r of results) {
+      const rows = wide.filter((w) => w.participant_id === r.id);
+      expect(rows).toHaveLength(2);
+      const [, score] = SUS_ANSWERS[r.i % 4] as [number[], number];
+      for (const row of rows) {
+        expect(row).toMatchObject({ condition_id: r.condition, 'score.post.sus': score });
+        const k = registry.get(r.id)?.plan.tasks.findIndex((t) => t.taskId === row.task_id) as number;
+        expect(String(row['task.about-task.confident'])).toBe(
+          String(perTaskAnswers(r.i, k, r.condition as string).confident),
+        );
+      }
+    }
 
     const logs = readdirSync(server.logsDir)
       .filter((f) => f.startsWith('s-'))

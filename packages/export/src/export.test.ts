@@ -1,0 +1,151 @@
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { checkBooking } from '@usher/booking';
+import { loadStudyFile } from '@usher/study';
+import { afterEach, describe, expect, it } from 'vitest';
+import { exportStudy } from './export.ts';
+import { readExportTable } from './read.ts';
+import { type SyntheticTruth, writeSyntheticStudy } from './testing/synthetic.ts';
+
+const DEMO = loadStudyFile(new URL('../../../studies/demo.study.yaml', import.meta.url).pathname);
+
+const dirs: string[] = [];
+function workDir() {
+  const dir = mkdtempSync(join(tmpdir(), 'usher-export-'));
+  dirs.push(dir);
+  return { dir, logsDir: join(dir, 'logs'), registryPath: join(dir, 'registry.sqlite'), outDir: join(dir, 'out') };
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Each exported participant task against what the synthetic run truly did. */
+function expectTruth(rows: Array<Record<string, unknown>>, truths: SyntheticTruth[]) {
+  expect(rows).toHaveLength(truths.length);
+  const byKey = new Map(rows.map((r) => [`${r.participant_id} ${r.task_id}`, r]));
+  expect(byKey.size).toBe(truths.length);
+  for (const truth of truths) {
+    const row = byKey.get(`${truth.participantId} ${truth.taskId}`);
+    const task = DEMO.tasks.find((t) => t.id === truth.taskId);
+    if (!row || !task) throw new Error(`no row for ${truth.participantId} ${truth.taskId}`);
+    const check = truth.booking && checkBooking(task.world, truth.booking, { text: '', ...task.success });
+    expect({
+      key: `${truth.participantId} ${truth.taskId}`,
+      success: row.success,
+      booked: row.booked,
+      outcome: row.outcome,
+      overrides: Number(row.overrides),
+      participant_actions: Number(row.participant_actions),
+      agent_actions: Number(row.agent_actions),
+      failed_wish: row.failed_wish,
+      condition_id: row.condition_id,
+    }).toEqual({
+      key: `${truth.participantId} ${truth.taskId}`,
+      success: check?.satisfied ?? false,
+      booked: truth.booking !== null,
+      outcome: truth.outcome,
+      overrides: truth.overrides,
+      participant_actions: truth.participantActions,
+      agent_actions: truth.agentActions,
+      failed_wish: check?.hard.find((h) => !h.ok)?.constraint.kind ?? null,
+      condition_id: truth.conditionId,
+    });
+  }
+}
+
+describe('exportStudy', () => {
+  it('exports a 1,000-participant synthetic study: every participant task as it happened', async () => {
+    const w = workDir();
+    const truths = writeSyntheticStudy({
+      study: DEMO,
+      participants: 1000,
+      logsDir: w.logsDir,
+      registryPath: w.registryPath,
+    });
+    const result = await exportStudy({ study: DEMO, ...w });
+    expect(result.problemCount).toBe(0);
+    const rows = await readExportTable(join(w.outDir, 'participant_tasks.parquet'));
+    expectTruth(rows, truths);
+    // The synthetic run has every outcome, both verdicts and overrides, so each comparison could fail.
+    expect(new Set(rows.map((r) => r.outcome))).toEqual(new Set(['booked', 'gave-up', 'unfinished', 'not-started']));
+    expect(new Set(rows.filter((r) => r.booked).map((r) => r.success))).toEqual(new Set([true, false]));
+    expect(truths.some((t) => t.overrides > 1)).toBe(true);
+    const lines = readdirSync(w.logsDir).reduce(
+      (n, f) => n + readFileSync(join(w.logsDir, f), 'utf8').split('\n').filter(Boolean).length,
+      0,
+    );
+    expect(result.tables.find((t) => t.name === 'events')?.rows).toBe(lines);
+    expect(result.tables.find((t) => t.name === 'participants')?.rows).toBe(1000);
+    expect(result.logFiles).toBe(readdirSync(w.logsDir).length);
+  }, 240_000);
+
+  it('leaves hostile lines out, reports each, and exports the rest', async () => {
+    const w = workDir();
+    const truths = writeSyntheticStudy({
+      study: DEMO,
+      participants: 6,
+      logsDir: w.logsDir,
+      registryPath: w.registryPath,
+      seed: 7,
+    });
+    const files = readdirSync(w.logsDir).sort();
+    const [first, second, third] = files.map((f) => join(w.logsDir, f));
+    if (!first || !second || !third) throw new Error('the synthetic study wrote too few logs');
+    const record = (eventIndex: number, payload: string) =>
+      `{"sessionId":"s-x","eventIndex":${eventIndex},"timestamp":"2026-11-21T10:00:00.000Z","direction":"in","type":"odd","payload":${payload}}`;
+    // In the middle of one log: lines that are not records, and records no reader expects.
+    const text = readFileSync(first, 'utf8').split('\n');
+    text.splice(
+      3,
+      0,
+      'not JSON at all',
+      '[1, 2, 3]',
+      '{"sessionId": 5, "eventIndex": "x"}',
+      record(900, `{"deep":${'['.repeat(50_000)}${']'.repeat(50_000)}}`),
+      record(901, JSON.stringify({ big: 'x'.repeat(3 * 1024 * 1024) })),
+      record(902, '{"x":1}').replace('2026-11-21T10:00:00.000Z', 'yesterday'),
+    );
+    writeFileSync(first, text.join('\n'));
+    // A torn last line: a record cut short by a crash.
+    appendFileSync(second, record(999, '{"text":"cut sh').slice(0, 60));
+    // Bytes that are not UTF-8, and a line of NULs.
+    appendFileSync(
+      third,
+      Buffer.concat([
+        Buffer.from(record(950, '{"t":"'), 'utf8'),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from('"}\n\u0000\u0000\n'),
+      ]),
+    );
+    writeFileSync(join(w.logsDir, 'notes.txt'), 'not a log');
+    symlinkSync('/etc/hostname', join(w.logsDir, 'link.jsonl'));
+
+    const result = await exportStudy({ study: DEMO, ...w });
+    const problems = result.problems.map((p) => [p.file, p.line, p.problem]);
+    const name = (path: string) => path.slice(w.logsDir.length + 1);
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        [name(first), 4, 'not JSON'],
+        [name(first), 5, 'not a JSON object'],
+        [name(first), 6, 'missing sessionId, eventIndex or type'],
+        [name(first), 9, 'no valid timestamp'],
+        [name(second), readFileSync(second, 'utf8').split('\n').length, 'not JSON (a torn last line)'],
+        [name(third), readFileSync(third, 'utf8').split('\n').length - 2, 'not UTF-8 text'],
+        [name(third), readFileSync(third, 'utf8').split('\n').length - 1, 'not JSON'],
+        ['link.jsonl', 0, 'not a regular file'],
+      ]),
+    );
+    expect(result.problemCount).toBe(8);
+    const logProblems = await readExportTable(join(w.outDir, 'log_problems.parquet'));
+    expect(logProblems).toHaveLength(8);
+    // The deep and the huge payloads are events like any other; the huge one is too long for a cell.
+    const events = await readExportTable(join(w.outDir, 'events.parquet'));
+    const deep = events.find((e) => e.event_index === '900');
+    const huge = events.find((e) => e.event_index === '901');
+    expect(String(deep?.payload)).toMatch(/^\{"deep":\[\[\[/);
+    expect(huge).toMatchObject({ payload: null, source_file: name(first) });
+    expect(Number(huge?.payload_bytes)).toBeGreaterThan(3 * 1024 * 1024);
+    expectTruth(await readExportTable(join(w.outDir, 'participant_tasks.parquet')), truths);
+  }, 60_000);
+});

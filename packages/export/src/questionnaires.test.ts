@@ -1,0 +1,133 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadStudyFile } from '@usher/study';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { exportStudy } from './export.ts';
+import { readExportTable } from './read.ts';
+import { writeSyntheticStudy } from './testing/synthetic.ts';
+
+const DEMO = loadStudyFile(new URL('../../../studies/demo.study.yaml', import.meta.url).pathname);
+const work = mkdtempSync(join(tmpdir(), 'usher-export-q-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/**
+ * Answers and scores written straight into the registry's questionnaire tables (the registry
+ * made them), including rows its own flow never writes (a post-study answer stored twice, once
+ * with '' and once with NULL for its task), to show which one the export keeps.
+ */
+function addQuestionnaires(path: string) {
+  const db = new Database(path);
+  const participants = db
+    .prepare<[], { id: string; condition_id: string }>('SELECT id, condition_id FROM participants ORDER BY rowid')
+    .all();
+  const answer = db.prepare(`INSERT INTO questionnaire_answers VALUES ('demo-01', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const score = db.prepare(`INSERT INTO questionnaire_scores VALUES ('demo-01', ?, ?, ?, ?, ?, ?, ?)`);
+  participants.forEach((p, i) => {
+    for (const task of ['imax-evening', 'family-matinee']) {
+      answer.run(
+        p.id,
+        p.condition_id,
+        task,
+        'per-task',
+        'tlx',
+        'effort',
+        'likert',
+        String(i % 7),
+        null,
+        '2026-11-21T10:00:00Z',
+      );
+      answer.run(
+        p.id,
+        p.condition_id,
+        task,
+        'per-task',
+        'tlx',
+        'check',
+        'attention',
+        '"agree"',
+        '"agree"',
+        '2026-11-21T10:00:01Z',
+      );
+      score.run(p.id, p.condition_id, task, 'per-task', 'nasa-tlx', 10 + i, '2026-11-21T10:00:02Z');
+    }
+    // Post-study: no task; the second answer to the same item replaces the first.
+    answer.run(
+      p.id,
+      p.condition_id,
+      '',
+      'post-study',
+      'trust',
+      'reliable',
+      'likert',
+      '2',
+      null,
+      '2026-11-21T11:00:00Z',
+    );
+    answer.run(
+      p.id,
+      p.condition_id,
+      null,
+      'post-study',
+      'trust',
+      'reliable',
+      'likert',
+      '5',
+      null,
+      '2026-11-21T11:00:05Z',
+    );
+    answer.run(
+      p.id,
+      p.condition_id,
+      '',
+      'post-study',
+      'open',
+      'comment',
+      'text',
+      JSON.stringify(`it was, "fine"\nreally`),
+      null,
+      '2026-11-21T11:00:06Z',
+    );
+    score.run(p.id, p.condition_id, null, 'post-study', 'trust-scale', 4.5, '2026-11-21T11:00:07Z');
+  });
+  db.close();
+  return participants;
+}
+
+describe('questionnaire tables', () => {
+  it('exports answers and scores long, and one wide row per participant task with every item and score', async () => {
+    const logsDir = join(work, 'logs');
+    const registryPath = join(work, 'registry.sqlite');
+    writeSyntheticStudy({ study: DEMO, participants: 4, logsDir, registryPath, seed: 3 });
+    const participants = addQuestionnaires(registryPath);
+    const outDir = join(work, 'out');
+    const result = await exportStudy({ study: DEMO, registryPath, logsDir, outDir });
+    expect(result.notes).toEqual([]);
+    expect(result.tables.map((t) => [t.name, t.rows])).toEqual(
+      expect.arrayContaining([
+        ['questionnaire_answers', 4 * 7],
+        ['questionnaire_scores', 4 * 3],
+        ['questionnaire_wide', 8],
+      ]),
+    );
+    const wide = await readExportTable(join(outDir, 'questionnaire_wide.parquet'));
+    const first = participants[0]?.id;
+    const row = wide.find((r) => r.participant_id === first && r.task_id === 'family-matinee');
+    expect(row).toMatchObject({
+      external_id: 'S0',
+      'task.tlx.effort': '0',
+      'task.tlx.check': 'agree',
+      'score.task.nasa-tlx': 10,
+      'post.trust.reliable': '5',
+      'post.open.comment': 'it was, "fine"\nreally',
+      'score.post.trust-scale': 4.5,
+    });
+    expect(Object.keys(row ?? {})).not.toContain('status');
+    const long = await readExportTable(join(outDir, 'questionnaire_answers.parquet'));
+    expect(long.filter((a) => a.participant_id === first && a.item_id === 'reliable').map((a) => a.value)).toEqual([
+      '2',
+      '5',
+    ]);
+  });
+});

@@ -1,0 +1,20 @@
+import { DuckDBInstance } from '@duckdb/node-api';
+import { sqlString } from './sql.ts';
+
+/**
+ * Reads one table of an export back (its Parquet file, `<outDir>/<name>.parquet`) as plain
+ * objects: for tests and scripts that check what an export holds. Timestamps come back as ISO
+ * text, counts as numbers.
+ */
+export async function readExportTable(path: string): Promise<Array<Record<string, unknown>>> {
+  const instance = await DuckDBInstance.create(':memory:');
+  const conn = await instance.connect();
+  try {
+    await conn.run(`SET TimeZone = 'UTC'`);
+    const reader = await conn.runAndReadAll(`SELECT * FROM read_parquet(${sqlString(path)})`);
+    return reader.getRowObjectsJson() as Array<Record<string, unknown>>;
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+  }
+}

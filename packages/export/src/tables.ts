@@ -1,0 +1,53 @@
+/** The SQL of the export's tables as written out (README "Data dictionary" defines every column). */
+import { MAX_EVENT_PAYLOAD_CHARS } from './logs.ts';
+
+export const PARTICIPANT_TASKS = `
+  SELECT pt.study_id, pt.participant_id, pt.external_id, pt.condition_id, c.agent, pt.task_id, pt.task_index,
+         coalesce(f.sessions, 0) AS sessions, f.session_ids,
+         coalesce(sc.success, false) AS success, sc.failed_wish, sc.failed_wishes,
+         sc.hard_met, t.hard_total, sc.soft_met, t.soft_total, sc.soft_score,
+         coalesce(sb.bookings, 0) > 0 AS booked, coalesce(sb.bookings, 0) AS bookings, sb.submitted_by, sb.submitted_at,
+         f.started_at, f.ended_at,
+         round(epoch(coalesce(f.ended_at, f.last_event_at) - f.started_at), 3) AS time_on_task_s,
+         coalesce(f.messages_from_participant, 0) AS messages_from_participant,
+         coalesce(f.messages_from_agent, 0) AS messages_from_agent,
+         coalesce(f.agent_actions, 0) AS agent_actions,
+         coalesce(af.agent_actions_failed, 0) AS agent_actions_failed,
+         coalesce(f.participant_actions, 0) AS participant_actions,
+         coalesce(o.overrides, 0) AS overrides,
+         coalesce(f.events, 0) AS events,
+         CASE
+           WHEN f.participant_id IS NULL THEN CASE WHEN pt.status = 'dropped' THEN 'dropped' ELSE 'not-started' END
+           WHEN f.ended_at IS NOT NULL THEN
+             CASE regexp_extract(f.end_reason, ':\\s*(submitted|done|gave-up)\\s*$', 1)
+               WHEN 'submitted' THEN 'booked' WHEN 'done' THEN 'done' WHEN 'gave-up' THEN 'gave-up' ELSE 'ended' END
+           WHEN pt.status = 'dropped' THEN 'dropped'
+           ELSE 'unfinished'
+         END AS outcome
+  FROM plan_tasks pt
+  LEFT JOIN task_defs t USING (task_id)
+  LEFT JOIN condition_defs c USING (condition_id)
+  LEFT JOIN task_facts f USING (participant_id, task_id)
+  LEFT JOIN agent_failures af USING (participant_id, task_id)
+  LEFT JOIN submits sb USING (participant_id, task_id)
+  LEFT JOIN successes sc USING (participant_id, task_id)
+  LEFT JOIN overrides o USING (participant_id, task_id)
+  ORDER BY pt.created_at, pt.participant_id, pt.task_index`;
+
+export const EVENTS = `
+  SELECT p.study_id, r.session_id, r.participant_id, p.external_id, r.condition_id, r.task_id,
+         r.event_index, r.ts AS timestamp, r.direction, r.type, r.tool_name, r.actor, r.peer, r.message_id, r.reply_to,
+         CASE WHEN strlen(l.payload) <= ${MAX_EVENT_PAYLOAD_CHARS} THEN CAST(l.payload AS VARCHAR) END AS payload,
+         strlen(l.payload) AS payload_bytes,
+         regexp_extract(r.file, '[^/]*$') AS source_file
+  FROM records r JOIN log_rows l ON l.rowid = r.rid LEFT JOIN participants_in p ON p.participant_id = r.participant_id
+  ORDER BY r.session_started_at, r.file, r.event_index`;
+
+export const PARTICIPANTS = `
+  SELECT study_id, participant_id, external_id, prolific_pid, prolific_study_id, prolific_session_id,
+         participant_param, condition_id, conditions, task_order, status, task_index, tasks_total, created_at, updated_at
+  FROM participants_in ORDER BY created_at, participant_id`;
+
+export const LOG_PROBLEMS = `
+  SELECT regexp_extract(file, '[^/]*$') AS source_file, line AS source_line, bytes, problem
+  FROM log_problems ORDER BY file, line`;
