@@ -33,7 +33,8 @@ function fold(list: readonly Constraint[], kind: ConstraintKind, theaters: reado
     }
   }
   if (kind === 'ticketMix') for (const t of ['adult', 'child', 'senior']) out[t] = out[t] ?? 0;
-  return out;
+  // Field order is not meaning: {include, exclude} and {exclude, include} are one reading.
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
 }
 
 /** A theater as written, or the one full name among `theaters` it names. */

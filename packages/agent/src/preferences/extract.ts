@@ -1,9 +1,11 @@
+import { calendarRule } from './calendar.ts';
 import { dateRule } from './dates.ts';
 import { dismissRule } from './dismiss.ts';
 import { PREFERENCE_KINDS } from './kinds.ts';
 import { ageRatingRule, genreRule, ratingRule, titleRule } from './movie-rules.ts';
 import { partyRule } from './party.ts';
 import { adjacentRule, centeredRule, rowsRule, seatKindRule } from './seat-rules.ts';
+import { correct } from './spelling.ts';
 import { blank, clauseStrength, normalize } from './text.ts';
 import { theaterRule } from './theater-rules.ts';
 import { earliestLatestRule, endTimeRule, periodRule, startTimeRule } from './times.ts';
@@ -32,6 +34,7 @@ export const RULES: ReadonlyArray<readonly [string, Rule]> = [
   ['party', partyRule],
   ['endTime', endTimeRule],
   ['date', dateRule],
+  ['calendar', calendarRule],
   ['period', periodRule],
   ['startTime', startTimeRule],
   ['earliestLatest', earliestLatestRule],
@@ -43,7 +46,7 @@ export const RULES: ReadonlyArray<readonly [string, Rule]> = [
 
 /** The operations one message asks for, in the order the rules found them. */
 export function extract(text: string, context: PreferenceContext): Op[] {
-  const original = normalize(text);
+  const original = normalize(correct(text, context).text);
   let working = original;
   const ops: Op[] = [];
   for (const [, rule] of RULES) {
@@ -78,6 +81,7 @@ function toOp(draft: Draft, at: number, original: string): Op {
     strength,
     mode: draft.mode ?? 'replace',
     perTicket: draft.perTicket ?? false,
+    ...(draft.implied ? { implied: true } : {}),
     at,
     rank: draft.rank ?? 1,
   };

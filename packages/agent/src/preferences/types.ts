@@ -50,6 +50,11 @@ export type Draft =
       rank?: number;
       /** A price per ticket, multiplied by the seat count once the message is merged. */
       perTicket?: boolean;
+      /**
+       * Not said but implied (a child in the party implies a film for children): applied only when
+       * the model has nothing said of that kind and no film is named.
+       */
+      implied?: boolean;
     }
   | { remove: ConstraintKind; value?: string };
 
@@ -68,6 +73,7 @@ export type Op =
       strength: Strength;
       mode: Mode;
       perTicket: boolean;
+      implied?: boolean;
       at: number;
       rank: number;
     }
