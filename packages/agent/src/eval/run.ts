@@ -39,7 +39,7 @@ export function evaluate(cases: readonly EvalCase[], world: Scenario): CaseResul
     for (const text of c.messages) {
       const understanding = updatePreferences(model, text, context);
       model = understanding.model;
-      asked ||= understanding.unparsed;
+      asked ||= understanding.unparsed || (understanding.model.questions ?? []).length > 0;
     }
     const kinds = scoreKinds({ hard: c.hard, soft: c.soft }, model, theaters);
     const right = [...kinds.values()].every((o) => o === 'right');

@@ -137,6 +137,20 @@ export function planNext(input: PlannerInput): NavigationPlan {
       'waiting',
     );
   }
+  const question = input.model.questions?.[0];
+  if (question) {
+    // A doubt that could change the booking: ask one short question, and book nothing until it is settled.
+    return plan(
+      input,
+      {
+        type: 'agent.message',
+        text: `Before I go on: ${question}`,
+        reason: 'a wish that could change the booking is unclear',
+      },
+      0.5,
+      'waiting',
+    );
+  }
   return planStage(input, spec, decideStage(spec, input.model));
 }
 

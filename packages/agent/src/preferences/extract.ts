@@ -9,7 +9,7 @@ import { correct } from './spelling.ts';
 import { blank, clauseStrength, normalize } from './text.ts';
 import { theaterRule } from './theater-rules.ts';
 import { earliestLatestRule, endTimeRule, periodRule, startTimeRule } from './times.ts';
-import type { Draft, Hit, Op, PreferenceContext, Rule } from './types.ts';
+import type { Draft, Fix, Hit, Op, PreferenceContext, Rule } from './types.ts';
 import { cheapestRule, closestRule, distanceRule, formatRule, priceRule } from './venue-rules.ts';
 
 /**
@@ -46,7 +46,22 @@ export const RULES: ReadonlyArray<readonly [string, Rule]> = [
 
 /** The operations one message asks for, in the order the rules found them. */
 export function extract(text: string, context: PreferenceContext): Op[] {
-  const original = normalize(correct(text, context).text);
+  return readMessage(text, context).ops;
+}
+
+/** A message read: its operations, the words changed before reading, and the text no rule used. */
+export interface Reading {
+  ops: Op[];
+  fixes: Fix[];
+  /** The corrected, normalized message. */
+  text: string;
+  /** `text` with every phrase a rule used blanked. */
+  rest: string;
+}
+
+export function readMessage(text: string, context: PreferenceContext): Reading {
+  const corrected = correct(text, context);
+  const original = normalize(corrected.text);
   let working = original;
   const ops: Op[] = [];
   for (const [, rule] of RULES) {
@@ -55,7 +70,7 @@ export function extract(text: string, context: PreferenceContext): Op[] {
       for (const draft of hit.drafts) ops.push(toOp(draft, hit.start, original));
     }
   }
-  return ops;
+  return { ops, fixes: corrected.fixes, text: original, rest: working };
 }
 
 /** The earliest, then longest, hits that do not overlap one another. */

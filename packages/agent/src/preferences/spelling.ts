@@ -1,5 +1,5 @@
 import { distance } from 'fastest-levenshtein';
-import type { PreferenceContext } from './types.ts';
+import type { Fix, PreferenceContext } from './types.ts';
 
 /*
  * What people type → what the rules read. Before any rule runs, a message is rewritten in three
@@ -15,11 +15,6 @@ import type { PreferenceContext } from './types.ts';
  *    English, and words such as "earlier" or "later" are never changed.
  * Edit distance is `fastest-levenshtein`'s.
  */
-
-export interface Fix {
-  from: string;
-  to: string;
-}
 
 const SHORTHAND: Array<[RegExp, string]> = [
   [/\b(?:tmrw|tmr|tmrow|tomoz|2moro|2morrow|2mrw)\b/gi, 'tomorrow'],
@@ -51,6 +46,7 @@ const SHORTHAND: Array<[RegExp, string]> = [
   [/\bn\b(?= my\b| me\b| the\b| her\b| his\b)/gi, 'and'],
   [/ & /g, ' and '],
   [/\b4 (?=me|us|you|him|her|them)\b/gi, 'for '],
+  [/\b(tickets|seats) 4\b/gi, '$1 for'],
   [/\b(\d{1,2}) 4 (?=[a-z])/gi, '$1 for '],
 ];
 

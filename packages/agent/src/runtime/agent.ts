@@ -1,5 +1,5 @@
 import { type Story, shortDateLabel } from '@usher/booking';
-import { type Message, type MessageOf, MODIFICATION_TOOLS } from '@usher/protocol';
+import { type BookingSummary, type Message, type MessageOf, MODIFICATION_TOOLS, type UiSpec } from '@usher/protocol';
 import { type ExecutionPort, execute } from '../action/executor.ts';
 import { EpisodicLog } from '../memory/episodic.ts';
 import { fingerprintOf } from '../memory/fingerprint.ts';
@@ -27,6 +27,8 @@ export function isPlainYes(text: string): boolean {
 
 /** How long to wait before trying a resync again after it timed out. */
 const RESYNC_RETRY_MS = 500;
+/** At most this many titles and genres are remembered from a movie stage (a host's list may be long). */
+const MAX_CATALOG = 500;
 
 /** The runtime's phases (spec §4). */
 export type AgentPhase = 'DISCONNECTED' | 'CONNECTED' | 'JOINED' | 'SESSION_ACTIVE' | 'WAITING_RESULT' | 'TERMINATING';
@@ -106,8 +108,11 @@ export interface Instruction {
   observer?: AgentObserver;
   /** The wishes to start from (a conversation's own); the agent's current ones when omitted. */
   model?: PreferenceModel;
-  /** Asked before the irreversible submit on the confirm stage; `false` leaves the booking unsubmitted. */
-  confirmSubmit?: (summary: string) => Promise<boolean>;
+  /**
+   * Asked before the irreversible submit on the confirm stage, with the booking in words and as
+   * the confirm stage shows it; `false` leaves the booking unsubmitted.
+   */
+  confirmSubmit?: (summary: string, booking?: BookingSummary) => Promise<boolean>;
   /** Asked when several options are equally good: the ids picked (the first counts), or none to leave it to the agent. */
   pick?: (question: { title: string; items: { id: string; label: string; detail: string }[] }) => Promise<string[]>;
 }
@@ -402,7 +407,7 @@ export class Agent {
     if (!confirm || action.type !== 'tool.call' || action.toolName !== 'next' || this.context.stage !== 'confirm') {
       return false;
     }
-    return !(await confirm(this.bookingSummary()));
+    return !(await confirm(this.bookingSummary(), this.context.uiSpec?.state.booking));
   }
 
   /** The booking on the confirm stage, in words: film, place, time, seats, tickets and total. */
@@ -579,6 +584,7 @@ export class Agent {
     }
     const today = this.context.uiSpec?.meta?.today;
     if (typeof today === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(today)) this.studyToday = today;
+    if (this.context.uiSpec?.stage === 'movie') this.rememberCatalog(this.context.uiSpec.items);
     this.memory.noteState(this.context.uiSpec);
     this.wake?.();
     return this.context;
@@ -656,14 +662,26 @@ export class Agent {
     }
   }
 
+  /**
+   * The titles and genres of the last movie stage seen, so a film named in lower case on a later
+   * stage ("actually, we'd rather see night ledger" on the confirm stage) is still recognized.
+   * Bounded by the stage's own list; replaced whenever the movie stage is seen again.
+   */
+  private catalog: { titles: string[]; genres: string[] } = { titles: [], genres: [] };
+
+  private rememberCatalog(items: UiSpec['items']): void {
+    const titles = items.map((item) => String(item.title ?? item.value)).slice(0, MAX_CATALOG);
+    const genres = [...new Set(items.flatMap((item) => (Array.isArray(item.genres) ? item.genres.map(String) : [])))];
+    this.catalog = { titles, genres: genres.slice(0, MAX_CATALOG) };
+  }
+
   /** Reads a participant's words into the wishes and says what was understood; false when nothing in them was understood. */
   private hear(text: string): boolean {
     const today = this.todayFromContext();
-    const known = this.context.uiSpec?.stage === 'movie' ? this.context.uiSpec.items : [];
     const understanding = updatePreferences(this.model, text, {
       today,
-      knownTitles: known.map((item) => String(item.title ?? item.value)),
-      knownGenres: [...new Set(known.flatMap((item) => (Array.isArray(item.genres) ? item.genres : [])))],
+      knownTitles: this.catalog.titles,
+      knownGenres: this.catalog.genres,
       // On the theater stage the agent sees the theaters' names: "make it The Regent" is read as one.
       knownTheaters:
         this.context.uiSpec?.stage === 'theater'
