@@ -26,6 +26,8 @@ export interface Exploration {
   presented: Set<string>;
   /** The search across theaters for a wish the showtime decides (survey.ts); null when none runs. */
   survey: Survey | null;
+  /** Films the participant was asked about (rated for adults, with a child coming): asked once each. */
+  warned: Set<string>;
 }
 
 export const freshExploration = (asked = false): Exploration => ({
@@ -37,6 +39,7 @@ export const freshExploration = (asked = false): Exploration => ({
   reseat: false,
   presented: new Set(),
   survey: null,
+  warned: new Set(),
 });
 
 export interface PlannerInput {
@@ -181,6 +184,8 @@ function planStage(input: PlannerInput, spec: UiSpec, decision: StageDecision): 
       if (surveyed) return surveyed;
       const best = viable[0];
       if (!best) return deadEnd(input, spec, `none of the ${stage} options I tried works out.`);
+      const warning = adultFilmWithChild(input, spec, best);
+      if (warning) return warning;
       if (selected !== best.itemId) {
         const chosen = plan(input, call('select', { itemId: best.itemId }, best.reason), 0.85);
         const ties = viable.filter((o) => o.score === best.score);
@@ -233,6 +238,29 @@ function planStage(input: PlannerInput, spec: UiSpec, decision: StageDecision): 
     case 'dead-end':
       return deadEnd(input, spec, decision.summary, decision.backTo);
   }
+}
+
+/** Age ratings a child should not see without the participant saying so. */
+const ADULT_RATINGS = new Set(['R', 'NC-17']);
+
+/**
+ * A film rated for adults, named by the participant while a child is coming ("Midnight Static for
+ * me and my 9 year old"): the agent asks once before choosing it, since the two wishes disagree.
+ */
+function adultFilmWithChild(input: PlannerInput, spec: UiSpec, best: RankedOption): NavigationPlan | undefined {
+  if (spec.stage !== 'movie' || input.exploration.warned.has(best.itemId)) return undefined;
+  const mix = input.model.hard.find((c) => c.kind === 'ticketMix');
+  if (mix?.kind !== 'ticketMix' || !(mix.child && mix.child > 0)) return undefined;
+  const rating = spec.items.find((i) => i.id === best.itemId)?.ageRating;
+  if (typeof rating !== 'string' || !ADULT_RATINGS.has(rating)) return undefined;
+  input.exploration.warned.add(best.itemId);
+  const text = `${best.label} is rated ${rating}, and a child is coming with you. Shall I book it anyway? Say yes, or name another film.`;
+  return plan(
+    input,
+    { type: 'agent.message', text, reason: 'the film is rated for adults and a child is coming' },
+    0.5,
+    'waiting',
+  );
 }
 
 /**

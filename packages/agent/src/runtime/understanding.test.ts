@@ -49,6 +49,21 @@ describe('a wish the agent could not settle', () => {
   });
 });
 
+describe('a film rated for adults with a child coming', () => {
+  it('asks once before choosing it, and books it after a yes', async () => {
+    const { host, agent, agentSaid } = await studyRoom({ goal: 'midnight static on friday for me and my 9 year old' });
+    const running = agent.run();
+    expect(await agentSaid('Midnight Static is rated NC-17', 'a child is coming')).toBeDefined();
+    expect(host.submitted()).toBeNull();
+    host.say('yes');
+    const result = await running;
+    expect(result.status).toBe('done');
+    const booking = host.submitted() as { movieTitle: string; tickets: Array<{ typeId: string; quantity: number }> };
+    expect(booking.movieTitle).toBe('Midnight Static');
+    expect(Object.fromEntries(booking.tickets.map((t) => [t.typeId, t.quantity]))).toEqual({ adult: 1, child: 1 });
+  });
+});
+
 describe('a change of mind at the confirmation', () => {
   it('"scratch that, we\'d rather see Night Ledger" goes back and books Night Ledger, after saying it', async () => {
     const { host, agent, agentSaid } = await studyRoom({
