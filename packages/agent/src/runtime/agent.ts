@@ -6,11 +6,13 @@ import { fingerprintOf } from '../memory/fingerprint.ts';
 import { WorkingMemory } from '../memory/working.ts';
 import { EMPTY_CONTEXT, type PerceivedContext, perceive } from '../perception/perceive.ts';
 import { freshExploration, type PlannerInput, planNext } from '../planning/deterministic.ts';
+import type { LlmConfig } from '../planning/llm/config.ts';
+import { readWithLlm } from '../planning/llm/reader.ts';
 import type { ActionOutcome, NavigationPlan } from '../planning/plan.ts';
 import type { PreferenceModel } from '../planning/solver/index.ts';
 import { recoveryFor } from '../policies/retry.ts';
 import { unsafeBecause } from '../policies/safety.ts';
-import { fromStory, updatePreferences } from '../preferences/index.ts';
+import { fromStory, type PreferenceContext, type Understanding, updatePreferences } from '../preferences/index.ts';
 import { RelayClient, type RelayEvent, RelayRequestError } from './relay-client.ts';
 
 /** The page-tuning tools a study's condition may withhold (`pageTools: false`). */
@@ -68,6 +70,11 @@ export interface AgentOptions {
   confirmInChat?: boolean;
   /** The machine's clock, read only when no host has said which day the study is on. */
   now?: () => Date;
+  /**
+   * An OpenAI-compatible service that reads the goal and each instruction (`planning/llm/reader.ts`);
+   * without it, or when its answer cannot be used, the deterministic reader does.
+   */
+  reader?: LlmConfig;
 }
 
 export interface AgentResult {
@@ -172,7 +179,7 @@ export class Agent {
   async run(): Promise<AgentResult> {
     try {
       await this.start();
-      if (this.options.goal) this.hear(this.options.goal);
+      if (this.options.goal) await this.hearFirst(this.options.goal);
       return await this.loop();
     } finally {
       this.close();
@@ -199,7 +206,7 @@ export class Agent {
     try {
       if (instruction.model) this.model = instruction.model;
       if (this.halted()) return { ...this.stoppedResult(), model: this.model };
-      const understood = this.hear(instruction.text);
+      const understood = await this.hearFirst(instruction.text);
       const noWishes = this.model.hard.length === 0 && this.model.soft.length === 0;
       if (!understood && noWishes) {
         // Nothing to act on: say so rather than guess. ("Go on" with wishes already known just goes on.)
@@ -677,9 +684,25 @@ export class Agent {
 
   /** Reads a participant's words into the wishes and says what was understood; false when nothing in them was understood. */
   private hear(text: string): boolean {
-    const today = this.todayFromContext();
-    const understanding = updatePreferences(this.model, text, {
-      today,
+    return this.take(text, updatePreferences(this.model, text, this.readingContext()));
+  }
+
+  /**
+   * Reads a goal or an instruction with the LLM reader when one is configured (the rules when it
+   * is not, or when its answer cannot be used). Messages mid-flow are read by the rules at once.
+   */
+  private async hearFirst(text: string): Promise<boolean> {
+    const config = this.options.reader;
+    if (!config) return this.hear(text);
+    const understanding = await readWithLlm(config, this.model, text, this.readingContext(), this.abort.signal);
+    if (understanding.fallbackReason)
+      this.log(`agent: the LLM reader fell back to the rules: ${understanding.fallbackReason}`);
+    return this.take(text, understanding);
+  }
+
+  private readingContext(): PreferenceContext {
+    return {
+      today: this.todayFromContext(),
       knownTitles: this.catalog.titles,
       knownGenres: this.catalog.genres,
       // On the theater stage the agent sees the theaters' names: "make it The Regent" is read as one.
@@ -687,7 +710,10 @@ export class Agent {
         this.context.uiSpec?.stage === 'theater'
           ? this.context.uiSpec.items.map((item) => String(item.name ?? item.value))
           : [],
-    });
+    };
+  }
+
+  private take(text: string, understanding: Understanding): boolean {
     this.episodes.note({ text: `participant: ${text}`, data: { changed: understanding.changed } });
     if (understanding.unparsed) return false;
     this.model = understanding.model;

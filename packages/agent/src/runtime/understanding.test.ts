@@ -1,6 +1,7 @@
 import { defaultScenario } from '@usher/booking';
 import { startTestServer, TestClient } from '@usher/server/testing';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { startFakeLlm, textReply } from '../planning/llm/testing.ts';
 import { Agent, type AgentOptions } from './agent.ts';
 
 /*
@@ -78,6 +79,34 @@ describe('a change of mind at the confirmation', () => {
     host.say('yes');
     const result = await running;
     expect(result.status).toBe('done');
+    expect(host.submitted()).toMatchObject({ movieTitle: 'Night Ledger', date: '2026-11-22' });
+  });
+});
+
+describe('the LLM reader, when a service is configured', () => {
+  it('reads the goal (a film described, not named) and the agent books what it read', async () => {
+    const fake = await startFakeLlm();
+    onTestFinished(() => fake.close());
+    fake.enqueue(
+      textReply(
+        JSON.stringify({
+          hard: [
+            { kind: 'title', is: ['Night Ledger'] },
+            { kind: 'date', dates: ['2026-11-22'] },
+            { kind: 'seatCount', count: 1 },
+          ],
+          soft: [],
+        }),
+      ),
+    );
+    const { host, agent } = await studyRoom({
+      goal: 'the thriller about the night-shift accountant, tomorrow, one ticket',
+      reader: fake.config(),
+      returnWhenBlocked: true,
+    });
+    const result = await agent.run();
+    expect(result.status).toBe('done');
+    expect(fake.requests).toHaveLength(1);
     expect(host.submitted()).toMatchObject({ movieTitle: 'Night Ledger', date: '2026-11-22' });
   });
 });
