@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   evaluate,
+  evaluateWith,
   formatEvaluation,
   loadCases,
   loadWorld,
@@ -111,5 +112,20 @@ describe('the evaluation set', () => {
     const text = formatEvaluation(results);
     expect(text).toMatch(/all kinds\s+\d+\s+\d+\s+\d+\.\d%/);
     expect(text).toContain(`cases read wholly right: ${results.filter((r) => r.right).length}/${cases.length}`);
+  });
+});
+
+describe('another reader', () => {
+  it('is scored the same way, message by message', async () => {
+    const cases = loadCases(world).filter((c) => c.id === 'party-08');
+    const seen: string[] = [];
+    const results = await evaluateWith(cases, world, async (current, text) => {
+      seen.push(text);
+      const model = { ...current, hard: [{ kind: 'seatCount' as const, count: 2 }] };
+      return { model, changed: [], summary: '', unparsed: false, fixes: [], unread: [] };
+    });
+    expect(seen).toEqual(['2 tix for courtside monday']);
+    expect(results[0]?.kinds.get('seatCount')).toBe('right');
+    expect(results[0]?.kinds.get('title')).toBe('missed');
   });
 });

@@ -1,5 +1,11 @@
 import type { ConstraintKind, Scenario } from '@usher/booking';
-import { EMPTY_MODEL, type PreferenceContext, type PreferenceModel, updatePreferences } from '../preferences/index.ts';
+import {
+  EMPTY_MODEL,
+  type PreferenceContext,
+  type PreferenceModel,
+  type Understanding,
+  updatePreferences,
+} from '../preferences/index.ts';
 import type { EvalCase } from './cases.ts';
 import { type Outcome, scoreKinds } from './score.ts';
 
@@ -32,7 +38,6 @@ export function contextOf(world: Scenario): PreferenceContext {
 /** Reads each case's messages in turn, as the agent does, and scores the final model. */
 export function evaluate(cases: readonly EvalCase[], world: Scenario): CaseResult[] {
   const context = contextOf(world);
-  const theaters = world.theaters.map((t) => t.name);
   return cases.map((c) => {
     let model = EMPTY_MODEL;
     let asked = false;
@@ -41,10 +46,38 @@ export function evaluate(cases: readonly EvalCase[], world: Scenario): CaseResul
       model = understanding.model;
       asked ||= understanding.unparsed || (understanding.model.questions ?? []).length > 0;
     }
-    const kinds = scoreKinds({ hard: c.hard, soft: c.soft }, model, theaters);
-    const right = [...kinds.values()].every((o) => o === 'right');
-    return { id: c.id, tags: c.tags, messages: c.messages, kinds, model, asked, expectAsk: c.ask, right };
+    return judge(c, world, model, asked);
   });
+}
+
+/** A reader other than the rules (the LLM reader): the understanding of one message. */
+export type Reader = (current: PreferenceModel, text: string, context: PreferenceContext) => Promise<Understanding>;
+
+/** As {@link evaluate}, with another reader, one case after another. */
+export async function evaluateWith(cases: readonly EvalCase[], world: Scenario, reader: Reader): Promise<CaseResult[]> {
+  const context = contextOf(world);
+  const out: CaseResult[] = [];
+  for (const c of cases) {
+    let model = EMPTY_MODEL;
+    let asked = false;
+    for (const text of c.messages) {
+      const understanding = await reader(model, text, context);
+      model = understanding.model;
+      asked ||= understanding.unparsed || (understanding.model.questions ?? []).length > 0;
+    }
+    out.push(judge(c, world, model, asked));
+  }
+  return out;
+}
+
+function judge(c: EvalCase, world: Scenario, model: PreferenceModel, asked: boolean): CaseResult {
+  const kinds = scoreKinds(
+    { hard: c.hard, soft: c.soft },
+    model,
+    world.theaters.map((t) => t.name),
+  );
+  const right = [...kinds.values()].every((o) => o === 'right');
+  return { id: c.id, tags: c.tags, messages: c.messages, kinds, model, asked, expectAsk: c.ask, right };
 }
 
 export interface KindTotals {
