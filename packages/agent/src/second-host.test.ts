@@ -4,6 +4,7 @@ import type { Story } from '@usher/booking';
 import { startTestServer } from '@usher/server/testing';
 import { describe, expect, it } from 'vitest';
 import { loadSuite, runScenario, type ScenarioReport, type StartHost } from './suite/index.ts';
+import { agreeableParticipant } from './suite/participant.ts';
 import { fromWorld, SecondHost } from './testing/second-host/index.ts';
 
 /*
@@ -75,7 +76,11 @@ describe('the agent on a second host', () => {
     });
     // A machine clock months away from the study's day.
     const clock = () => new Date('2027-03-01T09:00:00Z');
-    const report = await runScenario(entry, startHost, { log: (line) => lines.push(line), now: clock });
+    const report = await runScenario(entry, startHost, {
+      log: (line) => lines.push(line),
+      now: clock,
+      participant: agreeableParticipant,
+    });
     expect(report.problems).toEqual([]);
     expect(report.booking?.showingId).toBe('sh-riverside-1122-1930');
     expect(lines).toEqual(
@@ -104,7 +109,10 @@ describe('the agent on a second host', () => {
       },
       close: () => host.close(),
     });
-    const report = await runScenario(entry, startHost, { log: (line) => lines.push(line) });
+    const report = await runScenario(entry, startHost, {
+      log: (line) => lines.push(line),
+      participant: agreeableParticipant,
+    });
     expect(report.problems).toEqual([]);
     expect(lines.filter((l) => /could not use a frame/.test(l))).toEqual([
       expect.stringContaining('could not use a frame from the relay (uiSpec.stage "payment" is not a booking stage)'),
@@ -119,7 +127,12 @@ describe('the agent on a second host', () => {
       const lines: string[] = [];
       const logs: string[] = [];
       const hosts: SecondHost[] = [];
-      const report = await runScenario(entry, secondHost(logs, hosts), { log: (line) => lines.push(line) });
+      // The simulated participant reads a pending booking in Usher's catalog, which this host's
+      // records are not: it says yes, and the booking is judged here, against Usher's host's.
+      const report = await runScenario(entry, secondHost(logs, hosts), {
+        log: (line) => lines.push(line),
+        participant: agreeableParticipant,
+      });
       expect(report.problems).toEqual([]);
       expect(report.passed).toBe(true);
       // What it read by meaning (miles, star ratings, times without an end) leads to the same booking as on Usher's host.

@@ -22,7 +22,10 @@ export function agentFromFlags(flags: AgentFlags, log: (line: string) => void): 
   const story = flags.scenario ? loadScenarioFile(flags.scenario).story : undefined;
   // An OpenAI-compatible service, when USHER_LLM_* configure one; the deterministic planner otherwise.
   const llm = llmConfigFromEnv(process.env);
-  if (llm) log(`agent: planning with ${llm.model} at ${llm.baseUrl}, the deterministic planner as fallback`);
+  if (llm)
+    log(
+      `agent: reading and planning with ${llm.model} at ${llm.baseUrl}, the rules and the deterministic planner as fallback`,
+    );
   return new Agent({
     url: flags.url,
     room: flags.room,
@@ -34,7 +37,7 @@ export function agentFromFlags(flags: AgentFlags, log: (line: string) => void): 
     episodes: new EpisodicLog({ dir: flags.episodes }),
     endSessionWhenDone: flags.endSession ?? false,
     ...(flags.token && { token: flags.token }),
-    ...(llm && { planner: createLlmPlanner(llm, undefined, { log }) }),
+    ...(llm && { planner: createLlmPlanner(llm, undefined, { log }), reader: llm }),
     log,
   });
 }

@@ -5,7 +5,8 @@ import type { WorkingMemory } from '../memory/working.ts';
 import type { PerceivedContext } from '../perception/perceive.ts';
 import { assistAction } from './assist.ts';
 import type { NavigationPlan, PlannedAction } from './plan.ts';
-import { decideStage, type PreferenceModel, type StageDecision } from './solver/index.ts';
+import { decideStage, type PreferenceModel, type RankedOption, type StageDecision } from './solver/index.ts';
+import { bestSurveyed, clock, nextToSurvey, type Survey, startOf, startSurvey, surveyGoal } from './survey.ts';
 import { listKeyOf, selectParams } from './tool-shapes.ts';
 
 /** How far the agent explores dead ends before it stops and asks the participant to relax a wish. */
@@ -24,6 +25,10 @@ export interface Exploration {
   reseat: boolean;
   /** Stages (with the choices before them) already explained to the participant in assist mode. */
   presented: Set<string>;
+  /** The search across theaters for a wish the showtime decides (survey.ts); null when none runs. */
+  survey: Survey | null;
+  /** Films the participant was asked about (rated for adults, with a child coming): asked once each. */
+  warned: Set<string>;
 }
 
 export const freshExploration = (asked = false): Exploration => ({
@@ -34,6 +39,8 @@ export const freshExploration = (asked = false): Exploration => ({
   firstDeadEnd: null,
   reseat: false,
   presented: new Set(),
+  survey: null,
+  warned: new Set(),
 });
 
 export interface PlannerInput {
@@ -144,6 +151,20 @@ export function planNext(input: PlannerInput): NavigationPlan {
       'waiting',
     );
   }
+  const question = input.model.questions?.[0];
+  if (question) {
+    // A doubt that could change the booking: ask one short question, and book nothing until it is settled.
+    return plan(
+      input,
+      {
+        type: 'agent.message',
+        text: `Before I go on: ${question}`,
+        reason: 'a wish that could change the booking is unclear',
+      },
+      0.5,
+      'waiting',
+    );
+  }
   return planStage(input, spec, decideStage(spec, input.model));
 }
 
@@ -166,8 +187,12 @@ function planStage(input: PlannerInput, spec: UiSpec, decision: StageDecision): 
       if (selected && input.picked?.has(selected) && viable.some((o) => o.itemId === selected)) {
         return plan(input, call('next', {}, `You picked ${labelOf(spec, selected)}; moving on`), 0.9);
       }
+      const surveyed = surveyStep(input, spec, viable, dead);
+      if (surveyed) return surveyed;
       const best = viable[0];
       if (!best) return deadEnd(input, spec, `none of the ${stage} options I tried works out.`);
+      const warning = adultFilmWithChild(input, spec, best);
+      if (warning) return warning;
       if (selected !== best.itemId) {
         const chosen = plan(input, call('select', selectParams(selectTool(input), [best.itemId]), best.reason), 0.85);
         const ties = viable.filter((o) => o.score === best.score);
@@ -242,6 +267,87 @@ function planStage(input: PlannerInput, spec: UiSpec, decision: StageDecision): 
     case 'dead-end':
       return deadEnd(input, spec, decision.summary, decision.backTo);
   }
+}
+
+/** Age ratings a child should not see without the participant saying so. */
+const ADULT_RATINGS = new Set(['R', 'NC-17']);
+
+/**
+ * A film rated for adults, named by the participant while a child is coming ("Midnight Static for
+ * me and my 9 year old"): the agent asks once before choosing it, since the two wishes disagree.
+ */
+function adultFilmWithChild(input: PlannerInput, spec: UiSpec, best: RankedOption): NavigationPlan | undefined {
+  if (spec.stage !== 'movie' || input.exploration.warned.has(best.itemId)) return undefined;
+  const mix = input.model.hard.find((c) => c.kind === 'ticketMix');
+  if (mix?.kind !== 'ticketMix' || !(mix.child && mix.child > 0)) return undefined;
+  const rating = spec.items.find((i) => i.id === best.itemId)?.ageRating;
+  if (typeof rating !== 'string' || !ADULT_RATINGS.has(rating)) return undefined;
+  input.exploration.warned.add(best.itemId);
+  const text = `${best.label} is rated ${rating}, and a child is coming with you. Shall I book it anyway? Say yes, or name another film.`;
+  return plan(
+    input,
+    { type: 'agent.message', text, reason: 'the film is rated for adults and a child is coming' },
+    0.5,
+    'waiting',
+  );
+}
+
+/**
+ * The search across theaters (survey.ts): on the theater stage, the next theater to look at, or the
+ * best one found; on the time stage, notes the best start here and goes back while theaters remain.
+ * Undefined when no search runs and the stage is decided as usual.
+ */
+function surveyStep(
+  input: PlannerInput,
+  spec: UiSpec,
+  viable: RankedOption[],
+  dead: ReadonlySet<string>,
+): NavigationPlan | undefined {
+  const { exploration } = input;
+  const goal = surveyGoal(input.model);
+  if (!goal || input.mode !== 'autopilot') return undefined;
+  const selectOrNext = (itemId: string, reason: string) =>
+    plan(
+      input,
+      spec.state.selected === itemId
+        ? call('next', {}, reason)
+        : call('select', selectParams(selectTool(input), [itemId]), reason),
+      0.85,
+    );
+  if (spec.stage === 'theater') {
+    exploration.survey ??= startSurvey(goal, viable);
+    const survey = exploration.survey;
+    if (survey.done) {
+      const best = bestSurveyed(survey);
+      if (!best || dead.has(best)) return undefined;
+      const at = clock(survey.found.get(best) ?? 0);
+      return selectOrNext(
+        best,
+        `${survey.labels.get(best)}: its ${goal} showing that fits starts at ${at}, the ${goal} of the ${survey.found.size} theaters I compared`,
+      );
+    }
+    const next = nextToSurvey(survey, dead);
+    if (!next) {
+      survey.done = true;
+      return surveyStep(input, spec, viable, dead);
+    }
+    return selectOrNext(
+      next,
+      `${survey.labels.get(next)}: looking at its showtimes to find the ${goal} showing across theaters`,
+    );
+  }
+  const survey = exploration.survey;
+  const theater = spec.state.booking?.theater?.id;
+  if (spec.stage !== 'time' || !survey || survey.done || !theater || survey.found.has(theater)) return undefined;
+  survey.found.set(theater, startOf(spec, viable[0]));
+  if (nextToSurvey(survey, new Set()) === undefined) {
+    survey.done = true;
+    // Already at the best theater: book here, no going back.
+    if (bestSurveyed(survey) === theater) return undefined;
+  }
+  exploration.backtrackTo = 'theater';
+  exploration.why = `${survey.labels.get(theater)}: the ${goal} showing that fits starts at ${clock(survey.found.get(theater) ?? 0)}; ${survey.done ? 'going back to the theater with the best one' : 'comparing another theater'}.`;
+  return plan(input, call('prev', {}, exploration.why), 0.8);
 }
 
 /** Goes back to the stage that can fix a dead end, or stops and says which wish cannot be met. */

@@ -111,10 +111,23 @@ const PATTERNS: Array<[string, (m: RegExpExecArray, today: string) => string[]]>
     (m, t) => opt(resolveDayMonth(t, Number(m[2]), monthOf(m[1] ?? ''), optNumber(m[3]))),
   ],
   [
+    // "Saturday the 28th", "next Sunday, the 29th": the day of the month says which one.
+    String.raw`(?:(?:next|this|coming|on)\s+)?(?:${WEEKDAY}|sat|sun|saturday|sunday)\.?,?\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)(?!\s*(?:row|seat|place))`,
+    (m, t) => opt(resolveDayOfMonth(t, Number(m[2]))),
+  ],
+  [
     String.raw`(?:(next|this|coming|on)\s+)?${WEEKDAY}\.?(?:s\b)?`,
     (m, t) => {
       const day = nextWeekday(t, weekdayOf(m[2] ?? ''));
       // "Next Saturday" said on a Saturday means a week ahead, not today.
+      return [m[1]?.toLowerCase() === 'next' && day === t ? addDays(t, 7) : day];
+    },
+  ],
+  [
+    // "encore sun, 2 ppl": "sat" and "sun" are days only where a day fits (after "on", before a comma or a period of the day).
+    String.raw`(?:(next|this|on)\s+)?(sat|sun)\.?(?=\s*(?:[,.;!?]|$)|\s+(?:morning|afternoon|evening|night|at|for)\b)`,
+    (m, t) => {
+      const day = nextWeekday(t, weekdayOf(m[2] ?? ''));
       return [m[1]?.toLowerCase() === 'next' && day === t ? addDays(t, 7) : day];
     },
   ],
@@ -125,6 +138,8 @@ const PATTERNS: Array<[string, (m: RegExpExecArray, today: string) => string[]]>
 ];
 const opt = (d: string | undefined) => (d === undefined ? [] : [d]);
 const optNumber = (s: string | undefined) => (s === undefined ? undefined : Number(s));
+
+const DAY_NEGATION_REACH = 2;
 
 /* "Sunday works too", "also Monday": add to the dates already wanted rather than replace them. */
 const ADDING = /\b(?:also|too|as well|either)\b/i;
@@ -141,7 +156,9 @@ export const dateRule: Rule = (scan) =>
 
 function dateDrafts(scan: Scan, m: RegExpExecArray, dates: string[]): Hit['drafts'] {
   const at = m.index ?? 0;
-  const p = polarity(scan.original, at);
+  // A day is refused only right after the refusal ("not on Monday"): in "anything but the Hollow
+  // House tonight" the refusal ends with the film.
+  const p = polarity(scan.original, at, DAY_NEGATION_REACH);
   if (p === 'skip') return [];
   if (p === 'negative') return dates.map((value): Draft => ({ remove: 'date', value }));
   const [start, end] = clauseAt(scan.original, at);

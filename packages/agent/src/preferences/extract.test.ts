@@ -3,11 +3,12 @@ import { extract } from './extract.ts';
 import { CONTEXT, read } from './testing.ts';
 
 describe('whole messages', () => {
-  it('reads a family booking in one message', () => {
+  it('reads a family booking in one message; with a child and no film named, only films for children', () => {
     const { model } = read('Two adults and a child, IMAX, tomorrow evening, finished by 10:30pm, not too far');
     expect(model.hard).toEqual([
       { kind: 'seatCount', count: 3 },
       { kind: 'ticketMix', adult: 2, child: 1 },
+      { kind: 'ageRating', allowed: ['G', 'PG'] },
       { kind: 'format', is: ['IMAX'] },
       { kind: 'date', dates: ['2026-11-22'] },
       { kind: 'startTime', after: '17:00' },
@@ -57,9 +58,15 @@ describe('whole messages', () => {
     const { model } = read(
       'My husband uses a wheelchair, so a wheelchair space and a seat next to it, within 3 km, before 9pm',
     );
-    // "My husband uses a wheelchair" does not say who is coming, so there is no seat count.
+    // "My husband uses a wheelchair" does not say who is coming; "a space and a seat next to it" does.
     expect(model.hard).toEqual([
+      { kind: 'seatCount', count: 2 },
       { kind: 'startTime', before: '21:00' },
+      { kind: 'distance', maxKm: 3 },
+      { kind: 'adjacent' },
+      { kind: 'seatKind', seatKind: 'wheelchair', count: 1 },
+    ]);
+    expect(read('My husband uses a wheelchair, within 3 km').model.hard).toEqual([
       { kind: 'distance', maxKm: 3 },
       { kind: 'seatKind', seatKind: 'wheelchair', count: 1 },
     ]);

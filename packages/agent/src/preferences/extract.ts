@@ -1,13 +1,15 @@
+import { calendarRule } from './calendar.ts';
 import { dateRule } from './dates.ts';
 import { dismissRule } from './dismiss.ts';
 import { PREFERENCE_KINDS } from './kinds.ts';
 import { ageRatingRule, genreRule, ratingRule, titleRule } from './movie-rules.ts';
 import { partyRule } from './party.ts';
 import { adjacentRule, centeredRule, rowsRule, seatKindRule } from './seat-rules.ts';
+import { correct } from './spelling.ts';
 import { blank, clauseStrength, normalize } from './text.ts';
 import { theaterRule } from './theater-rules.ts';
 import { earliestLatestRule, endTimeRule, periodRule, startTimeRule } from './times.ts';
-import type { Draft, Hit, Op, PreferenceContext, Rule } from './types.ts';
+import type { Draft, Fix, Hit, Op, PreferenceContext, Rule } from './types.ts';
 import { cheapestRule, closestRule, distanceRule, formatRule, priceRule } from './venue-rules.ts';
 
 /**
@@ -32,6 +34,7 @@ export const RULES: ReadonlyArray<readonly [string, Rule]> = [
   ['party', partyRule],
   ['endTime', endTimeRule],
   ['date', dateRule],
+  ['calendar', calendarRule],
   ['period', periodRule],
   ['startTime', startTimeRule],
   ['earliestLatest', earliestLatestRule],
@@ -43,7 +46,22 @@ export const RULES: ReadonlyArray<readonly [string, Rule]> = [
 
 /** The operations one message asks for, in the order the rules found them. */
 export function extract(text: string, context: PreferenceContext): Op[] {
-  const original = normalize(text);
+  return readMessage(text, context).ops;
+}
+
+/** A message read: its operations, the words changed before reading, and the text no rule used. */
+export interface Reading {
+  ops: Op[];
+  fixes: Fix[];
+  /** The corrected, normalized message. */
+  text: string;
+  /** `text` with every phrase a rule used blanked. */
+  rest: string;
+}
+
+export function readMessage(text: string, context: PreferenceContext): Reading {
+  const corrected = correct(text, context);
+  const original = normalize(corrected.text);
   let working = original;
   const ops: Op[] = [];
   for (const [, rule] of RULES) {
@@ -52,7 +70,7 @@ export function extract(text: string, context: PreferenceContext): Op[] {
       for (const draft of hit.drafts) ops.push(toOp(draft, hit.start, original));
     }
   }
-  return ops;
+  return { ops, fixes: corrected.fixes, text: original, rest: working };
 }
 
 /** The earliest, then longest, hits that do not overlap one another. */
@@ -78,6 +96,7 @@ function toOp(draft: Draft, at: number, original: string): Op {
     strength,
     mode: draft.mode ?? 'replace',
     perTicket: draft.perTicket ?? false,
+    ...(draft.implied ? { implied: true } : {}),
     at,
     rank: draft.rank ?? 1,
   };

@@ -1,8 +1,9 @@
 import type { ConstraintKind, Story } from '@usher/booking';
 import { describeModel } from './describe.ts';
-import { extract } from './extract.ts';
+import { readMessage } from './extract.ts';
 import { KIND_ORDER } from './kinds.ts';
 import { merge } from './merge.ts';
+import { openQuestions, unreadWords } from './questions.ts';
 import type { PreferenceContext, PreferenceModel, Understanding } from './types.ts';
 
 /*
@@ -28,21 +29,29 @@ export function fromStory(story: Story): PreferenceModel {
  * override earlier ones; `unparsed` is true (and the model unchanged) when nothing was recognized.
  */
 export function updatePreferences(current: PreferenceModel, text: string, context: PreferenceContext): Understanding {
-  const ops = extract(text, context);
+  const reading = readMessage(text, context);
+  const { ops, fixes } = reading;
+  const unread = unreadWords(reading.rest);
   if (ops.length === 0) {
     return {
       model: current,
       changed: [],
       summary: "Sorry, I couldn't find a booking preference in that. Could you say it another way?",
       unparsed: true,
+      fixes,
+      unread,
     };
   }
-  const model = merge(current, ops);
+  const merged = merge(current, ops);
+  const questions = openQuestions(current, merged, reading.text, reading.rest);
+  const model = questions.length > 0 ? { ...merged, questions } : merged;
   return {
     model,
     changed: changedKinds(current, model),
     summary: describeModel(model, context.today),
     unparsed: false,
+    fixes,
+    unread,
   };
 }
 

@@ -1,6 +1,6 @@
 import type { Constraint, ConstraintKind } from '@usher/booking';
 import { byKind, isHardConstraint, PREFERENCE_KINDS } from './kinds.ts';
-import { minutesOf } from './times.ts';
+import { clock, minutesOf } from './times.ts';
 import type { Op, PreferenceModel, Strength } from './types.ts';
 
 /*
@@ -39,13 +39,14 @@ export function merge(model: PreferenceModel, ops: readonly Op[]): PreferenceMod
   const touched = new Set<ConstraintKind>();
   const ordered = [...ops].sort((a, b) => a.rank - b.rank || a.at - b.at);
   for (const op of ordered) {
-    if (op.type === 'set' && op.perTicket) continue;
+    if (op.type === 'set' && (op.perTicket || op.implied)) continue;
     if (op.type === 'remove') remove(lists, op.kind, op.value);
     else set(lists, op, replaced);
     touched.add(op.type === 'remove' ? op.kind : op.constraint.kind);
   }
   reconcileParty(lists, touched);
   for (const op of ordered) if (op.type === 'set' && op.perTicket) perTicketPrice(lists, op);
+  for (const op of ordered) if (op.type === 'set' && op.implied) implied(lists, op);
   return { hard: byKind(lists.hard.filter(isHardConstraint)), soft: byKind(lists.soft) };
 }
 
@@ -68,6 +69,13 @@ function set(lists: Lists, op: Extract<Op, { type: 'set' }>, replaced: Set<Const
   if (SIDES[kind]) return setSides(lists, op, strength, replaced);
   if (BOUNDED.includes(kind)) return setBounds(lists, op, strength);
   if (op.mode === 'add') return replaceKind(lists, kind, [{ c: added(lists, op.constraint), strength }]);
+  if (op.mode === 'refine' && kind === 'ticketMix') {
+    // "No, just one adult": the named ticket types change, the others stay.
+    const old = ofKind(lists, 'ticketMix')[0]?.c;
+    const base = old?.kind === 'ticketMix' ? old : {};
+    const next = { ...base, ...op.constraint } as { adult?: number; child?: number; senior?: number };
+    return replaceKind(lists, kind, [{ c: mix(next.adult ?? 0, next.child ?? 0, next.senior ?? 0), strength }]);
+  }
   replaceKind(lists, kind, [{ c: op.constraint, strength }]);
 }
 
@@ -127,6 +135,7 @@ function setBounds(lists: Lists, op: Extract<Op, { type: 'set' }>, strength: Str
   const kind = op.constraint.kind;
   const given = fields(op.constraint) as { after?: string; before?: string };
   const bounds: { after?: Bound; before?: Bound } = {};
+  if (op.mode === 'add') return widenBounds(lists, op, strength);
   if (op.mode === 'refine') {
     for (const { c, strength: s } of ofKind(lists, kind)) {
       const f = fields(c) as { after?: string; before?: string };
@@ -148,6 +157,26 @@ function setBounds(lists: Lists, op: Extract<Op, { type: 'set' }>, strength: Str
     return Object.keys(f).length > 0 ? [{ c: build(kind, f), strength: s }] : [];
   });
   replaceKind(lists, kind, next);
+}
+
+/**
+ * "Preferably evening, afternoon works too": the window becomes the union of the old and the new,
+ * and the old window stays as the preference.
+ */
+function widenBounds(lists: Lists, op: Extract<Op, { type: 'set' }>, strength: Strength): void {
+  const kind = op.constraint.kind;
+  const given = fields(op.constraint) as { after?: string; before?: string };
+  const old = ofKind(lists, kind);
+  if (old.length === 0) return replaceKind(lists, kind, [{ c: op.constraint, strength }]);
+  const windows = [...old.map(({ c }) => fields(c) as { after?: string; before?: string }), given];
+  const union: Fields = {};
+  if (windows.every((w) => w.after)) union.after = clock(Math.min(...windows.map((w) => minutesOf(w.after ?? ''))));
+  if (windows.every((w) => w.before)) union.before = clock(Math.max(...windows.map((w) => minutesOf(w.before ?? ''))));
+  const preference = old.map(({ c }) => ({ c, strength: 'soft' as const }));
+  replaceKind(lists, kind, [
+    ...(Object.keys(union).length > 0 ? [{ c: build(kind, union), strength }] : []),
+    ...preference,
+  ]);
 }
 
 /** A count added to the current one: seats, or tickets by type (a bare seat count counts as adults). */
@@ -196,6 +225,17 @@ function reconcileParty(lists: Lists, touched: Set<ConstraintKind>): void {
   } else if (touched.has('seatCount') && seats?.kind === 'seatCount' && seats.count !== total) {
     replaceKind(lists, 'ticketMix', []);
   }
+}
+
+/**
+ * An implied wish (a child in the party: films for children) holds only while nothing of its kind
+ * was said and no film is named: the participant who names a film has chosen it.
+ */
+function implied(lists: Lists, op: Extract<Op, { type: 'set' }>): void {
+  const kind = op.constraint.kind;
+  if (ofKind(lists, kind).length > 0) return;
+  if (ofKind(lists, 'title').some(({ c }) => c.kind === 'title' && (c.is?.length ?? 0) > 0)) return;
+  replaceKind(lists, kind, [{ c: op.constraint, strength: 'hard' }]);
 }
 
 /** "$15 per ticket" is a total once the seat count is known; without one it is left out. */

@@ -132,3 +132,17 @@ describe('age rating', () => {
     expect(only(text, 'ageRating')).toEqual({ kind: 'ageRating', allowed });
   });
 });
+
+describe('ratings as people ask for them', () => {
+  it.each(["whatever's rated highest", "what's good on sunday", 'any good sci-fi'])(
+    '"%s" → highest rated',
+    async (text) => {
+      const { soft } = await import('./testing.ts');
+      expect(soft(text)).toContainEqual({ kind: 'highestRated' });
+    },
+  );
+
+  it('"nothing rated below 7" is a minimum of 7', () => {
+    expect(hard('nothing rated below 7')).toEqual([{ kind: 'rating', min: 7 }]);
+  });
+});

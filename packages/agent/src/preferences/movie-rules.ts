@@ -72,6 +72,8 @@ const AT_LEAST = '(?:at least|above|over|higher than|more than|better than|no le
 const OR_MORE = String.raw`(?:\s*\+|\s+(?:or|and) (?:higher|above|more|better|up))`;
 const OUT_OF_TEN = String.raw`(?:\s*(?:/|out of)\s*10)`;
 const NUMERIC_RATING = [
+  // "nothing rated below 7", "no rating under 6.5": a refused lower range is a minimum
+  String.raw`(?:nothing|no(?:thing)?|not(?: anything)?)\s+(?:rated|with a rating|scored)\s+(?:below|under|less than|lower than)\s+${SCORE}`,
   // "rated at least 7", "rating above 7", "rated 8 or higher", "a score of 7.5+"
   String.raw`(?:rated|ratings?|scored?|reviews?)\s+(?:of\s+)?(?:${AT_LEAST}\s+)?${SCORE}${OUT_OF_TEN}?${OR_MORE}?`,
   // "at least 7/10", "at least 7 stars"
@@ -86,13 +88,13 @@ export const HIGHLY_RATED_MIN = 7.5;
 /** Audience rating: a stated minimum (hard), "highly rated" (vague: soft ≥ 7.5), "best rated" (highestRated). */
 export const ratingRule: Rule = (scan) => [
   ...hits(scan, NUMERIC_RATING, (m) => {
-    const value = Number(m[1] ?? m[2] ?? m[3]);
+    const value = Number(m[1] ?? m[2] ?? m[3] ?? m[4]);
     if (!(value >= 0 && value <= 10)) return undefined;
     return { ...span(m), drafts: [{ set: { kind: 'rating', min: value } }] };
   }),
   ...hits(
     scan,
-    '(?:best|highest|top)[- ](?:rated|reviewed|scored)|(?:the )?best reviews|(?:the )?highest (?:rating|score)|the best (?:one|movie|film)',
+    "(?:best|highest|top)[- ](?:rated|reviewed|scored)|(?:the )?best reviews|(?:the )?highest (?:rating|score)|the best (?:one|movie|film)|rated (?:the )?highest|what(?:'s| is) good|(?:anything|something) good|any good",
     (m) => ({ ...span(m), drafts: [{ set: { kind: 'highestRated' } }] }),
   ),
   ...hits(

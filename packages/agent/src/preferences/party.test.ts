@@ -86,3 +86,77 @@ describe('ticket mix', () => {
     ]);
   });
 });
+
+describe('people described by age, relation or word', () => {
+  it.each([
+    ['me and my bf', 2],
+    ['me + 3 mates', 4],
+    ['me and a fellow student', 2],
+    ['me and my girlfriend and her sister', 3],
+    ['make that 4', 4],
+    ['just 2 now', 2],
+    ['can i get 2 for night ledger', 2],
+    ['tomorrow for 4, all next to each other', 4],
+    ['just me and the missus', 2],
+  ])('"%s" → %s seats', (text, count) => {
+    expect(party(text)).toEqual([{ kind: 'seatCount', count }]);
+  });
+
+  it.each([
+    ['me and my 8 year old daughter', { adult: 1, child: 1 }, 2],
+    ['taking our 2 boys (6 and 9), just me and them', { adult: 1, child: 2 }, 3],
+    ['me and my mom who is 68', { adult: 1, senior: 1 }, 2],
+    ['me and my mum (a pensioner)', { adult: 1, senior: 1 }, 2],
+    ["my grandparents are both over 70 and i'm coming with them", { adult: 1, senior: 2 }, 3],
+    ['my dad is 72 and wants to come with me', { adult: 1, senior: 1 }, 2],
+    ["me and the twins, they're 7", { adult: 1, child: 2 }, 3],
+    ['one grown-up and three little ones', { adult: 1, child: 3 }, 4],
+    ['me, my wife and our three kids', { adult: 2, child: 3 }, 5],
+  ])('"%s"', (text, mix, count) => {
+    expect(party(text)).toEqual([
+      { kind: 'seatCount', count },
+      { kind: 'ticketMix', ...mix },
+    ]);
+  });
+
+  it('a teenager pays as an adult', () => {
+    expect(party('me and my 14 year old son')).toEqual([{ kind: 'seatCount', count: 2 }]);
+  });
+
+  it('a companion named later with an age joins the party', () => {
+    expect(party('paper lanterns sunday, 2 adults', "oh and my son is coming too, he's 7")).toEqual([
+      { kind: 'seatCount', count: 3 },
+      { kind: 'ticketMix', adult: 2, child: 1 },
+    ]);
+    expect(party('encore on sunday for me', "plus my mum, she's 70")).toEqual([
+      { kind: 'seatCount', count: 2 },
+      { kind: 'ticketMix', adult: 1, senior: 1 },
+    ]);
+  });
+
+  it('"no, just one adult" changes the adults and keeps the children', () => {
+    expect(party('two adults and two kids', 'no, just one adult')).toEqual([
+      { kind: 'seatCount', count: 3 },
+      { kind: 'ticketMix', adult: 1, child: 2 },
+    ]);
+  });
+});
+
+describe('what a young party may see', () => {
+  const rating = (...m: string[]) => hard(...m).filter((c) => c.kind === 'ageRating');
+
+  it('a child and no film named: G or PG; a teenager: up to PG-13', () => {
+    expect(rating('something for me and my 8 year old on sunday')).toEqual([
+      { kind: 'ageRating', allowed: ['G', 'PG'] },
+    ]);
+    expect(rating('two adults and two kids, sunday')).toEqual([{ kind: 'ageRating', allowed: ['G', 'PG'] }]);
+    expect(rating('me and my 14 year old son, friday')).toEqual([{ kind: 'ageRating', allowed: ['G', 'PG', 'PG-13'] }]);
+  });
+
+  it('a rating said overrides it, and a film named needs none', () => {
+    expect(rating('me and my 10 year old, nothing above PG-13')).toEqual([
+      { kind: 'ageRating', allowed: ['G', 'PG', 'PG-13'] },
+    ]);
+    expect(rating('paper lanterns, 2 adults 2 kids')).toEqual([]);
+  });
+});

@@ -1,48 +1,111 @@
 import type { TicketTypeId } from '@usher/booking';
 import { hits, span } from './match.ts';
 import { COUNT, parseCount, SPELLED_OR_DIGITS } from './numbers.ts';
+import { CHILD_WORDS, PAIRS, RELATION, RELATIONS, ratingsForAge, ticketForAge } from './people.ts';
 import { clauseAt } from './text.ts';
 import type { Draft, Hit, Rule, Scan } from './types.ts';
 
 /*
- * Who is coming: seat count and ticket mix. A message may name the party in several pieces
- * ("me and my wife and our two kids"), so this rule reads them all and decides once:
- * - typed counts ("two adults", "a child", "a senior") give a ticket mix;
- * - a stated total ("4 tickets", "for three people", "the two of us") gives the seat count, and
- *   people in it without a type are adults;
- * - companions ("me and my wife", "me and two friends", "with my dad") are counted with the
- *   speaker, as adults when a mix is given, but only when the message says the speaker comes
- *   along: "my husband uses a wheelchair" alone does not say who is coming.
- * Only the mix is emitted when there is one; the merge sets the seat count to its total.
+ * Who is coming: seat count, ticket mix, and what a young party may see. A message may name the
+ * party in several pieces ("me, my wife and our three kids", "my mum (a pensioner)", "our 2 boys
+ * (6 and 9)"), so this rule reads them all and decides once:
+ * - typed counts ("two adults", "a child", "a senior", "one grown-up and three little ones") give a
+ *   ticket mix;
+ * - a stated total ("4 tickets", "for three people", "make that 4", "just 2 now") gives the count,
+ *   and people in it without a type are adults;
+ * - companions ("me and my bf", "me + 3 mates", "with my dad") are counted with the speaker, only
+ *   when the message says the speaker comes along: "my husband uses a wheelchair" alone does not
+ *   say who is coming;
+ * - ages ("my 8 year old daughter", "she's 5", "who is 68", "both over 70", "(6 and 9)") and words
+ *   ("kids", "pensioner") give companions their ticket (people.ts); an age statement belongs to
+ *   the companion named just before it;
+ * - the youngest person's age gives an implied age rating (a child: G or PG), which the merge uses
+ *   only when no film is named and no age rating said.
  */
 
 const TYPES: Array<[RegExp, TicketTypeId]> = [
   [/^(?:adults?|grown[- ]?ups?)$/i, 'adult'],
-  [/^(?:kids?|child|children)$/i, 'child'],
+  [/^(?:kids?|child|children|little ones|kiddos|kiddies)$/i, 'child'],
   [/^(?:seniors?|pensioners?|oaps?)$/i, 'senior'],
 ];
-const TYPE_WORD = '(adults?|grown[- ]?ups?|kids?|child|children|seniors?|pensioners?|oaps?)';
-
-const COMPANION =
-  'wife|husband|partner|girlfriend|boyfriend|fianc[eé]e?|friend|buddy|mate|mom|mum|mother|dad|father|sister|brother|colleague|date|son|daughter|nephew|niece|grandma|grandpa|grandmother|grandfather|cousin|aunt|uncle|roommate|flatmate';
-const PLURAL_COMPANIONS = 'friends|colleagues|mates|buddies|cousins|kids|children|parents|sons|daughters';
+const TYPE_WORD = '(adults?|grown[- ]?ups?|kids?|child|children|little ones|kiddos|kiddies|seniors?|pensioners?|oaps?)';
+const AGE = String.raw`(\d{1,2})(?:\s*(?:years?|yrs?|y/?o)(?:[- ]old)?)?`;
+const YEAR_OLD = String.raw`(\d{1,2})[- ](?:years?|yrs?)[- ]olds?|(\d{1,2})\s*y/?o`;
+/** "my 8 year old daughter": read in the whole message, since "suitable for a 6 year old" is a rating and a person. */
+const AGED = String.raw`(?:(my|our|his|her|a|an|the)\s+)?(?:(${SPELLED_OR_DIGITS})\s+)?(?:${YEAR_OLD})(?:\s+(${RELATIONS}|${RELATION}))?`;
+const NOT_TIME = String.raw`(?!\s*(?:am|pm|:|\.\d|o'?clock|h\b|ish))`;
 
 /** Phrases that name the party, each with what it contributes. */
 type Piece =
   | { type: 'typed'; ticket: TicketTypeId; n: number }
   | { type: 'total'; n: number }
   | { type: 'more'; n: number }
-  | { type: 'companions'; n: number }
-  | { type: 'self' }
-  | { type: 'unknown' };
+  /** Companions: `n` undefined when the words give no number ("my kids"). */
+  | { type: 'person'; n?: number; ticket?: TicketTypeId; ages: number[]; related: boolean }
+  /** An age or a ticket word said of the companion(s) named just before. */
+  | { type: 'about'; ages: number[]; ticket?: TicketTypeId }
+  | { type: 'self' };
+
+const countOf = (token: string | undefined) => (token === undefined ? undefined : parseCount(token));
+
+function person(words: string, n: number | undefined, ages: number[] = []): Piece {
+  const w = words.toLowerCase().trim();
+  const known = n ?? PAIRS[w] ?? (new RegExp(`^(?:${RELATIONS})$`, 'i').test(w) ? undefined : 1);
+  const ticket = CHILD_WORDS.test(w) || /^little (?:girl|boy)s?$/i.test(w) ? 'child' : undefined;
+  return { type: 'person', n: known, ages, related: true, ...(ticket ? { ticket } : {}) };
+}
 
 const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
+  [`(?:party|group) of\\s+(${SPELLED_OR_DIGITS})`, total(1)],
+  // Before the typed counts: "my mum (a pensioner)" is one person, not a second one.
+  [
+    String.raw`\(\s*(?:a\s+)?(?:pensioner|senior|oap)\s*\)|(?:who(?:'s| is)|(?:she|he)(?:'s| is))\s+(?:a\s+)?(?:pensioner|senior|oap|retired)`,
+    () => ({ type: 'about', ages: [], ticket: 'senior' }),
+  ],
   [
     `(${COUNT}|another)\\s+${TYPE_WORD}(?:'s)?(?:\\s+tickets?)?`,
     (m) => {
       const n = /^another$/i.test(m[1] ?? '') ? 1 : parseCount(m[1] ?? '');
       const ticket = TYPES.find(([re]) => re.test(m[2] ?? ''))?.[1];
       return n && ticket ? { type: 'typed', ticket, n } : undefined;
+    },
+  ],
+  [
+    // "my 8 year old daughter", "our two 7-year-olds", "a 6 year old"
+    AGED,
+    (m) => {
+      const age = Number(m[3] ?? m[4]);
+      const n = countOf(m[2]) ?? (m[5] ? PAIRS[m[5].toLowerCase()] : undefined) ?? 1;
+      return {
+        type: 'person',
+        n,
+        ages: Array(n).fill(age),
+        related: m[5] !== undefined || /^(?:my|our|his|her)$/i.test(m[1] ?? ''),
+      };
+    },
+  ],
+  [
+    // "my dad is 72", "my mom who is 68", "my grandparents are both over 70"
+    `(?:my|our|his|her)\\s+(${RELATIONS}|${RELATION})(?:'s)?\\s*,?\\s+(?:who\\s+)?(?:is|are|'s|aged)\\s+(?:both\\s+)?(?:over\\s+|above\\s+)?${AGE}${NOT_TIME}`,
+    (m) => {
+      const base = person(m[1] ?? '', undefined);
+      if (base.type !== 'person') return undefined;
+      const n = base.n ?? 1;
+      return { ...base, n, ages: Array(n).fill(Number(m[2])) };
+    },
+  ],
+  [
+    `(?:my|our|his|her|the)\\s+(?:(${SPELLED_OR_DIGITS})\\s+)?(?:little\\s+|young\\s+|elderly\\s+|old\\s+)?(${RELATIONS}|${RELATION}|little (?:girl|boy)s?)(?!\\w)`,
+    (m) => person(m[2] ?? '', countOf(m[1])),
+  ],
+  [`(${SPELLED_OR_DIGITS})\\s+(?:of my\\s+)?(${RELATIONS})`, (m) => person(m[2] ?? '', countOf(m[1]))],
+  [`(?:a|an|one)\\s+(?:fellow\\s+)?(${RELATION})(?!\\w)`, (m) => ({ ...person(m[1] ?? '', 1), related: true })],
+  [
+    // "she's 5", "they're 7", "who is 68", "(6 and 9)", "aged 70", "(a pensioner)"
+    String.raw`(?:she|he)(?:'s| is)\s+(?:only\s+|just\s+)?${AGE}${NOT_TIME}|they(?:'re| are)\s+(?:both\s+)?${AGE}${NOT_TIME}|who(?:'s| is)\s+${AGE}${NOT_TIME}|aged\s+${AGE}|\(\s*(\d{1,2})\s*(?:(?:and|&|,)\s*(\d{1,2}))?\s*\)`,
+    (m) => {
+      const ages = [m[1], m[2], m[3], m[4], m[5], m[6]].filter((a) => a !== undefined).map(Number);
+      return ages.length > 0 ? { type: 'about', ages } : undefined;
     },
   ],
   [
@@ -63,28 +126,25 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
     `for\\s+(one|two|three|four|five|six|seven|eight|nine|ten|\\d{1,2}\\s+(?:people|persons|of us|guests))(?:\\s+(?:people|persons|of us))?(?!\\s*(?:am|pm|:|o'?clock))`,
     total(1),
   ],
-  [`(?:party|group) of\\s+(${SPELLED_OR_DIGITS})`, total(1)],
+  // "tomorrow for 4, all together": a count after "for" that a comma ends is the party, not 4pm.
+  [String.raw`(?<!\b(?:at|showing|show|screening|start|starts|until|till)\s+)for\s+(\d{1,2})(?=\s*[,;])`, total(1)],
   [
     `(?:we(?:'re| are| will be|'ll be)|there (?:are|will be|'ll be|'re))\\s+(${SPELLED_OR_DIGITS})(?:\\s+of us)?`,
     total(1),
   ],
   [`(?:the\\s+)?(${SPELLED_OR_DIGITS})\\s+of us`, total(1)],
+  [
+    `(?:make (?:that|it)|change (?:that|it) to|just|only)\\s+(${SPELLED_OR_DIGITS})(?:\\s+now)?${NOT_TIME}(?!\\s+\\w+s\\b)`,
+    total(1),
+  ],
+  [`(?:get|grab|book|reserve|need|want)\\s+(${SPELLED_OR_DIGITS})(?=\\s+(?:for|to|of)\\b)`, total(1)],
   ['both of us|us two|us both', () => ({ type: 'total', n: 2 })],
   [
-    'just (?:me|myself|for me|one)|only me|(?:by|for) myself|on my own|alone|solo|a single ticket',
+    String.raw`(?:just|only)\s+(?:me|myself|for me|one)(?!\s*(?:and|&|\+|,|with|n)\b)|(?:by|for) myself|on my own|alone|solo|a single ticket|for me(?!\s*(?:and|&|\+|,|with|n)\b)(?=\s*(?:[.,;!?]|$))`,
     () => ({ type: 'total', n: 1 }),
   ],
   [
-    `(${SPELLED_OR_DIGITS})\\s+(?:of my\\s+)?(?:${PLURAL_COMPANIONS})`,
-    (m) => {
-      const n = parseCount(m[1] ?? '');
-      return n ? { type: 'companions', n } : undefined;
-    },
-  ],
-  [`(?:my|our)\\s+(?:${PLURAL_COMPANIONS})`, () => ({ type: 'unknown' })],
-  [`my\\s+(?:${COMPANION})`, () => ({ type: 'companions', n: 1 })],
-  [
-    String.raw`me\s+(?:and|&|\+|with|plus)|(?:and|&)\s+(?:me|i|myself)|(?:with|taking|bringing)(?=\s+(?:my|our)\b)`,
+    String.raw`me\s*(?:,|and|&|\+|with|plus|n)(?=\s)|(?:and|&)\s+(?:me|i|myself)\b|(?:with|taking|bringing|take|bring)(?=\s+(?:my|our|the)\b)|with (?:me|us)\b|i'?m (?:coming|going)|i am (?:coming|going)|coming with`,
     () => ({ type: 'self' }),
   ],
 ];
@@ -96,14 +156,16 @@ function total(group: number) {
   };
 }
 
-/* "Plus a child", "another adult": add to the party already known. */
-const ADDING = /\b(?:plus|another|additional|extra|one more|as well)\b/i;
+/* "Plus a child", "another adult", "my son is coming too": add to the party already known. */
+const ADDING = /\b(?:plus|another|additional|extra|one more|as well|too|also|joining)\b/i;
+/* "No, just one adult": a correction of the named ticket types only. */
+const CORRECTING = /\b(?:no|just|only|actually|make it|make that|instead|sorry|change)\b/i;
 
-/** Seat count and ticket mix from every piece of the party the message names. */
+/** Seat count, ticket mix and implied age rating from every piece of the party the message names. */
 export const partyRule: Rule = (scan) => {
   const found: Array<{ hit: Hit; piece: Piece }> = [];
   for (const [source, read] of PATTERNS) {
-    hits(scan, source, (m) => {
+    hits(source === AGED ? { ...scan, text: scan.original } : scan, source, (m) => {
       const hit: Hit = { ...span(m), drafts: [] };
       const piece = read(m);
       // Earlier patterns are more specific: "two adults" is not also "two … people".
@@ -127,38 +189,72 @@ export const partyRule: Rule = (scan) => {
   ];
 };
 
-function decide(pieces: Piece[], scan: Scan, at: number): Draft[] {
-  if (pieces.some((p) => p.type === 'unknown') && !pieces.some((p) => p.type === 'total' || p.type === 'typed'))
-    return [];
+type Person = Extract<Piece, { type: 'person' }>;
+
+/** Age statements join the companion named just before them. */
+function attachAges(pieces: Piece[]): Piece[] {
+  const out: Piece[] = [];
+  for (const p of pieces) {
+    const last = [...out].reverse().find((q): q is Person => q.type === 'person');
+    if (p.type === 'about' && last && last.ages.length === 0) {
+      const n = last.n ?? Math.max(1, p.ages.length);
+      const ages = p.ages.length === 0 ? [] : p.ages.length === 1 ? Array(n).fill(p.ages[0]) : p.ages;
+      Object.assign(last, { n, ages, ...(p.ticket ? { ticket: p.ticket } : {}) });
+    } else if (p.type === 'about' && (p.ages.length > 0 || p.ticket)) {
+      // Said of nobody named before ("Grandma (a senior)"): a person of their own.
+      const n = Math.max(1, p.ages.length);
+      out.push({ type: 'person', n, ages: p.ages, related: false, ...(p.ticket ? { ticket: p.ticket } : {}) });
+    } else if (p.type !== 'about') out.push(p);
+  }
+  return out;
+}
+
+function decide(found: Piece[], scan: Scan, at: number): Draft[] {
+  const pieces = attachAges(found);
+  const people = pieces.filter((p): p is Person => p.type === 'person');
+  const self = pieces.some((p) => p.type === 'self');
+  const totals = pieces.filter((p) => p.type === 'total');
+  const total = totals.length > 0 ? (totals[totals.length - 1] as { n: number }).n : undefined;
   const typed: Partial<Record<TicketTypeId, number>> = {};
-  let total: number | undefined;
   let more = 0;
-  let companions = 0;
-  let self = false;
   for (const p of pieces) {
     if (p.type === 'typed') typed[p.ticket] = (typed[p.ticket] ?? 0) + p.n;
-    else if (p.type === 'total') total = p.n;
     else if (p.type === 'more') more += p.n;
-    else if (p.type === 'companions') companions += p.n;
-    else if (p.type === 'self') self = true;
   }
-  const typedSum = (typed.adult ?? 0) + (typed.child ?? 0) + (typed.senior ?? 0);
-  const listed = self ? 1 + companions : 0;
   const [start, end] = clauseAt(scan.original, at);
-  const adding = ADDING.test(scan.original.slice(start, end));
-  if (typedSum > 0) {
-    const untyped = total !== undefined ? Math.max(0, total - typedSum) : listed;
-    const mix = { ...typed, adult: (typed.adult ?? 0) + untyped };
-    // Zero counts are left out: the model reads an unnamed ticket type as zero.
+  const clause = scan.original.slice(start, end);
+  const adding = ADDING.test(clause) && total === undefined;
+  // Companions count when the speaker comes along, a total is said or they join ("my son is coming
+  // too"); a bare "a 6 year old" always does.
+  const counted = people.filter((p) => self || adding || total !== undefined || !p.related);
+  if (counted.some((p) => p.n === undefined) && total === undefined && Object.keys(typed).length === 0) return [];
+  for (const p of counted) {
+    const tickets = p.ages.length > 0 ? p.ages.map(ticketForAge) : Array(p.n ?? 0).fill(p.ticket ?? 'adult');
+    for (const t of tickets) typed[t as TicketTypeId] = (typed[t as TicketTypeId] ?? 0) + 1;
+  }
+  const drafts: Draft[] = [];
+  const listed = (self ? 1 : 0) + counted.reduce((sum, p) => sum + (p.n ?? 0), 0);
+  const typedSum = (typed.adult ?? 0) + (typed.child ?? 0) + (typed.senior ?? 0);
+  const special = (typed.child ?? 0) + (typed.senior ?? 0) > 0;
+  const namedTypes = found.some((p) => p.type === 'typed');
+  if (special || namedTypes) {
+    const people_ = total !== undefined ? Math.max(total, typedSum) : typedSum + (self ? 1 : 0);
+    const mix = { ...typed, adult: (typed.adult ?? 0) + Math.max(0, people_ - typedSum) };
     const set = {
       kind: 'ticketMix' as const,
       ...(mix.adult > 0 ? { adult: mix.adult } : {}),
       ...(mix.child ? { child: mix.child } : {}),
       ...(mix.senior ? { senior: mix.senior } : {}),
     };
-    return [{ set, mode: adding ? 'add' : 'replace' }];
-  }
-  if (total !== undefined || listed > 0) return [{ set: { kind: 'seatCount', count: (total ?? listed) + more } }];
-  if (more > 0) return [{ set: { kind: 'seatCount', count: more }, mode: 'add' }];
-  return [];
+    const onlyTyped = !self && people.length === 0 && total === undefined;
+    const mode = adding ? 'add' : onlyTyped && CORRECTING.test(scan.original) ? 'refine' : 'replace';
+    drafts.push({ set, mode });
+  } else if (total !== undefined || listed > 0)
+    drafts.push({ set: { kind: 'seatCount', count: (total ?? listed) + more } });
+  else if (more > 0) drafts.push({ set: { kind: 'seatCount', count: more }, mode: 'add' });
+  const ages = counted.flatMap((p) => p.ages);
+  const youngest = ages.length > 0 ? Math.min(...ages) : (typed.child ?? 0) > 0 ? 0 : undefined;
+  const allowed = youngest === undefined ? undefined : ratingsForAge(youngest);
+  if (allowed) drafts.push({ set: { kind: 'ageRating', allowed }, implied: true });
+  return drafts;
 }

@@ -88,6 +88,9 @@ function rowLabels(m: RegExpExecArray): string[] | undefined {
   return upper;
 }
 
+const COMPANION_SEAT =
+  /^\s*(?:plus|and|with)\s+(?:the|a|one)\s+(?:seat|chair|companion seat|place)\s+(?:next to|beside|by)\s+(?:it|that|them)\b/i;
+
 /** Seat kinds: "premium seats", "a wheelchair space", "standard seats"; "no premium" means standard seats. */
 export const seatKindRule: Rule = (scan) => [
   ...hits(scan, String.raw`(?:(${COUNT})\s+)?(?:premium|vip|luxury)(?:\s+(?:seats?|seating|tickets?))?`, (m) => {
@@ -102,7 +105,13 @@ export const seatKindRule: Rule = (scan) => [
     (m) => {
       if (polarity(scan.original, m.index ?? 0) !== 'positive') return { ...span(m), drafts: [] };
       const count = parseCount(m[1] ?? '') ?? 1;
-      return { ...span(m), drafts: [{ set: { kind: 'seatKind', seatKind: 'wheelchair', count } }] };
+      const drafts: Draft[] = [{ set: { kind: 'seatKind', seatKind: 'wheelchair', count } }];
+      // "a wheelchair space plus the seat next to it": one more seat, beside the space.
+      const after = scan.original.slice((m.index ?? 0) + m[0].length);
+      if (COMPANION_SEAT.test(after)) {
+        drafts.push({ set: { kind: 'seatCount', count: count + 1 } }, { set: { kind: 'adjacent' } });
+      }
+      return { ...span(m), drafts };
     },
   ),
   ...hits(scan, String.raw`(?:(${COUNT})\s+)?(?:standard|regular|normal)\s+seats?`, (m) => ({

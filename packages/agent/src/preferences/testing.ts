@@ -15,7 +15,11 @@ export const CONTEXT: PreferenceContext = {
   knownGenres: [...new Set(scenario.movies.flatMap((m) => m.genres))],
 };
 
-const ModelSchema = z.strictObject({ hard: z.array(HardConstraintSchema), soft: z.array(ConstraintSchema) });
+const ModelSchema = z.strictObject({
+  hard: z.array(HardConstraintSchema),
+  soft: z.array(ConstraintSchema),
+  questions: z.array(z.string().min(1)).min(1).optional(),
+});
 
 /** Throws when a model would not validate as a story's hard and soft lists. */
 export function assertValid(model: PreferenceModel): void {

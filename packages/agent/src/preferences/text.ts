@@ -17,7 +17,9 @@ export function normalize(text: string): string {
 }
 
 /* Commas split clauses too: "IMAX if possible, tomorrow" hedges only the IMAX. */
-const BOUNDARY = /[;:!?\n,]|\.(?!\d)|\b(?:but|though|although|however|whereas)\b/gi;
+/* "Anything but X" is one clause: there "but" means "except". */
+const BOUNDARY =
+  /[;:!?\n,]|\.(?!\d)|(?<!\b(?:anything|everything|all|nothing)\s+)\bbut\b|\b(?:though|although|however|whereas)\b/gi;
 
 /** The clause (between punctuation or "but") around `index`, as [start, end). */
 export function clauseAt(text: string, index: number): [number, number] {
@@ -42,7 +44,7 @@ const SOFTENED =
 const HARD =
   /\b(?:must|need|needs|have to|has to|got to|definitely|only|required|absolutely|essential|non-negotiable)\b/i;
 const HEDGE =
-  /\b(?:ideally|preferably|prefer|preferred|(?:i|we)'?d rather|would rather|if possible|if you can|if we can|if available|if there'?s one|would be (?:nice|great|good|ideal|lovely)|(?:it|that)'?d be (?:nice|great|good|ideal|lovely)|nice to have|maybe|perhaps|possibly|hopefully|would love|i'?d love|bonus|optional)\b/i;
+  /\b(?:ideally|preferably|prefer|preferred|(?:i|we)'?d rather|would rather|if possible|if you can|if we can|if available|if there'?s one|if there is one|if they (?:have|'ve got|got) (?:it|one|any|them)|if poss(?:ible)?|where possible|would be (?:nice|great|good|ideal|lovely)|(?:it|that)'?d be (?:nice|great|good|ideal|lovely)|nice to have|maybe|perhaps|possibly|hopefully|would love|i'?d love|bonus|optional)\b/i;
 
 /**
  * How firmly the clause around `index` states its wish: `hard` for an explicit requirement
@@ -54,12 +56,19 @@ export function clauseStrength(text: string, index: number): Strength | undefine
   const clause = text.slice(start, end);
   if (SOFTENED.test(clause)) return 'soft';
   if (HARD.test(clause)) return 'hard';
+  // "Scratch that, we'd rather see X" is a change of mind, not a hedge.
+  if (CHANGE_OF_MIND.test(text) && !HEDGE.test(clause.replace(RATHER, ''))) return undefined;
   if (HEDGE.test(clause)) return 'soft';
   return undefined;
 }
 
+/** Words that take back what was said before: after them, "rather" states the new wish. */
+export const CHANGE_OF_MIND =
+  /\b(?:scratch that|forget (?:that|it)|on second thought|changed? (?:my|our) minds?|instead|switch(?: it)? to|let'?s do|actually)\b/i;
+const RATHER = /\b(?:(?:i|we)'?d rather|would rather)\b/gi;
+
 const NEGATION =
-  /\b(?:no|not|nothing|never|none|neither|nor|without|avoid|except|excluding|exclude|hate|dislike|don'?t want|do not want|don'?t like|do not like|can'?t stand|rather not|anything but|non)\b/gi;
+  /\b(?:no|not|nothing|never|none|neither|nor|without|avoid|except|excluding|exclude|hate|dislike|don'?t want|do not want|doesn'?t want|does not want|didn'?t want|don'?t like|do not like|doesn'?t like|can'?t stand|rather not|anything but|non)\b/gi;
 /* Words that turn a clause positive again after a negation: "nothing but …" is not here on purpose. */
 const PIVOT = /\b(?:something|someone|instead|prefer|want|like|love|please|is|are|be)\b/i;
 const SKIP = /\b(?:instead of|rather than|in place of)\s+(?:the\s+|an?\s+)?$/i;
@@ -71,7 +80,7 @@ const NEGATION_REACH = 4;
  * in 3D", "nothing scary", "no romantic comedies or horror"), or only mentioned as what is being
  * replaced (`skip`: "3D instead of IMAX"). Looks back within the clause only.
  */
-export function polarity(text: string, index: number): 'positive' | 'negative' | 'skip' {
+export function polarity(text: string, index: number, reach = NEGATION_REACH): 'positive' | 'negative' | 'skip' {
   const [start] = clauseAt(text, index);
   const before = text.slice(start, index);
   if (SKIP.test(before)) return 'skip';
@@ -80,7 +89,7 @@ export function polarity(text: string, index: number): 'positive' | 'negative' |
   if (!last) return 'positive';
   const between = before.slice((last.index ?? 0) + last[0].length);
   const words = between.split(/[\s-]+/).filter(Boolean);
-  if (words.length > NEGATION_REACH || PIVOT.test(between)) return 'positive';
+  if (words.length > reach || PIVOT.test(between)) return 'positive';
   return 'negative';
 }
 

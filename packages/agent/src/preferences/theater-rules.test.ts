@@ -100,3 +100,13 @@ describe('theaters the agent can see (the theater stage)', () => {
     expect(hear('Festival Dome tomorrow').model.hard.filter((c) => c.kind === 'title')).toEqual([]);
   });
 });
+
+describe('a venue named in lower case', () => {
+  it('reads "at grand central cinema" up to its venue word, and not "the local cinema"', () => {
+    expect(hard('iron meridian at grand central cinema on monday')).toContainEqual({
+      kind: 'theater',
+      is: ['Grand Central Cinema'],
+    });
+    expect(hard('at the local cinema').filter((c) => c.kind === 'theater')).toEqual([]);
+  });
+});

@@ -35,8 +35,23 @@ export const theaterRule: Rule = (scan) => {
       const name = matches.length === 1 ? (matches[0] as string) : run.name;
       return { start: run.start, end: run.end, drafts: theaterDrafts(name, polarity(scan.original, run.start)) };
     });
-  return [...named, ...runs];
+  const taken = [...named, ...runs].reduce((text, hit) => blank(text, hit.start, hit.end), scan.text);
+  // "at grand central cinema": a venue named in lower case, read up to its venue word.
+  const lower = hits({ ...scan, text: taken }, LOWER_VENUE, (m) => {
+    const words = (m[1] ?? '').trim().split(/\s+/);
+    if (words.some((w) => NOT_A_NAME.test(w))) return undefined;
+    const written = words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ');
+    const matches = known.filter((name) => theaterNamed({ id: '', name }, written));
+    const name = matches.length === 1 ? (matches[0] as string) : written;
+    return { ...span(m), drafts: theaterDrafts(name, polarity(scan.original, m.index ?? 0)) };
+  });
+  return [...named, ...runs, ...lower];
 };
+
+const LOWER_VENUE = String.raw`(?:at|in)\s+(?:the\s+)?((?:[a-z]+\s+){1,3}(?:cinema|theater|theatre|multiplex|arthouse|imax|odeon|cineplex))`;
+/* Words that describe a venue rather than name it: "at the local cinema" names none. */
+const NOT_A_NAME =
+  /^(?:a|an|any|local|nearest|closest|cheapest|nice|good|big|small|other|same|my|our|your|that|this|regular|normal|standard|3d|2d)$/i;
 
 function theaterDrafts(name: string, p: ReturnType<typeof polarity>): Draft[] {
   if (p === 'skip') return [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hard, soft } from './testing.ts';
+import { hard, read, soft } from './testing.ts';
 import { clock, parseClock } from './times.ts';
 
 const start = (...m: string[]) => hard(...m).find((c) => c.kind === 'startTime');
@@ -109,5 +109,34 @@ describe('time refinements', () => {
 
   it('a named window replaces both bounds', () => {
     expect(start('between 6 and 8pm', 'around 9pm')).toEqual({ kind: 'startTime', after: '20:30', before: '21:30' });
+  });
+});
+
+describe('direction and refusal of a time', () => {
+  const times = (...m: string[]) => read(...m).model;
+
+  it.each([
+    ["we can't start before 6:30 pm", { kind: 'startTime', after: '18:30' }],
+    ['we cannot get there before 7:15pm', { kind: 'startTime', after: '19:15' }],
+    ['nothing that starts after 9pm', { kind: 'startTime', before: '21:00' }],
+    ['not earlier than 7', { kind: 'startTime', after: '19:00' }],
+    ['need to be out by half past ten', { kind: 'endTime', before: '22:30' }],
+    ['home by quarter to eleven', { kind: 'endTime', before: '22:45' }],
+    ['morning or early afternoon', { kind: 'startTime', before: '15:00' }],
+  ])('"%s"', (text, constraint) => {
+    expect(times(text)).toEqual({ hard: [constraint], soft: [] });
+  });
+
+  it('"preferably evening, afternoon works too": afternoon or evening, evening preferred', () => {
+    expect(times('preferably evening, afternoon works too')).toEqual({
+      hard: [{ kind: 'startTime', after: '12:00' }],
+      soft: [{ kind: 'startTime', after: '17:00' }],
+    });
+  });
+
+  it('a refusal of a film does not reach the day after it', () => {
+    const model = read('anything but the hollow house tonight').model;
+    expect(model.hard).toContainEqual({ kind: 'date', dates: ['2026-11-21'] });
+    expect(model.hard).toContainEqual({ kind: 'title', not: ['The Hollow House'] });
   });
 });

@@ -23,7 +23,7 @@ export function minutesOf(time: string): number {
 
 const HOUR = String.raw`(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)`;
 /** One clock time as written: "7", "7pm", "7:30 pm", "19:30", "seven o'clock", "8ish", "noon". */
-export const CLOCK = String.raw`(?:noon|midday|midnight|${HOUR}(?:[:.]\d{2})?(?:\s*(?:am|pm|o'?clock))?(?:-?ish)?)`;
+export const CLOCK = String.raw`(?:noon|midday|midnight|(?:half|quarter) past ${HOUR}(?:\s*(?:am|pm))?|quarter to ${HOUR}(?:\s*(?:am|pm))?|${HOUR}(?:[:.]\d{2})?(?:\s*(?:am|pm|o'?clock))?(?:-?ish)?)`;
 /* A number followed by these is a count or an amount, not a time. */
 const NOT_A_TIME = String.raw`(?!\s*(?:km|kilomet|mi\b|miles?|people|persons?|tickets?|seats?|adults?|kids?|child|children|seniors?|dollars|bucks|euros?|usd|%|of us|rows?|stars?|/))`;
 const EARLY_CUTOFF = 5 * 60;
@@ -36,6 +36,14 @@ export function parseClock(text: string, morning = false): { minutes: number; ex
   const t = text.trim().toLowerCase();
   if (t === 'noon' || t === 'midday') return { minutes: 12 * 60, explicit: true };
   if (t === 'midnight') return { minutes: 24 * 60, explicit: true };
+  // "half past ten", "quarter to eight": said of a clock, so as explicit as "10:30".
+  const spoken = /^(half|quarter) (past|to) (\S+)(\s*(?:am|pm))?$/.exec(t);
+  if (spoken) {
+    const base = parseClock(`${spoken[3]}${spoken[4] ?? ''}`, morning);
+    if (!base) return undefined;
+    const offset = spoken[1] === 'half' ? 30 : spoken[2] === 'past' ? 15 : -15;
+    return { minutes: base.minutes + offset, explicit: true };
+  }
   const m = /^([a-z]+|\d{1,2})(?:[:.](\d{2}))?\s*(am|pm|o'?clock)?(-?ish)?$/.exec(t);
   const hour = parseCount(m?.[1] ?? '');
   const minute = Number(m?.[2] ?? 0);
@@ -94,8 +102,8 @@ function at(m: RegExpExecArray, minutes: number | undefined, drafts: (t: number)
   return minutes === undefined ? undefined : { ...span(m), drafts: drafts(minutes) };
 }
 
-const AFTER = 'after|from|later than|not before|no earlier than|past|start(?:s|ing)? (?:after|from)';
-const BEFORE = 'before|by|no later than|not after|earlier than|until|till|start(?:s|ing)? (?:before|by)';
+const AFTER = 'after|from|later than|not before|no earlier than|not earlier than|past|start(?:s|ing)? (?:after|from)';
+const BEFORE = 'before|by|no later than|not later than|not after|earlier than|until|till|start(?:s|ing)? (?:before|by)';
 const AROUND = 'around|about|approximately|roughly|circa|~';
 const AT = 'at|start(?:s|ing)? at|for';
 /** "Around 7" means within half an hour either side. */
@@ -122,11 +130,17 @@ export const startTimeRule: Rule = (scan) => {
     ...hits(scan, `(?:${AROUND})\\s*(${CLOCK})${NOT_A_TIME}`, (m) =>
       at(m, clockAt(m, m[1], false), (t) => [window('startTime', t - AROUND_MINUTES, t + AROUND_MINUTES)]),
     ),
+    // "We can't start before 6:30", "we cannot get there before 7:15": the earliest start.
+    ...hits(
+      scan,
+      `(?:can'?t|cannot|can not|won'?t be able to|unable to|couldn'?t)\\s+(?:\\w+\\s+){0,2}?(?:before|earlier than|until|till)\\s+(${CLOCK})${NOT_A_TIME}`,
+      (m) => at(m, clockAt(m, m[1], false), (t) => [bound('startTime', 'after', t)]),
+    ),
     ...hits(scan, `(?:${AFTER})\\s+(${CLOCK})${NOT_A_TIME}|(${CLOCK})\\s+(?:at the earliest|or later)`, (m) =>
-      at(m, clockAt(m, m[1] ?? m[2], false), (t) => [bound('startTime', 'after', t)]),
+      at(m, clockAt(m, m[1] ?? m[2], false), (t) => [bound('startTime', refused(scan, m) ? 'before' : 'after', t)]),
     ),
     ...hits(scan, `(?:${BEFORE})\\s+(${CLOCK})${NOT_A_TIME}|(${CLOCK})\\s+(?:at the latest|or earlier)`, (m) =>
-      at(m, clockAt(m, m[1] ?? m[2], false), (t) => [bound('startTime', 'before', t)]),
+      at(m, clockAt(m, m[1] ?? m[2], false), (t) => [bound('startTime', refused(scan, m) ? 'after' : 'before', t)]),
     ),
     ...hits(scan, `(?:(${AT})\\s+)?(${CLOCK})${NOT_A_TIME}`, (m) => {
       // Without "at", and always after "for" ("for 7" may be seven people), only a clear clock counts.
@@ -139,6 +153,16 @@ export const startTimeRule: Rule = (scan) => {
   ];
 };
 
+/* Words that may stand between a refusal and a bound it turns round: "nothing that starts after 9". */
+const REFUSAL =
+  /\b(?:no|not|nothing|none|don'?t want|do not want|doesn'?t want)\b((?:\s+(?:that|which|starting|starts|start|to|anything|something|showings?|shows?|films?|movies?|one|ones|screenings?))*)\s*$/i;
+
+/** Whether a bound is refused ("nothing that starts after 9pm" is a start before 21:00). */
+function refused(scan: Scan, m: RegExpExecArray): boolean {
+  const [start] = clauseAt(scan.original, m.index ?? 0);
+  return REFUSAL.test(scan.original.slice(start, m.index ?? 0));
+}
+
 /** "6-9pm": the first time takes the second's am/pm when it has none. */
 function sharedSuffix(a = '', b = ''): [string, string] {
   const suffix = /\s*(am|pm)$/i.exec(b)?.[1];
@@ -148,26 +172,59 @@ function sharedSuffix(a = '', b = ''): [string, string] {
 /** Named parts of the day, as start-time windows. They apply before clock times in the same message. */
 const PERIODS: Array<[string, number, number | undefined]> = [
   ['early evening', 17 * 60, 19 * 60],
+  ['early afternoon', 12 * 60, 15 * 60],
+  ['late afternoon', 15 * 60, 17 * 60],
   ['late[- ](?:night|show(?:ing)?|evening)|late at night', 21 * 60, undefined],
   [String.raw`(?:this\s+|in the\s+)?morning`, 0, 12 * 60],
   [String.raw`(?:this\s+|in the\s+)?afternoon|matinee`, 12 * 60, 17 * 60],
   [String.raw`(?:this\s+|in the\s+)?evening|night|after work`, 17 * 60, undefined],
 ];
 
-/** "Morning" (before 12:00), "afternoon" (12:00–17:00), "evening"/"night" (after 17:00), "late show" (after 21:00). */
-export const periodRule: Rule = (scan) =>
-  PERIODS.flatMap(([source, from, to]) =>
+const PERIOD = PERIODS.map(([source]) => `(?:${source})`).join('|');
+
+function periodOf(words: string): [number, number | undefined] | undefined {
+  const found = PERIODS.find(([source]) => new RegExp(`^(?:${source})$`, 'i').test(words.trim()));
+  return found ? [found[1], found[2]] : undefined;
+}
+
+function periodWindow(from: number, to: number | undefined) {
+  return to === undefined
+    ? { kind: 'startTime' as const, after: clock(from) }
+    : from === 0
+      ? { kind: 'startTime' as const, before: clock(to) }
+      : { kind: 'startTime' as const, after: clock(from), before: clock(to) };
+}
+
+/* "Afternoon works too", "evening is fine as well": widens the window already wanted. */
+const WIDENING =
+  /\b(?:works?|(?:is|are|would be) (?:fine|ok|okay|good)|also (?:works?|fine|ok)|could work|would work)\s+(?:too|as well)\b|\balso\b/i;
+
+/**
+ * "Morning" (before 12:00), "afternoon" (12:00–17:00), "evening"/"night" (after 17:00), "late show"
+ * (after 21:00); "morning or early afternoon" is both (before 15:00); "afternoon works too" widens
+ * the window already wanted, which stays as the preference.
+ */
+export const periodRule: Rule = (scan) => [
+  ...hits(scan, `(${PERIOD})\\s+(?:or|and/or|to)\\s+(${PERIOD})`, (m) => {
+    const a = periodOf(m[1] ?? '');
+    const b = periodOf(m[m.length - 1] ?? '');
+    if (!a || !b || polarity(scan.original, m.index ?? 0) !== 'positive') return undefined;
+    const to = a[1] === undefined || b[1] === undefined ? undefined : Math.max(a[1], b[1]);
+    return { ...span(m), drafts: [{ set: periodWindow(Math.min(a[0], b[0]), to), rank: 0 }] };
+  }),
+  ...PERIODS.flatMap(([source, from, to]) =>
     hits(scan, source, (m) => {
-      if (polarity(scan.original, m.index ?? 0) !== 'positive') return { ...span(m), drafts: [] };
-      const set =
-        to === undefined
-          ? { kind: 'startTime' as const, after: clock(from) }
-          : from === 0
-            ? { kind: 'startTime' as const, before: clock(to) }
-            : { kind: 'startTime' as const, after: clock(from), before: clock(to) };
-      return { ...span(m), drafts: [{ set, rank: 0 }] };
+      // Refused only right after the refusal ("not in the evening"), as a day is.
+      if (polarity(scan.original, m.index ?? 0, 3) !== 'positive') return { ...span(m), drafts: [] };
+      const [start, end] = clauseAt(scan.original, m.index ?? 0);
+      const widening = WIDENING.test(scan.original.slice(start, end));
+      return {
+        ...span(m),
+        drafts: [{ set: periodWindow(from, to), rank: 0, ...(widening ? { mode: 'add' as const } : {}) }],
+      };
     }),
-  );
+  ),
+];
 
 /** "Earliest", "as early as possible", "first showing" → earliest; "latest", "last showing" → latest. */
 export const earliestLatestRule: Rule = (scan) => [

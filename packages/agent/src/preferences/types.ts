@@ -16,6 +16,11 @@ export interface PreferenceContext {
 export interface PreferenceModel {
   hard: HardConstraint[];
   soft: Constraint[];
+  /**
+   * Short questions about what the reader could not settle and could change the booking (how many
+   * are coming; words it could not read that hold a number). The agent asks before booking.
+   */
+  questions?: string[];
 }
 
 /** The result of reading one message. */
@@ -27,6 +32,15 @@ export interface Understanding {
   summary: string;
   /** True when nothing in the message was recognized, so the agent can ask instead. */
   unparsed: boolean;
+  /** Words the reader changed before reading ("tmrw" → "tomorrow", "orbitel drift" → "Orbital Drift"). */
+  fixes: Fix[];
+  /** The words of the message no rule used, in order (filler words left out). */
+  unread: string[];
+}
+
+export interface Fix {
+  from: string;
+  to: string;
 }
 
 export type Strength = 'hard' | 'soft';
@@ -50,6 +64,11 @@ export type Draft =
       rank?: number;
       /** A price per ticket, multiplied by the seat count once the message is merged. */
       perTicket?: boolean;
+      /**
+       * Not said but implied (a child in the party implies a film for children): applied only when
+       * the model has nothing said of that kind and no film is named.
+       */
+      implied?: boolean;
     }
   | { remove: ConstraintKind; value?: string };
 
@@ -68,6 +87,7 @@ export type Op =
       strength: Strength;
       mode: Mode;
       perTicket: boolean;
+      implied?: boolean;
       at: number;
       rank: number;
     }

@@ -1,5 +1,5 @@
 import { type Story, shortDateLabel } from '@usher/booking';
-import { type Message, type MessageOf, MODIFICATION_TOOLS } from '@usher/protocol';
+import { type BookingSummary, type Message, type MessageOf, MODIFICATION_TOOLS, type UiSpec } from '@usher/protocol';
 import { type ExecutionPort, execute } from '../action/executor.ts';
 import { EpisodicLog } from '../memory/episodic.ts';
 import { fingerprintOf } from '../memory/fingerprint.ts';
@@ -8,12 +8,14 @@ import { clickedIds } from '../perception/chosen.ts';
 import { EMPTY_CONTEXT, type PerceivedContext, perceive } from '../perception/perceive.ts';
 import { studyDayOf } from '../perception/study-day.ts';
 import { freshExploration, type PlannerInput, planNext } from '../planning/deterministic.ts';
+import type { LlmConfig } from '../planning/llm/config.ts';
+import { readWithLlm } from '../planning/llm/reader.ts';
 import type { ActionOutcome, NavigationPlan } from '../planning/plan.ts';
 import type { PreferenceModel } from '../planning/solver/index.ts';
 import { idsOfCall } from '../planning/tool-shapes.ts';
 import { recoveryFor } from '../policies/retry.ts';
 import { unsafeBecause } from '../policies/safety.ts';
-import { fromStory, updatePreferences } from '../preferences/index.ts';
+import { fromStory, type PreferenceContext, type Understanding, updatePreferences } from '../preferences/index.ts';
 import { ClockReadings } from './clock-readings.ts';
 import { RelayClient, type RelayEvent, RelayRequestError } from './relay-client.ts';
 
@@ -31,6 +33,8 @@ export function isPlainYes(text: string): boolean {
 
 /** How long to wait before trying a resync again after it timed out. */
 const RESYNC_RETRY_MS = 500;
+/** At most this many titles and genres are remembered from a movie stage (a host's list may be long). */
+const MAX_CATALOG = 500;
 
 /** The runtime's phases (spec §4). */
 export type AgentPhase = 'DISCONNECTED' | 'CONNECTED' | 'JOINED' | 'SESSION_ACTIVE' | 'WAITING_RESULT' | 'TERMINATING';
@@ -70,6 +74,11 @@ export interface AgentOptions {
   confirmInChat?: boolean;
   /** The machine's clock, read only when no host has said which day the study is on. */
   now?: () => Date;
+  /**
+   * An OpenAI-compatible service that reads the goal and each instruction (`planning/llm/reader.ts`);
+   * without it, or when its answer cannot be used, the deterministic reader does.
+   */
+  reader?: LlmConfig;
 }
 
 export interface AgentResult {
@@ -110,8 +119,11 @@ export interface Instruction {
   observer?: AgentObserver;
   /** The wishes to start from (a conversation's own); the agent's current ones when omitted. */
   model?: PreferenceModel;
-  /** Asked before the irreversible submit on the confirm stage; `false` leaves the booking unsubmitted. */
-  confirmSubmit?: (summary: string) => Promise<boolean>;
+  /**
+   * Asked before the irreversible submit on the confirm stage, with the booking in words and as
+   * the confirm stage shows it; `false` leaves the booking unsubmitted.
+   */
+  confirmSubmit?: (summary: string, booking?: BookingSummary) => Promise<boolean>;
   /** Asked when several options are equally good: the ids picked (the first counts), or none to leave it to the agent. */
   pick?: (question: { title: string; items: { id: string; label: string; detail: string }[] }) => Promise<string[]>;
 }
@@ -173,7 +185,7 @@ export class Agent {
   async run(): Promise<AgentResult> {
     try {
       await this.start();
-      if (this.options.goal) this.hear(this.options.goal);
+      if (this.options.goal) await this.hearFirst(this.options.goal);
       return await this.loop();
     } finally {
       this.close();
@@ -200,7 +212,7 @@ export class Agent {
     try {
       if (instruction.model) this.model = instruction.model;
       if (this.halted()) return { ...this.stoppedResult(), model: this.model };
-      const understood = this.hear(instruction.text);
+      const understood = await this.hearFirst(instruction.text);
       const noWishes = this.model.hard.length === 0 && this.model.soft.length === 0;
       if (!understood && noWishes) {
         // Nothing to act on: say so rather than guess. ("Go on" with wishes already known just goes on.)
@@ -408,7 +420,7 @@ export class Agent {
     if (!confirm || action.type !== 'tool.call' || action.toolName !== 'next' || this.context.stage !== 'confirm') {
       return false;
     }
-    return !(await confirm(this.bookingSummary()));
+    return !(await confirm(this.bookingSummary(), this.context.uiSpec?.state.booking));
   }
 
   /** The booking on the confirm stage, in words: film, place, time, seats, tickets and total. */
@@ -588,6 +600,7 @@ export class Agent {
       this.context = { ...this.context, toolSchema: this.context.toolSchema.filter((t) => !PAGE_TOOLS.has(t.name)) };
     }
     this.noteStudyDay();
+    if (this.context.uiSpec?.stage === 'movie') this.rememberCatalog(this.context.uiSpec.items);
     this.memory.noteState(this.context.uiSpec);
     this.wake?.();
     return this.context;
@@ -676,22 +689,55 @@ export class Agent {
     }
   }
 
+  /**
+   * The titles and genres of the last movie stage seen, so a film named in lower case on a later
+   * stage ("actually, we'd rather see night ledger" on the confirm stage) is still recognized.
+   * Bounded by the stage's own list; replaced whenever the movie stage is seen again.
+   */
+  private catalog: { titles: string[]; genres: string[] } = { titles: [], genres: [] };
+
+  private rememberCatalog(items: UiSpec['items']): void {
+    const titles = items.map((item) => String(item.title ?? item.value)).slice(0, MAX_CATALOG);
+    const genres = [...new Set(items.flatMap((item) => (Array.isArray(item.genres) ? item.genres.map(String) : [])))];
+    this.catalog = { titles, genres: genres.slice(0, MAX_CATALOG) };
+  }
+
   /** Reads a participant's words into the wishes and says what was understood; false when nothing in them was understood. */
   private hear(text: string): boolean {
-    const byClock = this.studyToday === null;
-    const today = this.todayFromContext();
-    const known = this.context.uiSpec?.stage === 'movie' ? this.context.uiSpec.items : [];
-    const reading = {
-      today,
-      knownTitles: known.map((item) => String(item.title ?? item.value)),
-      knownGenres: [...new Set(known.flatMap((item) => (Array.isArray(item.genres) ? item.genres : [])))],
+    const reading = this.readingContext();
+    return this.take(text, updatePreferences(this.model, text, reading), reading);
+  }
+
+  /**
+   * Reads a goal or an instruction with the LLM reader when one is configured (the rules when it
+   * is not, or when its answer cannot be used). Messages mid-flow are read by the rules at once.
+   */
+  private async hearFirst(text: string): Promise<boolean> {
+    const config = this.options.reader;
+    if (!config) return this.hear(text);
+    const reading = this.readingContext();
+    const understanding = await readWithLlm(config, this.model, text, reading, this.abort.signal);
+    if (understanding.fallbackReason)
+      this.log(`agent: the LLM reader fell back to the rules: ${understanding.fallbackReason}`);
+    return this.take(text, understanding, reading);
+  }
+
+  private readingContext(): PreferenceContext {
+    return {
+      today: this.todayFromContext(),
+      knownTitles: this.catalog.titles,
+      knownGenres: this.catalog.genres,
       // On the theater stage the agent sees the theaters' names: "make it The Regent" is read as one.
       knownTheaters:
         this.context.uiSpec?.stage === 'theater'
           ? this.context.uiSpec.items.map((item) => String(item.name ?? item.value))
           : [],
     };
-    const understanding = updatePreferences(this.model, text, reading);
+  }
+
+  private take(text: string, understanding: Understanding, reading: PreferenceContext): boolean {
+    // Read against the machine's clock (no host has said the study's day yet): kept to read again once one does.
+    const byClock = this.studyToday === null;
     this.episodes.note({ text: `participant: ${text}`, data: { changed: understanding.changed } });
     if (understanding.unparsed) return false;
     if (byClock) this.clockReadings.note(this.model, text, reading);

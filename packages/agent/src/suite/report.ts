@@ -18,6 +18,13 @@ export interface SuiteTotals {
   minimumToolCalls: number;
   /** Tool calls spent in `blocked` scenarios (the minimum there is 0). */
   blockedToolCalls: number;
+  /** Scenarios passed without a correction, and with at most two. */
+  firstTry: number;
+  withinTwo: number;
+  /** Bookings submitted that break a hard constraint of the story: must be 0. */
+  hardViolations: number;
+  /** Corrections the simulated participant made over the whole suite. */
+  corrections: number;
 }
 
 export function totalsOf(reports: readonly ScenarioReport[]): SuiteTotals {
@@ -36,6 +43,10 @@ export function totalsOf(reports: readonly ScenarioReport[]): SuiteTotals {
     toolCalls: booked.reduce((sum, r) => sum + r.toolCalls, 0),
     minimumToolCalls: booked.reduce((sum, r) => sum + (r.minimumToolCalls ?? 0), 0),
     blockedToolCalls: blocked.reduce((sum, r) => sum + r.toolCalls, 0),
+    firstTry: reports.filter((r) => r.passed && r.corrections === 0).length,
+    withinTwo: reports.filter((r) => r.passed && r.corrections <= 2).length,
+    hardViolations: reports.filter((r) => r.booking && r.failedHard.length > 0).length,
+    corrections: reports.reduce((sum, r) => sum + r.corrections, 0),
   };
 }
 
@@ -63,7 +74,7 @@ function resultOf(r: ScenarioReport): string {
 /** The suite's report as plain text: one row per scenario, then the totals and every problem. */
 export function formatReport(reports: readonly ScenarioReport[]): string {
   const rows = [
-    ['scenario', 'expect', 'result', 'hard ok', 'best by soft', 'calls / min'],
+    ['scenario', 'expect', 'result', 'hard ok', 'best by soft', 'calls / min', 'corrections'],
     ...reports.map((r) => [
       r.file.replace(/\.json$/, ''),
       r.expect,
@@ -71,13 +82,15 @@ export function formatReport(reports: readonly ScenarioReport[]): string {
       r.expect === 'book' ? (r.passed ? 'yes' : 'NO') : r.passed ? 'blocked ok' : 'NO',
       r.best === null ? '–' : `${r.best ? 'yes' : 'no'} (${r.softScore}/${r.bestSoftScore})`,
       `${r.toolCalls} / ${r.minimumToolCalls ?? '–'}`,
+      String(r.corrections),
     ]),
   ];
   const t = totalsOf(reports);
   const lines = [
     table(rows),
     '',
-    `scenarios: ${t.scenarios}, passed ${pct(t.passed, t.scenarios)}`,
+    `scenarios: ${t.scenarios}, passed ${pct(t.passed, t.scenarios)}; first try ${pct(t.firstTry, t.scenarios)}, within two corrections ${pct(t.withinTwo, t.scenarios)} (${t.corrections} corrections in all)`,
+    `hard violations in submitted bookings: ${t.hardViolations}`,
     `book: hard constraints satisfied ${pct(t.satisfied, t.book)}; best by soft ${pct(t.best, t.withPreferences)} (of those with showing-level preferences)`,
     `blocked: correctly blocked ${pct(t.blockedOk, t.blocked)} (${t.blockedToolCalls} tool calls spent)`,
     `tool calls on bookings: ${t.toolCalls} vs minimum ${t.minimumToolCalls}${t.minimumToolCalls ? ` (${(t.toolCalls / t.minimumToolCalls).toFixed(2)}×)` : ''}`,

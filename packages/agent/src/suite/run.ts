@@ -2,6 +2,7 @@ import { checkBooking, type Scenario, type Story, type SubmittedBooking } from '
 import { EMPTY_MODEL, type Understanding, updatePreferences } from '../preferences/index.ts';
 import { Agent, type AgentResult } from '../runtime/agent.ts';
 import { feasibleOptions, isShowingLevel, minimumToolCalls, showingSoftScore } from './optimum.ts';
+import { type SimulatedParticipant, simulatedParticipant } from './participant.ts';
 import type { SuiteEntry } from './scenario.ts';
 
 /**
@@ -46,6 +47,10 @@ export interface ScenarioReport {
   softScore: number | null;
   bestSoftScore: number | null;
   toolCalls: number;
+  /** How many times the simulated participant said "no" with a correction before the end. */
+  corrections: number;
+  /** What the participant said each time. */
+  correctionTexts: string[];
   /** The fewest tool calls for the agent's booking (for the cheapest best option when it booked nothing). */
   minimumToolCalls: number | null;
   problems: string[];
@@ -58,7 +63,16 @@ export interface RunOptions {
   log?: (line: string) => void;
   /** The machine's clock as the agent sees it (read only when a host shows no study day). */
   now?: () => Date;
+  /**
+   * Who answers the agent's question before it submits: the simulated participant, who reads the
+   * pending booking in Usher's catalog, by default. A host with records of its own (the second
+   * host) needs one that reads its records, or one that says yes and leaves judging to the end.
+   */
+  participant?: (world: Scenario, story: Story) => SimulatedParticipant;
 }
+
+/** The simulated participant corrects the agent at most this many times; a third "no" ends the run. */
+export const MAX_CORRECTIONS = 2;
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
@@ -83,6 +97,8 @@ export async function runScenario(
   const { scenario, world } = entry;
   const { story } = scenario;
   const host = await startHost(world);
+  const participant = (options.participant ?? simulatedParticipant)(world, story);
+  let corrections = 0;
   let result: AgentResult;
   let booking: SubmittedBooking | null;
   try {
@@ -92,16 +108,27 @@ export async function runScenario(
       study: 'suite',
       participant: 'P-suite',
       mode: 'autopilot',
-      goal: story.text,
       returnWhenBlocked: true,
       ...(options.log && { log: options.log }),
       ...(options.now && { now: options.now }),
     });
+    // The participant is asked before every submit: "yes" when the booking keeps their story,
+    // otherwise "no" with a correction, which the agent hears as its next instruction.
+    const confirmSubmit = participant.confirm.bind(participant);
     const timer = setTimeout(() => agent.stop(), options.timeoutMs ?? 15_000);
     try {
-      result = await agent.run();
+      await agent.start();
+      result = await agent.instruct({ text: story.text, confirmSubmit });
+      let calls = result.toolCalls;
+      while (result.status === 'declined' && corrections < MAX_CORRECTIONS) {
+        corrections += 1;
+        result = await agent.instruct({ text: participant.lastCorrection() ?? 'No.', confirmSubmit });
+        calls += result.toolCalls;
+      }
+      result = { ...result, toolCalls: calls };
     } finally {
       clearTimeout(timer);
+      agent.close();
     }
     booking = host.submitted();
   } finally {
@@ -161,6 +188,8 @@ export async function runScenario(
     softScore,
     bestSoftScore,
     toolCalls: result.toolCalls,
+    corrections,
+    correctionTexts: participant.corrections,
     minimumToolCalls: booking
       ? minimumToolCalls(booking)
       : cheapestBest.length

@@ -1,0 +1,39 @@
+import type { TicketTypeId } from '@usher/booking';
+
+/*
+ * Who a person is, from how people describe them: the ticket an age or a word buys (the default
+ * world's: a child is under 12, a senior 65 or over), and the age ratings a young person may see.
+ * Relations and words that name people are listed here so the party rule reads like prose.
+ */
+
+/** Ages at which the tickets change (the default world's labels: "Child (under 12)", "Senior (65+)"). */
+export const CHILD_UNDER = 12;
+export const SENIOR_FROM = 65;
+/** Under this age a person may not see PG-13 films on their own; under 17, not R. */
+const PG13_FROM = 13;
+const R_FROM = 17;
+
+export function ticketForAge(age: number): TicketTypeId {
+  if (age < CHILD_UNDER) return 'child';
+  if (age >= SENIOR_FROM) return 'senior';
+  return 'adult';
+}
+
+/** The age ratings a party may see when its youngest is `age` (undefined when all are adults). */
+export function ratingsForAge(age: number): Array<'G' | 'PG' | 'PG-13'> | undefined {
+  if (age < PG13_FROM) return ['G', 'PG'];
+  if (age < R_FROM) return ['G', 'PG', 'PG-13'];
+  return undefined;
+}
+
+/** Words for one companion; "the missus" is rewritten to "my wife" before the rules run. */
+export const RELATION =
+  'wife|husband|partner|girlfriend|boyfriend|fianc[eé]e?|friend|buddy|mate|pal|mom|mum|mother|mommy|mummy|dad|father|daddy|sister|brother|colleague|coworker|co-worker|classmate|student|neighbou?r|date|son|daughter|boy|girl|nephew|niece|grandson|granddaughter|grandchild|grandma|grandpa|grandmother|grandfather|granny|gran|grandad|granddad|nan|nana|cousin|aunt|auntie|uncle|roommate|flatmate|toddler|baby|kid|child';
+/** Words for several companions; a count may stand before them ("my 3 kids"). */
+export const RELATIONS =
+  'friends|mates|buddies|pals|colleagues|coworkers|classmates|students|cousins|kids|children|kiddos|kiddies|little ones|parents|grandparents|sons|daughters|boys|girls|twins|nephews|nieces|grandkids|grandchildren|brothers|sisters|folks';
+/** Relation words whose number is known without a count. */
+export const PAIRS: Record<string, number> = { parents: 2, grandparents: 2, twins: 2, folks: 2 };
+/** Relation words that name a child whatever the age. */
+export const CHILD_WORDS =
+  /^(?:kids?|child|children|kiddos|kiddies|little ones|toddlers?|baby|grandkids|grandchildren|grandchild)$/i;

@@ -1,0 +1,112 @@
+import { defaultScenario } from '@usher/booking';
+import { startTestServer, TestClient } from '@usher/server/testing';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { startFakeLlm, textReply } from '../planning/llm/testing.ts';
+import { Agent, type AgentOptions } from './agent.ts';
+
+/*
+ * What the agent does with what it could not settle, and with a change of mind at the last step:
+ * over real sockets, against the headless host, the participant speaking through the host's chat.
+ */
+
+async function studyRoom(options: Partial<AgentOptions>) {
+  const server = await startTestServer({ headlessHost: true, scenario: defaultScenario() });
+  const host = server.headlessHost as NonNullable<typeof server.headlessHost>;
+  const observer = await TestClient.join(server.url, 'observer');
+  const agent = new Agent({
+    url: server.url,
+    room: 'default',
+    study: 'pilot-01',
+    participant: 'P09',
+    mode: 'autopilot',
+    returnWhenBlocked: false,
+    ...options,
+  });
+  onTestFinished(() => agent.stop());
+
+  /** The agent's last chat message, once it contains all of `words`. */
+  const agentSaid = (...words: string[]) =>
+    observer.waitFor((f) => {
+      if (f.type !== 'state.updated') return false;
+      const history = f.payload.messageHistory as Array<{ role: string; text: string }> | undefined;
+      const last = history?.findLast((m) => m.role === 'agent')?.text ?? '';
+      return words.every((w) => last.includes(w));
+    }, 15_000);
+  return { host, agent, agentSaid };
+}
+
+describe('a wish the agent could not settle', () => {
+  it('asks one short question, books nothing until it is answered, then books with the answer', async () => {
+    const { host, agent, agentSaid } = await studyRoom({ goal: 'pip and the comet tomorrow for me and the kids' });
+    const running = agent.run();
+    expect(await agentSaid('Before I go on', 'How many tickets')).toBeDefined();
+    expect(host.submitted()).toBeNull();
+    host.say('one adult and two children');
+    const result = await running;
+    expect(result.status).toBe('done');
+    const booking = host.submitted() as { movieTitle: string; tickets: Array<{ typeId: string; quantity: number }> };
+    expect(booking.movieTitle).toBe('Pip and the Comet');
+    expect(Object.fromEntries(booking.tickets.map((t) => [t.typeId, t.quantity]))).toEqual({ adult: 1, child: 2 });
+  });
+});
+
+describe('a film rated for adults with a child coming', () => {
+  it('asks once before choosing it, and books it after a yes', async () => {
+    const { host, agent, agentSaid } = await studyRoom({ goal: 'midnight static on friday for me and my 9 year old' });
+    const running = agent.run();
+    expect(await agentSaid('Midnight Static is rated NC-17', 'a child is coming')).toBeDefined();
+    expect(host.submitted()).toBeNull();
+    host.say('yes');
+    const result = await running;
+    expect(result.status).toBe('done');
+    const booking = host.submitted() as { movieTitle: string; tickets: Array<{ typeId: string; quantity: number }> };
+    expect(booking.movieTitle).toBe('Midnight Static');
+    expect(Object.fromEntries(booking.tickets.map((t) => [t.typeId, t.quantity]))).toEqual({ adult: 1, child: 1 });
+  });
+});
+
+describe('a change of mind at the confirmation', () => {
+  it('"scratch that, we\'d rather see Night Ledger" goes back and books Night Ledger, after saying it', async () => {
+    const { host, agent, agentSaid } = await studyRoom({
+      goal: 'orbital drift tomorrow evening, 2 tickets',
+      confirmInChat: true,
+    });
+    const running = agent.run();
+    expect(await agentSaid('Orbital Drift', 'Shall I book it?')).toBeDefined();
+    host.say("actually scratch that, we'd rather see night ledger");
+    expect(await agentSaid('Night Ledger', 'Shall I book it?')).toBeDefined();
+    expect(host.submitted()).toBeNull();
+    host.say('yes');
+    const result = await running;
+    expect(result.status).toBe('done');
+    expect(host.submitted()).toMatchObject({ movieTitle: 'Night Ledger', date: '2026-11-22' });
+  });
+});
+
+describe('the LLM reader, when a service is configured', () => {
+  it('reads the goal (a film described, not named) and the agent books what it read', async () => {
+    const fake = await startFakeLlm();
+    onTestFinished(() => fake.close());
+    fake.enqueue(
+      textReply(
+        JSON.stringify({
+          hard: [
+            { kind: 'title', is: ['Night Ledger'] },
+            { kind: 'date', dates: ['2026-11-22'] },
+            { kind: 'seatCount', count: 1 },
+          ],
+          soft: [],
+        }),
+      ),
+    );
+    const { host, agent } = await studyRoom({
+      goal: 'the thriller about the night-shift accountant, tomorrow, one ticket',
+      reader: fake.config(),
+      returnWhenBlocked: true,
+    });
+    const result = await agent.run();
+    expect(result.status).toBe('done');
+    expect(fake.requests).toHaveLength(1);
+    expect(host.submitted()).toMatchObject({ movieTitle: 'Night Ledger', date: '2026-11-22' });
+  });
+});
