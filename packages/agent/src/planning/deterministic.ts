@@ -66,7 +66,7 @@ export interface PlannerInput {
 }
 
 /** The stage whose choice to change when a stage is a dead end (the first stage that can fix it). */
-const BLAME: Partial<Record<Stage, Stage>> = {
+export const BLAME: Partial<Record<Stage, Stage>> = {
   theater: 'movie',
   date: 'theater',
   time: 'date',
