@@ -324,7 +324,7 @@ function surveyStep(
       0.85,
     );
   if (spec.stage === 'theater') {
-    exploration.survey ??= startSurvey(goal, viable, spec);
+    exploration.survey ??= startSurvey(goal, viable, spec, input.model);
     const survey = exploration.survey;
     if (survey.done) {
       const best = bestSurveyed(survey);

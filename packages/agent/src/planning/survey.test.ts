@@ -2,6 +2,7 @@ import type { UiSpec } from '@usher/protocol';
 import { startTestServer } from '@usher/server/testing';
 import { describe, expect, it } from 'vitest';
 import { loadSuite, runScenario, type StartHost } from '../suite/index.ts';
+import type { PreferenceModel } from './solver/index.ts';
 import { bestSurveyed, MAX_SURVEYED, measure, nextToSurvey, provenBest, startSurvey, surveyGoal } from './survey.ts';
 
 const option = (itemId: string) => ({ itemId, label: itemId, score: 1, reason: '', why: '' });
@@ -30,6 +31,21 @@ describe('the search across theaters', () => {
       'oldtown',
       'dome',
     ]);
+  });
+
+  it('leaves out theaters that do not advertise the premium format required, but not those that list no amenities', () => {
+    const spec = {
+      items: [
+        { id: 'dome', value: 'Dome', isDisabled: false, amenities: ['IMAX', 'bar'] },
+        { id: 'harbour', value: 'Harbour', isDisabled: false, amenities: ['3D'] },
+        { id: 'plain', value: 'Plain', isDisabled: false },
+      ],
+    } as unknown as UiSpec;
+    const ids = ['dome', 'harbour', 'plain'].map(option);
+    const imax: PreferenceModel = { hard: [{ kind: 'format', is: ['IMAX'] }], soft: [{ kind: 'earliest' }] };
+    expect(startSurvey('earliest', ids, spec, imax).candidates).toEqual(['dome', 'plain']);
+    const imaxOrStandard: PreferenceModel = { hard: [{ kind: 'format', is: ['IMAX', 'Standard'] }], soft: [] };
+    expect(startSurvey('earliest', ids, spec, imaxOrStandard).candidates).toEqual(['dome', 'harbour', 'plain']);
   });
 
   it('measures how far a showing lies outside a soft window, and stops at one inside it or in Standard', () => {

@@ -57,16 +57,39 @@ export function surveyGoal(model: PreferenceModel): SurveyGoal | null {
 /** Premium formats a theater may show, by what it advertises. */
 const PREMIUM = /^(imax|3d|4dx|dolby|screenx|d-box)/i;
 
-export function startSurvey(goal: SurveyGoal, options: readonly RankedOption[], spec?: UiSpec): Survey {
-  let ordered = [...options];
+/** The amenities a theater item lists, or undefined when it lists none (nothing to go by). */
+function amenitiesOf(spec: UiSpec | undefined, id: string): string[] | undefined {
+  const amenities = spec?.items.find((i) => i.id === id)?.amenities;
+  return Array.isArray(amenities) ? amenities.map(String) : undefined;
+}
+
+/**
+ * The theaters a survey looks at: the solver's order, leaving out those that list their amenities
+ * and none of the premium formats the participant requires (a theater that does not advertise IMAX
+ * is not looked at for an IMAX showing; the usual backtracking still tries it if the survey finds nothing).
+ */
+export function startSurvey(
+  goal: SurveyGoal,
+  options: readonly RankedOption[],
+  spec?: UiSpec,
+  model?: PreferenceModel,
+): Survey {
+  const format = model?.hard.find((c) => c.kind === 'format');
+  const required = format?.kind === 'format' ? (format.is ?? []).filter((f) => f !== 'Standard') : [];
+  const allowsStandard = format?.kind !== 'format' || (format.is ?? []).length === 0 || format.is?.includes('Standard');
+  let ordered = options.filter((o) => {
+    const amenities = amenitiesOf(spec, o.itemId);
+    if (!amenities || allowsStandard || required.length === 0) return true;
+    return required.some((f) => amenities.some((a) => a.toLowerCase() === f.toLowerCase()));
+  });
   if (goal === 'cheapest' && spec) {
     // Format prices show only on the ticket stage, so what a survey can prove is a Standard showing
     // (no premium surcharge). A theater that advertises no premium format shows Standard only: those
     // are looked at first, then the solver's first choice; other premium theaters would cost calls
     // without telling which premium format is cheaper.
     const standardOnly = (id: string) => {
-      const amenities = spec.items.find((i) => i.id === id)?.amenities;
-      return Array.isArray(amenities) && !amenities.some((a) => PREMIUM.test(String(a)));
+      const amenities = amenitiesOf(spec, id);
+      return amenities !== undefined && !amenities.some((a) => PREMIUM.test(a));
     };
     const plain = ordered.filter((o) => standardOnly(o.itemId));
     const first = ordered.find((o) => !standardOnly(o.itemId));
