@@ -39,3 +39,26 @@ describe('assist marks', () => {
     expect(marked().length).toBeGreaterThan(0);
   });
 });
+
+describe('assist marks on the theater stage', () => {
+  it('marks only theaters that advertise the format asked for', () => {
+    const input: PlannerInput = {
+      context: {
+        uiSpec: specOf(engineAt(['m-paper-lanterns'])),
+        toolSchema: tools,
+        messageHistoryTail: [],
+      } as unknown as PerceivedContext,
+      model: model([{ kind: 'format', is: ['IMAX'] }]),
+      memory: new WorkingMemory(),
+      exploration: freshExploration(),
+      mode: 'assist',
+      participantChoices: new Set(),
+      goal: 'paper lanterns in IMAX',
+    };
+    const action = planNext(input).nextAction;
+    expect(action.type === 'tool.call' && action.toolName).toBe('highlight');
+    const marked = action.type === 'tool.call' ? (action.params.itemIds as string[]) : [];
+    // Grand Central (3D) and Oakwood (no premium format) play it, but not in IMAX.
+    expect([...marked].sort()).toEqual(['t-riverside', 't-starlight']);
+  });
+});

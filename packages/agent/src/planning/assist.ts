@@ -3,6 +3,7 @@ import { choiceOn, contextKeyOf } from '../memory/fingerprint.ts';
 import { BLAME, type PlannerInput } from './deterministic.ts';
 import type { PlannedAction } from './plan.ts';
 import type { RankedOption, StageDecision } from './solver/index.ts';
+import { mayShowFormat } from './survey.ts';
 import { selectParams } from './tool-shapes.ts';
 
 /** How many fitting options assist mode marks on a stage. */
@@ -82,7 +83,9 @@ export function assistAction(input: PlannerInput, spec: UiSpec, decision: StageD
 
   if (decision.kind === 'options') {
     const dead = input.memory.tried(spec.stage, contextKeyOf(spec.stage, spec.state.booking));
-    decision = { ...decision, options: decision.options.filter((o) => !dead.has(o.itemId)) };
+    // A theater that lists its amenities without the format asked for is not marked on the theater stage.
+    const fits = (id: string) => spec.stage !== 'theater' || mayShowFormat(spec, id, input.model);
+    decision = { ...decision, options: decision.options.filter((o) => !dead.has(o.itemId) && fits(o.itemId)) };
   }
   const marks =
     decision.kind === 'seats'

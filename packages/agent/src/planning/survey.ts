@@ -64,6 +64,18 @@ function amenitiesOf(spec: UiSpec | undefined, id: string): string[] | undefined
 }
 
 /**
+ * Whether a theater may show a format the participant requires, by the amenities it lists: false
+ * only when it lists amenities and none of the premium formats required (Standard needs none).
+ */
+export function mayShowFormat(spec: UiSpec, theaterId: string, model: PreferenceModel): boolean {
+  const format = model.hard.find((c) => c.kind === 'format');
+  if (format?.kind !== 'format' || !format.is || format.is.length === 0 || format.is.includes('Standard')) return true;
+  const amenities = amenitiesOf(spec, theaterId);
+  if (!amenities) return true;
+  return format.is.some((f) => amenities.some((a) => a.toLowerCase() === f.toLowerCase()));
+}
+
+/**
  * The theaters a survey looks at: the solver's order, leaving out those that list their amenities
  * and none of the premium formats the participant requires (a theater that does not advertise IMAX
  * is not looked at for an IMAX showing; the usual backtracking still tries it if the survey finds nothing).
@@ -74,14 +86,7 @@ export function startSurvey(
   spec?: UiSpec,
   model?: PreferenceModel,
 ): Survey {
-  const format = model?.hard.find((c) => c.kind === 'format');
-  const required = format?.kind === 'format' ? (format.is ?? []).filter((f) => f !== 'Standard') : [];
-  const allowsStandard = format?.kind !== 'format' || (format.is ?? []).length === 0 || format.is?.includes('Standard');
-  let ordered = options.filter((o) => {
-    const amenities = amenitiesOf(spec, o.itemId);
-    if (!amenities || allowsStandard || required.length === 0) return true;
-    return required.some((f) => amenities.some((a) => a.toLowerCase() === f.toLowerCase()));
-  });
+  let ordered = options.filter((o) => !model || !spec || mayShowFormat(spec, o.itemId, model));
   if (goal === 'cheapest' && spec) {
     // Format prices show only on the ticket stage, so what a survey can prove is a Standard showing
     // (no premium surcharge). A theater that advertises no premium format shows Standard only: those
