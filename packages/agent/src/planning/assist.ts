@@ -1,8 +1,9 @@
 import type { Stage, UiSpec } from '@usher/protocol';
-import { contextKeyOf } from '../memory/fingerprint.ts';
-import type { PlannerInput } from './deterministic.ts';
+import { choiceOn, contextKeyOf } from '../memory/fingerprint.ts';
+import { BLAME, type PlannerInput } from './deterministic.ts';
 import type { PlannedAction } from './plan.ts';
 import type { RankedOption, StageDecision } from './solver/index.ts';
+import { mayShowFormat } from './survey.ts';
 import { selectParams } from './tool-shapes.ts';
 
 /** How many fitting options assist mode marks on a stage. */
@@ -41,6 +42,12 @@ export function assistAction(input: PlannerInput, spec: UiSpec, decision: StageD
   const waitForParticipant: PlannedAction = { type: 'wait', reason: 'the participant chooses in assist mode' };
 
   if (decision.kind === 'dead-end') {
+    // What this stage shows proves the choice behind it cannot work (the film does not play at the
+    // theater or in the format asked for): that option is not marked again when the participant goes back.
+    const target = decision.backTo ?? BLAME[spec.stage];
+    const booking = spec.state.booking ?? {};
+    const choice = target && choiceOn(booking, target);
+    if (target && choice) input.memory.markTried(target, contextKeyOf(target, booking), choice);
     if (presented.has(key)) return waitForParticipant;
     presented.add(key);
     return {
@@ -74,6 +81,12 @@ export function assistAction(input: PlannerInput, spec: UiSpec, decision: StageD
     };
   }
 
+  if (decision.kind === 'options') {
+    const dead = input.memory.tried(spec.stage, contextKeyOf(spec.stage, spec.state.booking));
+    // A theater that lists its amenities without the format asked for is not marked on the theater stage.
+    const fits = (id: string) => spec.stage !== 'theater' || mayShowFormat(spec, id, input.model);
+    decision = { ...decision, options: decision.options.filter((o) => !dead.has(o.itemId) && fits(o.itemId)) };
+  }
   const marks =
     decision.kind === 'seats'
       ? decision.options.slice(0, 1).flatMap((o) => o.seatIds)

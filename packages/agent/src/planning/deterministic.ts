@@ -6,7 +6,16 @@ import type { PerceivedContext } from '../perception/perceive.ts';
 import { assistAction } from './assist.ts';
 import type { NavigationPlan, PlannedAction } from './plan.ts';
 import { decideStage, type PreferenceModel, type RankedOption, type StageDecision } from './solver/index.ts';
-import { bestSurveyed, clock, nextToSurvey, type Survey, startOf, startSurvey, surveyGoal } from './survey.ts';
+import {
+  bestSurveyed,
+  describe,
+  measure,
+  nextToSurvey,
+  provenBest,
+  type Survey,
+  startSurvey,
+  surveyGoal,
+} from './survey.ts';
 import { listKeyOf, selectParams } from './tool-shapes.ts';
 
 /** How far the agent explores dead ends before it stops and asks the participant to relax a wish. */
@@ -57,7 +66,7 @@ export interface PlannerInput {
 }
 
 /** The stage whose choice to change when a stage is a dead end (the first stage that can fix it). */
-const BLAME: Partial<Record<Stage, Stage>> = {
+export const BLAME: Partial<Record<Stage, Stage>> = {
   theater: 'movie',
   date: 'theater',
   time: 'date',
@@ -315,15 +324,14 @@ function surveyStep(
       0.85,
     );
   if (spec.stage === 'theater') {
-    exploration.survey ??= startSurvey(goal, viable);
+    exploration.survey ??= startSurvey(goal, viable, spec, input.model);
     const survey = exploration.survey;
     if (survey.done) {
       const best = bestSurveyed(survey);
       if (!best || dead.has(best)) return undefined;
-      const at = clock(survey.found.get(best) ?? 0);
       return selectOrNext(
         best,
-        `${survey.labels.get(best)}: its ${goal} showing that fits starts at ${at}, the ${goal} of the ${survey.found.size} theaters I compared`,
+        `${survey.labels.get(best)}: ${describe(goal, survey.found.get(best) ?? 0)}, the best of the ${survey.found.size} theaters I compared`,
       );
     }
     const next = nextToSurvey(survey, dead);
@@ -333,20 +341,23 @@ function surveyStep(
     }
     return selectOrNext(
       next,
-      `${survey.labels.get(next)}: looking at its showtimes to find the ${goal} showing across theaters`,
+      `${survey.labels.get(next)}: looking at its showtimes to find the best showing across theaters`,
     );
   }
   const survey = exploration.survey;
   const theater = spec.state.booking?.theater?.id;
   if (spec.stage !== 'time' || !survey || survey.done || !theater || survey.found.has(theater)) return undefined;
-  survey.found.set(theater, startOf(spec, viable[0]));
-  if (nextToSurvey(survey, new Set()) === undefined) {
+  const value = measure(survey.goal, spec, viable[0], input.model);
+  survey.found.set(theater, value);
+  // What this stage shows proves no other theater does better: book here, no looking further.
+  if (provenBest(survey.goal, value)) survey.done = true;
+  if (survey.done || nextToSurvey(survey, new Set()) === undefined) {
     survey.done = true;
     // Already at the best theater: book here, no going back.
     if (bestSurveyed(survey) === theater) return undefined;
   }
   exploration.backtrackTo = 'theater';
-  exploration.why = `${survey.labels.get(theater)}: the ${goal} showing that fits starts at ${clock(survey.found.get(theater) ?? 0)}; ${survey.done ? 'going back to the theater with the best one' : 'comparing another theater'}.`;
+  exploration.why = `${survey.labels.get(theater)}: ${describe(survey.goal, value)}; ${survey.done ? 'going back to the theater with the best one' : 'comparing another theater'}.`;
   return plan(input, call('prev', {}, exploration.why), 0.8);
 }
 

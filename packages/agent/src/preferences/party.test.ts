@@ -20,6 +20,10 @@ describe('seat count', () => {
     ['just me', 1],
     ['a couple of tickets', 2],
     ['a party of six', 6],
+    ['a comedy tonight for 2', 2],
+    ['orbital drift tomorrow for 3', 3],
+    ['orbital drift for 2 tomorrow', 2],
+    ['in 3D for 2', 2],
   ])('"%s" → %s', (text, count) => {
     expect(party(text)).toEqual([{ kind: 'seatCount', count }]);
   });
@@ -29,6 +33,11 @@ describe('seat count', () => {
     ['my wife, my son and I', 3],
   ])('"%s" → %s', (text, count) => {
     expect(party(text)).toEqual([{ kind: 'seatCount', count }]);
+  });
+
+  it('reads no party from "for 2 hours" or "for 3d"', () => {
+    expect(party('something for 2 hours')).toEqual([]);
+    expect(party('orbital drift for 3d')).toEqual([]);
   });
 
   it('counts companions only when the speaker comes along', () => {

@@ -128,6 +128,12 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
   ],
   // "tomorrow for 4, all together": a count after "for" that a comma ends is the party, not 4pm.
   [String.raw`(?<!\b(?:at|showing|show|screening|start|starts|until|till)\s+)for\s+(\d{1,2})(?=\s*[,;])`, total(1)],
+  // "tonight for 2", "orbital drift tomorrow for 3": a small count after "for" is the party; nobody
+  // writes "for 3" for a 3pm start. From 7 up it could be an evening hour ("for 7"), so that stays a question.
+  [
+    String.raw`(?<!\b(?:at|showing|show|screening|start|starts|until|till|by|before|after|around)\s+)for\s+([1-6])(?![\w:]|\.\d|\s*(?:am|pm|a\.m|p\.m|o'?clock|h|hours?|hrs?|mins?|minutes?)\b)`,
+    total(1),
+  ],
   [
     `(?:we(?:'re| are| will be|'ll be)|there (?:are|will be|'ll be|'re))\\s+(${SPELLED_OR_DIGITS})(?:\\s+of us)?`,
     total(1),

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { WorkingMemory } from '../memory/working.ts';
+import type { PerceivedContext } from '../perception/perceive.ts';
+import { freshExploration, type PlannerInput, planNext } from './deterministic.ts';
+import { engineAt, model, specOf } from './solver/testing.ts';
+
+const tools = ['highlight', 'augment', 'select', 'next', 'prev'].map((name) => ({ name, parameters: {} }));
+
+describe('assist marks', () => {
+  it('no longer marks a film once the theater stage showed it does not play at the theater asked for', () => {
+    const memory = new WorkingMemory();
+    const exploration = freshExploration();
+    const wishes = model([
+      { kind: 'genre', include: ['Drama'] },
+      { kind: 'theater', is: ['Oakwood Community Cinema'] },
+    ]);
+    const at = (choices: string[]): PlannerInput => ({
+      context: {
+        uiSpec: specOf(engineAt(choices)),
+        toolSchema: tools,
+        messageHistoryTail: [],
+      } as unknown as PerceivedContext,
+      model: wishes,
+      memory,
+      exploration,
+      mode: 'assist',
+      participantChoices: new Set(),
+      goal: 'a drama at Oakwood',
+    });
+    const marked = () => {
+      const action = planNext(at([])).nextAction;
+      return action.type === 'tool.call' && action.toolName === 'highlight' ? (action.params.itemIds as string[]) : [];
+    };
+    expect(marked()).toContain('m-last-cartographer');
+    // The participant picks The Last Cartographer anyway: its theaters are Lumen and Riverside only.
+    const onTheaters = planNext(at(['m-last-cartographer'])).nextAction;
+    expect(onTheaters.type).toBe('agent.message');
+    expect(marked()).not.toContain('m-last-cartographer');
+    expect(marked().length).toBeGreaterThan(0);
+  });
+});
+
+describe('assist marks on the theater stage', () => {
+  it('marks only theaters that advertise the format asked for', () => {
+    const input: PlannerInput = {
+      context: {
+        uiSpec: specOf(engineAt(['m-paper-lanterns'])),
+        toolSchema: tools,
+        messageHistoryTail: [],
+      } as unknown as PerceivedContext,
+      model: model([{ kind: 'format', is: ['IMAX'] }]),
+      memory: new WorkingMemory(),
+      exploration: freshExploration(),
+      mode: 'assist',
+      participantChoices: new Set(),
+      goal: 'paper lanterns in IMAX',
+    };
+    const action = planNext(input).nextAction;
+    expect(action.type === 'tool.call' && action.toolName).toBe('highlight');
+    const marked = action.type === 'tool.call' ? (action.params.itemIds as string[]) : [];
+    // Grand Central (3D) and Oakwood (no premium format) play it, but not in IMAX.
+    expect([...marked].sort()).toEqual(['t-riverside', 't-starlight']);
+  });
+});
