@@ -11,7 +11,7 @@ import { readRegistry } from './registry.ts';
 import { loadTable, sqlIdent, sqlString } from './sql.ts';
 import { stageRegistry } from './staging.ts';
 import { bookingFromSummary, taskSuccess } from './success.ts';
-import { EVENTS, LOG_PROBLEMS, PARTICIPANT_TASKS, PARTICIPANTS } from './tables.ts';
+import { EVENTS, EVENTS_CSV, EVENTS_PARQUET, LOG_PROBLEMS, PARTICIPANT_TASKS, PARTICIPANTS } from './tables.ts';
 
 export interface ExportOptions {
   /** The study, loaded from its file (its tasks' scenarios and success constraints check the bookings). */
@@ -68,7 +68,11 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
     // folder of our own, removed afterwards, not to DuckDB's default \`.tmp\` in the working folder.
     await conn.run(`SET memory_limit = '${MEMORY_LIMIT}'`);
     await conn.run(`SET temp_directory = ${sqlString(spill)}`);
+    // The logs' rows are read in any order (the tables sort what they need), so DuckDB's reader
+    // may use both cores; the order is kept again for the writes, where the rows' order is the tables'.
+    await conn.run('SET preserve_insertion_order = false');
     await loadLogs(conn, listed.files);
+    await conn.run('SET preserve_insertion_order = true');
     for (const p of listed.problems) await addProblem(conn, p);
     await stageRegistry(conn, study, registry.participants);
     for (const step of [
@@ -92,20 +96,24 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
 
     const tables: ExportResult['tables'] = [];
     const second = await instance.connect();
-    const write = async (name: string, select: string) => {
-      const table = sqlIdent(`out_${name}`);
-      await conn.run(`CREATE TABLE ${table} AS ${select}`);
+    // One table made once per name; `columns` picks what each format writes of it (events.csv has a narrower payload).
+    const write = async (name: string, select: string, columns?: { csv: string; parquet: string }) => {
+      const made = sqlIdent(`out_${name}`);
+      await conn.run(`CREATE TABLE ${made} AS ${select}`);
+      const from = (cols: string | undefined) => (cols ? `(SELECT ${cols} FROM ${made})` : made);
       const to = (ext: string) => sqlString(join(outDir, `${name}.${ext}`));
       // CSV and Parquet at once, on two connections: DuckDB's CSV writer keeps the rows' order on one thread.
       await Promise.all([
         // ISO 8601 in UTC, as in the logs, so R and pandas read the timestamps as they are.
-        conn.run(`COPY ${table} TO ${to('csv')} (HEADER, DELIMITER ',', TIMESTAMPFORMAT '%Y-%m-%dT%H:%M:%S.%gZ')`),
-        second.run(`COPY ${table} TO ${to('parquet')} (FORMAT parquet, COMPRESSION zstd)`),
+        conn.run(
+          `COPY ${from(columns?.csv)} TO ${to('csv')} (HEADER, DELIMITER ',', TIMESTAMPFORMAT '%Y-%m-%dT%H:%M:%S.%gZ')`,
+        ),
+        second.run(`COPY ${from(columns?.parquet)} TO ${to('parquet')} (FORMAT parquet, COMPRESSION zstd)`),
       ]);
       tables.push({ name, rows: await count(conn, `out_${name}`) });
     };
     await write('participant_tasks', PARTICIPANT_TASKS);
-    await write('events', EVENTS);
+    await write('events', EVENTS, { csv: EVENTS_CSV, parquet: EVENTS_PARQUET });
     await write('participants', PARTICIPANTS);
     await write('log_problems', LOG_PROBLEMS);
     for (const table of await questionnaireTables(conn, registry, notes)) await write(table.name, table.select);
