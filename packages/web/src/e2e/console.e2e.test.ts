@@ -142,6 +142,19 @@ describe('the experimenter’s console', () => {
     await page.getByTestId('replay').getByTestId('stage-title').waitFor();
     await screenshot(page, 'console-replay');
 
+    // A refusal (here, as the server answers while another export is being made) is shown, not saved.
+    await page.route('**/export.zip', (route) =>
+      route.fulfill({
+        status: 429,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: { code: 'TOO_MANY_REQUESTS', message: 'an export is already being made' } }),
+      }),
+    );
+    await page.getByTestId('export-data').click();
+    await page.getByTestId('export-error').filter({ hasText: 'an export is already being made' }).waitFor();
+    await screenshot(page, 'console-export-refused');
+    await page.unroute('**/export.zip');
+
     // The study's data for analysis, downloaded as a zip from the tab bar.
     const downloading = page.waitForEvent('download');
     await page.getByTestId('export-data').click();
@@ -155,6 +168,7 @@ describe('the experimenter’s console', () => {
       expect(names).toContain(name);
     }
     await page.getByTestId('export-data').filter({ hasText: 'Export data' }).waitFor();
+    expect(await page.getByTestId('export-error').count()).toBe(0);
     await screenshot(page, 'console-export');
 
     const log = readLog(`${server.logsDir}/${(await import('node:fs')).readdirSync(server.logsDir)[0]}`);
