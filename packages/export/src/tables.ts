@@ -34,14 +34,36 @@ export const PARTICIPANT_TASKS = `
   LEFT JOIN overrides o USING (participant_id, task_id)
   ORDER BY pt.created_at, pt.participant_id, pt.task_index`;
 
+/**
+ * What a `state.updated` payload loses in `events.csv`: the page's lists (`uiSpec.items`,
+ * `uiSpec.visibleItems`) and the tools' schemas (`toolSchema`), 99% of the logs' bytes and the same
+ * from one state to the next. The stage, the booking summary and the rest stay; `events.parquet`
+ * and the raw logs keep the payload whole (README "Data dictionary").
+ */
+const STATE_TRIM = `'{"toolSchema": null, "uiSpec": {"items": null, "visibleItems": null}}'`;
+
+/**
+ * The events, sorted once and materialized once with two payload columns: \`payload\` whole (for
+ * Parquet) and \`payload_csv\` (for CSV); {@link EVENTS_CSV} and {@link EVENTS_PARQUET} pick one.
+ */
 export const EVENTS = `
   SELECT p.study_id, r.session_id, r.participant_id, p.external_id, r.condition_id, r.task_id,
          r.event_index, r.ts AS timestamp, r.direction, r.type, r.tool_name, r.actor, r.peer, r.message_id, r.reply_to,
          CASE WHEN strlen(l.payload) <= ${MAX_EVENT_PAYLOAD_CHARS} THEN CAST(l.payload AS VARCHAR) END AS payload,
+         CASE WHEN strlen(l.payload) > ${MAX_EVENT_PAYLOAD_CHARS} THEN NULL
+              WHEN r.type = 'state.updated' AND json_type(l.payload) = 'OBJECT' THEN
+                CAST(json_merge_patch(l.payload, CASE WHEN json_type(l.payload, '$.uiSpec') = 'OBJECT' THEN ${STATE_TRIM}
+                                                      ELSE '{"toolSchema": null}' END) AS VARCHAR)
+              ELSE CAST(l.payload AS VARCHAR) END AS payload_csv,
          strlen(l.payload) AS payload_bytes,
          regexp_extract(r.file, '[^/]*$') AS source_file
   FROM records r JOIN log_rows l ON l.rowid = r.rid LEFT JOIN participants_in p ON p.participant_id = r.participant_id
   ORDER BY r.session_started_at, r.file, r.event_index`;
+
+const EVENT_COLUMNS = `study_id, session_id, participant_id, external_id, condition_id, task_id, event_index, timestamp,
+  direction, type, tool_name, actor, peer, message_id, reply_to`;
+export const EVENTS_CSV = `${EVENT_COLUMNS}, payload_csv AS payload, payload_bytes, source_file`;
+export const EVENTS_PARQUET = `${EVENT_COLUMNS}, payload, payload_bytes, source_file`;
 
 export const PARTICIPANTS = `
   SELECT study_id, participant_id, external_id, prolific_pid, prolific_study_id, prolific_session_id,

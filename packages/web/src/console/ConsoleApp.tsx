@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Brand } from '../ui/Header.tsx';
 import type { AgentFeedEvent, ConsoleApi, ParticipantRow, StudyInfo } from './console-api.ts';
+import { ExportButton } from './ExportButton.tsx';
 import { ParticipantTable } from './ParticipantTable.tsx';
 import { ReplayPanel } from './ReplayPanel.tsx';
 import { WatchRoom } from './WatchRoom.tsx';
@@ -85,6 +86,7 @@ export function ConsoleApp({ api, study, initial }: Props) {
           >
             Replay
           </button>
+          <ExportButton api={api} studyId={study.id} />
         </div>
       </nav>
       <main className="console-main">

@@ -104,6 +104,25 @@ export class ConsoleApi {
     });
   }
 
+  /**
+   * The study's analysis export as a zip (`GET /api/studies/<id>/export.zip`, made afresh by the
+   * server), with the name the server gives it. Fetched with the credential in a header, not in
+   * an address a download would keep in the browser's history.
+   */
+  async exportZip(studyId: string): Promise<{ blob: Blob; filename: string }> {
+    const headers: Record<string, string> = this.token ? { Authorization: `Bearer ${this.token}` } : {};
+    const response = await fetch(`/api/studies/${encodeURIComponent(studyId)}/export.zip`, { headers });
+    if (!response.ok) {
+      const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
+      throw new ConsoleRequestError(
+        response.status,
+        body?.error?.message ?? `the server answered HTTP ${response.status}`,
+      );
+    }
+    const named = /filename="([\w.-]{1,200})"/.exec(response.headers.get('Content-Disposition') ?? '')?.[1];
+    return { blob: await response.blob(), filename: named ?? `${studyId}-export.zip` };
+  }
+
   /** The live feed: the participant list as it changes, and every agent's episodes. Returns the function that closes it. */
   stream(handlers: {
     participants(rows: ParticipantRow[]): void;

@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { FaultyHost } from '@usher/agent/testing';
 import { readLog, startTestServer } from '@usher/server/testing';
 import { AgentSupervisor, loadStudyFile, type Study, StudyRegistry } from '@usher/study';
@@ -21,7 +24,11 @@ const DEMO: Study = {
 
 /** The demo study with access control, its agents supervised, and one participant (a page in Node) on an agent task. */
 async function runningStudy() {
-  const registry = new StudyRegistry(':memory:');
+  // A registry file, as `usher serve` keeps: the export download reads it.
+  const registryPath = join(mkdtempSync(join(tmpdir(), 'usher-console-e2e-')), 'registry.sqlite');
+  onTestFinished(() => rmSync(dirname(registryPath), { recursive: true, force: true }));
+  const registry = new StudyRegistry(registryPath);
+  onTestFinished(() => registry.close());
   let supervisor: AgentSupervisor | null = null;
   const server = await startTestServer({
     webRoot: WEB_ROOT,
@@ -30,6 +37,7 @@ async function runningStudy() {
     study: {
       study: DEMO,
       registry,
+      registryPath,
       hooks: {
         taskStarted: (p, condition) => supervisor?.start(p.room, p.id, condition),
         taskEnded: (p) => supervisor?.stop(p.room),
@@ -133,6 +141,35 @@ describe('the experimenter’s console', () => {
     await page.getByTestId('replay-scrub').fill('6');
     await page.getByTestId('replay').getByTestId('stage-title').waitFor();
     await screenshot(page, 'console-replay');
+
+    // A refusal (here, as the server answers while another export is being made) is shown, not saved.
+    await page.route('**/export.zip', (route) =>
+      route.fulfill({
+        status: 429,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: { code: 'TOO_MANY_REQUESTS', message: 'an export is already being made' } }),
+      }),
+    );
+    await page.getByTestId('export-data').click();
+    await page.getByTestId('export-error').filter({ hasText: 'an export is already being made' }).waitFor();
+    await screenshot(page, 'console-export-refused');
+    await page.unroute('**/export.zip');
+
+    // The study's data for analysis, downloaded as a zip from the tab bar.
+    const downloading = page.waitForEvent('download');
+    await page.getByTestId('export-data').click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe(`${DEMO.id}-export.zip`);
+    const zip = readFileSync((await download.path()) as string);
+    // A zip (its local header's signature), with the tables and the raw log named in its directory.
+    expect(zip.subarray(0, 4)).toEqual(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
+    const names = zip.toString('latin1');
+    for (const name of ['participant_tasks.csv', 'events.csv', 'events.parquet', 'export.json', 'logs/']) {
+      expect(names).toContain(name);
+    }
+    await page.getByTestId('export-data').filter({ hasText: 'Export data' }).waitFor();
+    expect(await page.getByTestId('export-error').count()).toBe(0);
+    await screenshot(page, 'console-export');
 
     const log = readLog(`${server.logsDir}/${(await import('node:fs')).readdirSync(server.logsDir)[0]}`);
     const wizardCall = log.find((r) => r.type === 'tool.call' && r.peer?.startsWith('experimenter-'));
