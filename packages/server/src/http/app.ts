@@ -95,6 +95,16 @@ export function createApp({
     c.header('X-Content-Type-Options', 'nosniff');
   });
 
+  // A HEAD request's answer has no body, and nobody reads one: a body a route made for it (a live
+  // stream, an export) is let go at once, or it would hold its slot (and its files) forever.
+  app.use('*', async (c, next) => {
+    await next();
+    if (c.req.method !== 'HEAD' || !c.res.body) return;
+    const { status, headers } = c.res;
+    void c.res.body.cancel().catch(() => {});
+    c.res = new Response(null, { status, headers });
+  });
+
   if (loopbackOnly) {
     app.use('*', async (c, next) => {
       const refusal = loopbackHostRefusal(c.req.header('host'));
