@@ -1,4 +1,4 @@
-import { type HostView, PROTOCOL_VERSION } from '@usher/protocol';
+import { type HostView, HostViewSchema, PROTOCOL_VERSION } from '@usher/protocol';
 
 export type SocketState = 'connecting' | 'open' | 'closed';
 
@@ -95,10 +95,9 @@ export class RoomSocket {
     if (frame.type === 'relay.joined' && frame.replyTo === 'join') {
       this.state = 'open';
     } else if (frame.type === 'state.updated' && typeof payload === 'object') {
-      const { uiSpec, messageHistory, toolSchema } = payload as Partial<HostView>;
-      if (Array.isArray(messageHistory) && Array.isArray(toolSchema)) {
-        this.view = { uiSpec: uiSpec ?? null, messageHistory, toolSchema };
-      }
+      const view = viewOf(payload);
+      if (typeof view === 'string') this.onProblem(view);
+      else this.view = view;
     } else if (frame.type === 'error' && frame.replyTo === undefined) {
       this.onProblem(String(payload.message ?? 'the relay reported an error'));
     }
@@ -114,4 +113,17 @@ export class RoomSocket {
     }
     this.onChange(this);
   }
+}
+
+/**
+ * A room's state as the console can draw it, or why not. The participant's page writes it, and
+ * the relay checks only its outline: a page that sends what the console's components cannot draw
+ * gets this message shown instead of taking the console down, and the last good state stays.
+ */
+export function viewOf(payload: unknown): HostView | string {
+  const { uiSpec = null, messageHistory, toolSchema } = (payload ?? {}) as Partial<HostView>;
+  const view = HostViewSchema.safeParse({ uiSpec, messageHistory, toolSchema });
+  if (view.success) return view.data;
+  const issue = view.error.issues[0];
+  return `the room’s page sent a state the console cannot show (${issue?.path.join('.') || 'state'}: ${issue?.message}); it shows the last one it could`;
 }
