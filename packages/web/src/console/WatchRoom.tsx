@@ -5,7 +5,7 @@ import { StageView } from '../ui/StageView.tsx';
 import { AgentFeed } from './AgentFeed.tsx';
 import type { AgentFeedEvent, ConsoleApi, EpisodeRecord, ParticipantRow } from './console-api.ts';
 import { formatSpan } from './ParticipantTable.tsx';
-import { RoomSocket, viewOf } from './room-socket.ts';
+import { RoomSocket, unshown, viewOf } from './room-socket.ts';
 
 interface Props {
   api: ConsoleApi;
@@ -43,7 +43,7 @@ export function WatchRoom({ api, row, feed, onClose }: Props) {
         if (!live) return;
         if (detail.state && observer.current?.view === null) {
           const shown = viewOf(detail.state);
-          if (typeof shown === 'string') setProblem(shown);
+          if ('problem' in shown) setProblem(unshown(shown.problem));
           else setView(shown);
         }
         setHistory(detail.episodes);

@@ -96,7 +96,7 @@ export class RoomSocket {
       this.state = 'open';
     } else if (frame.type === 'state.updated' && typeof payload === 'object') {
       const view = viewOf(payload);
-      if (typeof view === 'string') this.onProblem(view);
+      if ('problem' in view) this.onProblem(unshown(view.problem));
       else this.view = view;
     } else if (frame.type === 'error' && frame.replyTo === undefined) {
       this.onProblem(String(payload.message ?? 'the relay reported an error'));
@@ -116,14 +116,18 @@ export class RoomSocket {
 }
 
 /**
- * A room's state as the console can draw it, or why not. The participant's page writes it, and
- * the relay checks only its outline: a page that sends what the console's components cannot draw
- * gets this message shown instead of taking the console down, and the last good state stays.
+ * A room's state as the console can draw it, or what is wrong with it. The participant's page
+ * writes it (and the study log keeps it), and the relay checks only its outline: a state the
+ * console's components cannot draw is shown as a note instead of taking the console down.
  */
-export function viewOf(payload: unknown): HostView | string {
+export function viewOf(payload: unknown): HostView | { problem: string } {
   const { uiSpec = null, messageHistory, toolSchema } = (payload ?? {}) as Partial<HostView>;
   const view = HostViewSchema.safeParse({ uiSpec, messageHistory, toolSchema });
   if (view.success) return view.data;
   const issue = view.error.issues[0];
-  return `the room’s page sent a state the console cannot show (${issue?.path.join('.') || 'state'}: ${issue?.message}); it shows the last one it could`;
+  return { problem: `${issue?.path.join('.') || 'state'}: ${issue?.message}` };
 }
+
+/** Why a room's live state is not shown. */
+export const unshown = (problem: string) =>
+  `the room’s page sent a state the console cannot show (${problem}); it shows the last one it could`;

@@ -173,6 +173,12 @@ describe('the experimenter’s console', () => {
     await row.waitFor();
     await watch.getByTestId('stage-title').waitFor();
     await screenshot(page, 'console-unreadable-state');
+    // Its replay, which reads the same state from the log, says so too.
+    await page.getByRole('button', { name: 'Replay' }).first().click();
+    await page.getByTestId('sessions').getByRole('button', { name: 'Replay' }).first().click();
+    await page.getByTestId('replay-unreadable').waitFor();
+    await page.getByTestId('replay-scrub').fill('6');
+    await page.getByTestId('replay').getByTestId('stage-title').waitFor();
   }, 60_000);
 
   it('ends a participant’s study from the console, and their page says so', async () => {
