@@ -6,6 +6,7 @@ import { getCookie, setCookie } from 'hono/cookie';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import type { Capabilities, Capability } from '../access/capabilities.ts';
+import { limitKey } from '../access/client-address.ts';
 import { FlowError, type StudyMode } from '../study/study-mode.ts';
 import { mountQuestionnaireRoutes } from './questionnaire-routes.ts';
 
@@ -34,7 +35,7 @@ export function mountStudyRoutes(
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
     const address = incoming ? clientAddress(incoming) : 'unknown';
     try {
-      await admissions.consume(address);
+      await admissions.consume(limitKey(address));
     } catch (err) {
       if (!(err instanceof RateLimiterRes)) throw err;
       return fail('TOO_MANY_REQUESTS', 'too many new participants from this address; try again in a minute', 429);
