@@ -9,7 +9,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
 import { type Capabilities, type Capability, CredentialError, presentedToken } from '../access/capabilities.ts';
-import { loopbackHostRefusal, originRefusal } from '../access/origin.ts';
+import { crossSiteRefusal, loopbackHostRefusal, originRefusal } from '../access/origin.ts';
 import type { StudyConsole } from '../console/study-console.ts';
 import type { HeadlessHost } from '../headless-host/headless-host.ts';
 import type { Relay } from '../relay/relay.ts';
@@ -107,7 +107,7 @@ export function createApp({
 
   if (loopbackOnly) {
     app.use('*', async (c, next) => {
-      const refusal = loopbackHostRefusal(c.req.header('host'));
+      const refusal = loopbackHostRefusal(c.req.header('host')) ?? crossSiteRefusal(c.req.raw.headers, allowOrigins);
       if (refusal) return Response.json({ error: { code: 'FORBIDDEN', message: refusal } }, { status: 403 });
       await next();
     });
