@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { clientAddress, TrustedProxies } from './client-address.ts';
+import { Admission } from '../relay/admission.ts';
+import type { Peer } from '../relay/peer.ts';
+import { clientAddress, limitKey, TrustedProxies } from './client-address.ts';
 
 const proxies = new TrustedProxies(['loopback', '10.0.0.0/8', 'fd00::/8']);
 const from = (peer: string | undefined, forwarded?: string | string[], trusted: TrustedProxies | null = proxies) =>
@@ -63,4 +65,29 @@ describe('TrustedProxies', () => {
       expect(() => new TrustedProxies([entry])).toThrow(/not an IP address, a CIDR range/);
     },
   );
+});
+
+describe('limitKey', () => {
+  it('counts an IPv6 client by its /64, which it may fill with addresses of its choosing, and an IPv4 one as it is', () => {
+    const one = [
+      '2001:db8:1:2::1',
+      '2001:db8:1:2:aaaa:bbbb:cccc:dddd',
+      '2001:0db8:0001:0002::ffff',
+      '2001:db8:1:2::9%eth0',
+    ];
+    for (const address of one) expect(limitKey(address)).toBe('2001:db8:1:2::/64');
+    expect(limitKey('2001:db8:1:3::1')).toBe('2001:db8:1:3::/64');
+    expect(limitKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(limitKey('::2')).toBe('0:0:0:0::/64');
+    expect(limitKey('1:2:3:4:5:6:7:8')).toBe('1:2:3:4::/64');
+    expect(limitKey('1:2:3::1.2.3.4')).toBe('1:2:3:0::/64');
+    for (const address of ['203.0.113.9', '::1', 'unknown']) expect(limitKey(address)).toBe(address);
+  });
+
+  it('makes maxConnectionsPerAddress hold for a client that takes a new IPv6 address for each connection', () => {
+    const admission = new Admission({ maxConnections: 100, maxConnectionsPerAddress: 1, maxBytesInProgress: 1024 });
+    admission.add({ address: '2001:db8:1:2::1' } as Peer);
+    expect(admission.refusal('2001:db8:1:2::2')).toMatch(/2001:db8:1:2::\/64 holds its maximum/);
+    expect(admission.refusal('2001:db8:1:3::1')).toBeNull();
+  });
 });

@@ -74,3 +74,27 @@ export function clientAddress(
   }
   return client;
 }
+
+/**
+ * What the per-address limits count a client as: an IPv4 address as it is, an IPv6 one by its /64
+ * (`2001:db8:1:2::/64`). A subscriber or a server is given a whole /64 and may use any of its 2^64
+ * addresses, so counting each one would let a single client open connections and admit
+ * participants without limit.
+ */
+export function limitKey(address: string): string {
+  const bare = address.split('%')[0] as string;
+  if (isIP(bare) !== 6 || bare === '::1') return address;
+  const [head = '', tail] = bare.split('::');
+  const left = head === '' ? [] : head.split(':');
+  let groups = left;
+  if (tail !== undefined) {
+    const right = tail === '' ? [] : tail.split(':');
+    // An IPv4 address written at the end takes two groups.
+    const width = [...left, ...right].reduce((n, g) => n + (g.includes('.') ? 2 : 1), 0);
+    groups = [...left, ...Array<string>(8 - width).fill('0'), ...right];
+  }
+  return `${groups
+    .slice(0, 4)
+    .map((g) => Number.parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
+}

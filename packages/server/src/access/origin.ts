@@ -34,3 +34,17 @@ export function loopbackHostRefusal(host: string | undefined): string | null {
   if (name === 'localhost' || name === '::1' || /^127(\.\d{1,3}){3}$/.test(name)) return null;
   return `this server runs without access control and answers only requests for its loopback address, not "${host.slice(0, 100)}"`;
 }
+
+/**
+ * In open mode nothing needs a credential, so a page of another site that makes the browser send
+ * a request here (an image, a `no-cors` fetch: a GET or HEAD, which neither the Origin check nor
+ * CORS stops from being sent) could admit participants, start exports or hold the console's live
+ * views. The browser says so in `Sec-Fetch-Site`; such a request is refused unless it is a
+ * navigation (a link followed to a study link or a page) or comes from an allowed origin.
+ */
+export function crossSiteRefusal(headers: Headers, allowed: readonly string[]): string | null {
+  if (headers.get('sec-fetch-site') !== 'cross-site' || headers.get('sec-fetch-mode') === 'navigate') return null;
+  const origin = headers.get('origin');
+  if (allowed.includes('*') || (origin !== null && allowed.includes(origin))) return null;
+  return 'this server runs without access control and answers pages of other sites only when they are followed as links (add a site with --allow-origin)';
+}

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { request } from 'node:http';
+import { get as httpGet, request } from 'node:http';
 import { connect } from 'node:net';
 import { defaultScenario } from '@usher/booking';
 import { describe, expect, it } from 'vitest';
@@ -234,5 +234,26 @@ describe('open mode on loopback', () => {
     expect(await asHost(server.url, '/api/rooms', `127.0.0.1:${port}`)).toBe(200);
     expect(await asHost(server.url, '/api/rooms', `localhost:${port}`)).toBe(200);
     expect(await asHost(server.url, '/agent/ws', `localhost:${port}`, true)).toBe(101);
+  });
+
+  it('refuses what a page of another site makes the browser send, unless it is a link followed', async () => {
+    const server = await startTestServer({ headlessHost: true, scenario: defaultScenario() });
+    // node:http, as fetch writes its own Sec-Fetch-Mode.
+    const get = (headers: Record<string, string>) =>
+      new Promise<number | undefined>((resolve, reject) => {
+        httpGet(`${server.url}/api/rooms`, { headers }, (response) => {
+          response.resume();
+          resolve(response.statusCode);
+        }).on('error', reject);
+      });
+    // An image or a no-cors fetch on a page of another site: sent by the browser, with no credential needed.
+    expect(await get({ 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'no-cors' })).toBe(403);
+    expect(
+      await get({ 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'cors', Origin: 'https://evil.example' }),
+    ).toBe(403);
+    // A link followed from elsewhere (a study link in an e-mail), the server's own pages, and programs.
+    expect(await get({ 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'navigate' })).toBe(200);
+    expect(await get({ 'Sec-Fetch-Site': 'same-origin', 'Sec-Fetch-Mode': 'cors' })).toBe(200);
+    expect(await get({})).toBe(200);
   });
 });

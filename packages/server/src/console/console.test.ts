@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { get as httpGet, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { FaultyHost } from '@usher/agent/testing';
 import { replayStudyLog } from '@usher/booking';
-import { AgentSupervisor, loadStudyFile, type Study, StudyRegistry } from '@usher/study';
+import { type AgentFeedEvent, AgentSupervisor, loadStudyFile, type Study, StudyRegistry } from '@usher/study';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { readLog, startTestServer } from '../testing/fixtures.ts';
 import { TestClient } from '../testing/test-client.ts';
@@ -194,6 +195,71 @@ describe('the experimenter console', () => {
     expect(byAgent.length).toBeGreaterThan(3);
     expect(log.findIndex((r) => r.type === 'console.hand-back')).toBeGreaterThan(log.indexOf(byWizard[0] as never));
     expect(log.indexOf(byAgent.at(-1) as never)).toBeGreaterThan(log.findIndex((r) => r.type === 'console.hand-back'));
+  }, 60_000);
+
+  it('closes a live view its reader has stopped taking, instead of holding its events without bound', async () => {
+    const { server } = await studyServer();
+    const studyConsole = server.console as NonNullable<typeof server.console>;
+    // The agents' feed, driven by the test: every listener is handed each event, and says when it leaves.
+    const listeners = new Set<(event: AgentFeedEvent) => void>();
+    studyConsole.agents = {
+      subscribe: (listener) => {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+      episodes: () => [],
+      pause: () => false,
+      resume: () => false,
+      isPaused: () => false,
+      isRunning: () => false,
+    };
+    const note = 'x'.repeat(64 * 1024);
+    const event: AgentFeedEvent = {
+      room: 'r-x',
+      kind: 'episode',
+      episode: { kind: 'note', seq: 1, timestamp: '', sessionId: null, text: note },
+    };
+    const flood = async (until: () => boolean) => {
+      let sent = 0;
+      // Far more than the cap and the sockets' buffers together, a little at a time so the connection can drain.
+      while (sent < 40 * 1024 * 1024 && !until()) {
+        for (const listener of listeners) listener(event);
+        sent += note.length;
+        if (sent % (16 * note.length) === 0) await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+      return sent;
+    };
+
+    // A reader that keeps reading gets everything, and its view stays open.
+    const reading = await fetch(`${server.url}/api/console/stream`);
+    const reader = (reading.body as ReadableStream<Uint8Array>).getReader();
+    let received = 0;
+    void (async () => {
+      for (;;) {
+        const chunk = await reader.read().catch(() => ({ done: true, value: undefined }));
+        if (chunk.done || !chunk.value) return;
+        received += chunk.value.length;
+      }
+    })();
+    await vi.waitFor(() => expect(listeners.size).toBe(1));
+    const sent = await flood(() => false);
+    await vi.waitFor(() => expect(received).toBeGreaterThan(sent), { timeout: 10_000 });
+    expect(listeners.size).toBe(1);
+    await reader.cancel();
+    await vi.waitFor(() => expect(listeners.size).toBe(0));
+
+    // A reader that stops reading is let go once the cap is reached: its listener leaves, its slot is freed.
+    const stalled = await new Promise<IncomingMessage>((resolve) => {
+      httpGet(`${server.url}/api/console/stream`, resolve);
+    });
+    stalled.pause();
+    onTestFinished(() => {
+      stalled.destroy();
+    });
+    await vi.waitFor(() => expect(listeners.size).toBe(1));
+    await flood(() => listeners.size === 0);
+    await vi.waitFor(() => expect(listeners.size).toBe(0), { timeout: 10_000 });
+    expect((await fetch(`${server.url}/api/console/study`)).status).toBe(200);
   }, 60_000);
 
   it('is closed to anyone without an experimenter’s credential', async () => {

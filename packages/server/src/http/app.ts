@@ -9,7 +9,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
 import { type Capabilities, type Capability, CredentialError, presentedToken } from '../access/capabilities.ts';
-import { loopbackHostRefusal, originRefusal } from '../access/origin.ts';
+import { crossSiteRefusal, loopbackHostRefusal, originRefusal } from '../access/origin.ts';
 import type { StudyConsole } from '../console/study-console.ts';
 import type { HeadlessHost } from '../headless-host/headless-host.ts';
 import type { Relay } from '../relay/relay.ts';
@@ -95,9 +95,19 @@ export function createApp({
     c.header('X-Content-Type-Options', 'nosniff');
   });
 
+  // A HEAD request's answer has no body, and nobody reads one: a body a route made for it (a live
+  // stream, an export) is let go at once, or it would hold its slot (and its files) forever.
+  app.use('*', async (c, next) => {
+    await next();
+    if (c.req.method !== 'HEAD' || !c.res.body) return;
+    const { status, headers } = c.res;
+    void c.res.body.cancel().catch(() => {});
+    c.res = new Response(null, { status, headers });
+  });
+
   if (loopbackOnly) {
     app.use('*', async (c, next) => {
-      const refusal = loopbackHostRefusal(c.req.header('host'));
+      const refusal = loopbackHostRefusal(c.req.header('host')) ?? crossSiteRefusal(c.req.raw.headers, allowOrigins);
       if (refusal) return Response.json({ error: { code: 'FORBIDDEN', message: refusal } }, { status: 403 });
       await next();
     });

@@ -12,6 +12,12 @@ const MAX_STREAMS = 32;
 const LIST_EVERY_MS = 250;
 /** A comment line this often keeps proxies from closing a quiet stream (ms). */
 const KEEP_ALIVE_MS = 15_000;
+/**
+ * A live view whose reader has stopped taking its events (a laptop asleep, a stalled client) is
+ * closed once this much text waits to be sent, rather than held in memory without bound; a browser's
+ * EventSource reconnects and starts from a fresh participant list.
+ */
+export const MAX_UNSENT_CHARS = 4 * 1024 * 1024;
 
 const Reason = z.strictObject({ reason: z.string().trim().min(1, 'say why').max(500) });
 const NoBody = z.strictObject({}).optional();
@@ -56,11 +62,44 @@ export function mountConsoleRoutes(app: Hono<{ Variables: Variables }>, studyCon
     if (streams >= MAX_STREAMS) return fail('TOO_MANY_STREAMS', `at most ${MAX_STREAMS} live views at once`, 503);
     streams += 1;
     return streamSSE(c, async (stream) => {
+      const aborted = new Promise<void>((resolve) => stream.onAbort(resolve));
       let timer: NodeJS.Timeout | null = null;
       let closed = false;
+      // Text handed to the stream and not yet taken by the connection (a write resolves as it drains).
+      let unsent = 0;
+      const write = (text: string): Promise<unknown> | null => {
+        if (closed) return null;
+        if (unsent > MAX_UNSENT_CHARS) {
+          closed = true;
+          stream.abort();
+          (c.env as { outgoing?: { destroy(): void } } | undefined)?.outgoing?.destroy();
+          return null;
+        }
+        unsent += text.length;
+        return stream.write(text).then(() => {
+          unsent -= text.length;
+        });
+      };
+      const send = (event: string, data: string) => write(`event: ${event}\ndata: ${data}\n\n`);
+      // The list is a snapshot: while one is still being sent, the next waits for it and is made then.
+      let listSending = false;
+      let listDue = false;
       const sendList = () => {
         timer = null;
-        if (!closed) void stream.writeSSE({ event: 'participants', data: JSON.stringify(studyConsole.rows()) });
+        if (listSending) {
+          listDue = true;
+          return;
+        }
+        const sent = send('participants', JSON.stringify(studyConsole.rows()));
+        if (!sent) return;
+        listSending = true;
+        void sent.then(() => {
+          listSending = false;
+          if (listDue) {
+            listDue = false;
+            soon();
+          }
+        });
       };
       // Changes come in bursts (a booking moves every few hundred ms): the list goes out at most every LIST_EVERY_MS.
       const soon = () => {
@@ -69,13 +108,12 @@ export function mountConsoleRoutes(app: Hono<{ Variables: Variables }>, studyCon
       const offMode = studyConsole.mode.onChange(soon);
       const offRooms = studyConsole.onRoomChange(soon);
       const offAgents = studyConsole.agents?.subscribe((event) => {
-        if (closed) return;
         if (event.kind !== 'episode') soon();
-        void stream.writeSSE({ event: 'agent', data: JSON.stringify(event) });
+        void send('agent', JSON.stringify(event));
       });
-      const keepAlive = setInterval(() => void stream.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+      const keepAlive = setInterval(() => void write(': keep-alive\n\n'), KEEP_ALIVE_MS);
       sendList();
-      await new Promise<void>((resolve) => stream.onAbort(resolve));
+      await aborted;
       closed = true;
       streams -= 1;
       if (timer) clearTimeout(timer);

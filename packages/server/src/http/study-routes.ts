@@ -6,6 +6,7 @@ import { getCookie, setCookie } from 'hono/cookie';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import type { Capabilities, Capability } from '../access/capabilities.ts';
+import { limitKey } from '../access/client-address.ts';
 import { FlowError, type StudyMode } from '../study/study-mode.ts';
 import { mountQuestionnaireRoutes } from './questionnaire-routes.ts';
 
@@ -34,7 +35,7 @@ export function mountStudyRoutes(
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
     const address = incoming ? clientAddress(incoming) : 'unknown';
     try {
-      await admissions.consume(address);
+      await admissions.consume(limitKey(address));
     } catch (err) {
       if (!(err instanceof RateLimiterRes)) throw err;
       return fail('TOO_MANY_REQUESTS', 'too many new participants from this address; try again in a minute', 429);
@@ -51,15 +52,22 @@ export function mountStudyRoutes(
     // A participant comes back in the browser they started in: it holds their return key, so
     // someone who knows or guesses their id cannot take their room.
     const cookie = `usher_return_${mode.study.id}`;
+    const held = returnKeys(getCookie(c, cookie));
     if (admitted.returnKey) {
-      setCookie(c, cookie, admitted.returnKey, {
+      // Added to the keys this browser already holds: a second participant here (a shared
+      // computer, or the link opened once without an id) does not lock the first one out.
+      setCookie(c, cookie, [...held.slice(1 - MAX_RETURN_KEYS), admitted.returnKey].join('.'), {
         path: `/s/${mode.study.id}`,
         httpOnly: true,
         sameSite: 'Lax',
         secure: isHttps(c),
         maxAge: RETURN_KEY_DAYS * 86_400,
       });
-    } else if (admitted.returning && mode.returnKeyMatches(participant, getCookie(c, cookie)) === false) {
+    } else if (
+      admitted.returning &&
+      mode.returnKeyMatches(participant, undefined) === false &&
+      !held.some((key) => mode.returnKeyMatches(participant, key))
+    ) {
       return linkProblem(
         c,
         409,
@@ -120,6 +128,17 @@ export function mountStudyRoutes(
 
 /** How long a participant's browser keeps the key to return to their study (days). */
 const RETURN_KEY_DAYS = 90;
+/** The most return keys one browser keeps for a study (the newest): one per participant who started there. */
+export const MAX_RETURN_KEYS = 10;
+
+/** The return keys a study's cookie holds (`key.key…`, each as the registry makes them); anything else is ignored. */
+function returnKeys(cookie: string | undefined): string[] {
+  if (!cookie || cookie.length > MAX_RETURN_KEYS * 40) return [];
+  return cookie
+    .split('.')
+    .filter((key) => /^[\w-]{32}$/.test(key))
+    .slice(-MAX_RETURN_KEYS);
+}
 
 /** Whether the participant reached the server over HTTPS (directly, or through a proxy that says so). */
 function isHttps(c: Context): boolean {

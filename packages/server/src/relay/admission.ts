@@ -1,3 +1,4 @@
+import { limitKey } from '../access/client-address.ts';
 import type { Peer } from './peer.ts';
 
 /**
@@ -23,23 +24,26 @@ export class Admission {
     if (this.peers.size >= this.limits.maxConnections) {
       return `the server holds its maximum of ${this.limits.maxConnections} connections (maxConnections)`;
     }
-    if ((this.byAddress.get(address) ?? 0) >= this.limits.maxConnectionsPerAddress) {
-      return `${address} holds its maximum of ${this.limits.maxConnectionsPerAddress} connections (maxConnectionsPerAddress)`;
+    const key = limitKey(address);
+    if ((this.byAddress.get(key) ?? 0) >= this.limits.maxConnectionsPerAddress) {
+      return `${key} holds its maximum of ${this.limits.maxConnectionsPerAddress} connections (maxConnectionsPerAddress)`;
     }
     return null;
   }
 
   add(peer: Peer): void {
     this.peers.add(peer);
-    this.byAddress.set(peer.address, (this.byAddress.get(peer.address) ?? 0) + 1);
+    const key = limitKey(peer.address);
+    this.byAddress.set(key, (this.byAddress.get(key) ?? 0) + 1);
   }
 
   remove(peer: Peer): void {
     if (!this.peers.delete(peer)) return;
     this.frameDone(peer);
-    const left = (this.byAddress.get(peer.address) ?? 1) - 1;
-    if (left > 0) this.byAddress.set(peer.address, left);
-    else this.byAddress.delete(peer.address);
+    const key = limitKey(peer.address);
+    const left = (this.byAddress.get(key) ?? 1) - 1;
+    if (left > 0) this.byAddress.set(key, left);
+    else this.byAddress.delete(key);
   }
 
   /**

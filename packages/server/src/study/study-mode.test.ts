@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { loadStudyFile, StudyRegistry } from '@usher/study';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { Capabilities } from '../access/capabilities.ts';
+import { MAX_RETURN_KEYS } from '../http/study-routes.ts';
 import { envelope, readLog, scriptHost, startTestServer } from '../testing/fixtures.ts';
 import { TestClient } from '../testing/test-client.ts';
 
@@ -200,6 +201,26 @@ describe('study mode', () => {
     expect(await json.json()).toMatchObject({ error: { code: 'ALREADY_STARTED' } });
     // Her own browser comes back to her room.
     expect((await openLink(server.url, 'participant=alice', alice.cookie)).room).toBe(alice.room);
+  });
+
+  it('keeps the return keys of everyone who started in one browser, the newest ten', async () => {
+    const { server } = await studyServer();
+    const alice = await openLink(server.url, 'participant=alice');
+    // The same browser then opens the link for someone else: a shared computer, or the link opened without an id.
+    const bob = await openLink(server.url, 'participant=bob', alice.cookie);
+    expect(bob.cookie).toMatch(/^usher_return_demo-01=[\w-]{32}\.[\w-]{32}$/);
+    expect((await openLink(server.url, 'participant=alice', bob.cookie)).room).toBe(alice.room);
+    expect((await openLink(server.url, 'participant=bob', bob.cookie)).room).toBe(bob.room);
+    // A cookie does not grow without bound: after ten more starts there, Alice's key is the one let go.
+    let cookie = bob.cookie;
+    for (let i = 0; i < MAX_RETURN_KEYS - 1; i++)
+      cookie = (await openLink(server.url, `participant=c${i}`, cookie)).cookie;
+    expect((await openLink(server.url, 'participant=bob', cookie)).room).toBe(bob.room);
+    const alicia = await fetch(`${server.url}/s/demo-01?participant=alice`, {
+      redirect: 'manual',
+      headers: { Cookie: cookie },
+    });
+    expect(alicia.status).toBe(409);
   });
 
   it('balances conditions across participants, and keeps strangers out of participants’ rooms and API', async () => {

@@ -5,6 +5,7 @@ import { Confirmation } from '../ui/Confirmation.tsx';
 import { StageView } from '../ui/StageView.tsx';
 import type { ConsoleApi, SessionSummary, StudyInfo } from './console-api.ts';
 import { formatSpan } from './ParticipantTable.tsx';
+import { viewOf } from './room-socket.ts';
 
 const NO_TOOLS: ReadonlySet<string> = new Set();
 const SPEEDS = [1, 4, 16] as const;
@@ -122,6 +123,10 @@ function ReplaySession({ api, sessionId, onBack }: { api: ConsoleApi; sessionId:
   }
   if (!replay) return <p className="muted">Replaying {sessionId}…</p>;
   const frame = replay.frames[at];
+  // The log keeps what the participant's page sent: a state the console cannot draw is said, not drawn.
+  const shown = frame ? viewOf({ uiSpec: frame.uiSpec, messageHistory: frame.messages, toolSchema: [] }) : null;
+  const unreadable = shown && 'problem' in shown ? shown.problem : null;
+  const view = shown && !('problem' in shown) ? shown : null;
   const elapsed = (times[at] ?? 0) - (times[0] ?? 0);
   const last = at === replay.frames.length - 1;
   return (
@@ -182,10 +187,15 @@ function ReplaySession({ api, sessionId, onBack }: { api: ConsoleApi; sessionId:
           At this moment the log does not explain the page: {frame.difference}
         </p>
       )}
+      {unreadable && (
+        <p className="banner" role="alert" data-testid="replay-unreadable">
+          At this moment the log holds a state the console cannot show: {unreadable}
+        </p>
+      )}
       <div className="watch__body">
         <div className="watch__page">
-          {frame?.uiSpec ? (
-            <StageView spec={frame.uiSpec} tools={NO_TOOLS} act={() => false} refusal={null} embedded />
+          {view?.uiSpec ? (
+            <StageView spec={view.uiSpec} tools={NO_TOOLS} act={() => false} refusal={null} embedded />
           ) : last && replay.final.submitted ? (
             <Confirmation booking={replay.final.submitted} embedded />
           ) : (
@@ -195,9 +205,9 @@ function ReplaySession({ api, sessionId, onBack }: { api: ConsoleApi; sessionId:
         <div className="watch__side">
           <section className="watch__chat" aria-label="Chat">
             <h3>Chat</h3>
-            {frame && frame.messages.length > 0 ? (
+            {view && view.messageHistory.length > 0 ? (
               <ol className="chat__log watch__log">
-                {frame.messages.map((m) => (
+                {view.messageHistory.map((m) => (
                   <ChatMessage key={m.id} entry={m} participantName="Participant" />
                 ))}
               </ol>

@@ -5,7 +5,7 @@ import { StageView } from '../ui/StageView.tsx';
 import { AgentFeed } from './AgentFeed.tsx';
 import type { AgentFeedEvent, ConsoleApi, EpisodeRecord, ParticipantRow } from './console-api.ts';
 import { formatSpan } from './ParticipantTable.tsx';
-import { RoomSocket } from './room-socket.ts';
+import { RoomSocket, unshown, viewOf } from './room-socket.ts';
 
 interface Props {
   api: ConsoleApi;
@@ -41,7 +41,11 @@ export function WatchRoom({ api, row, feed, onClose }: Props) {
       .room(row.room)
       .then((detail) => {
         if (!live) return;
-        if (detail.state && observer.current?.view === null) setView(detail.state);
+        if (detail.state && observer.current?.view === null) {
+          const shown = viewOf(detail.state);
+          if ('problem' in shown) setProblem(unshown(shown.problem));
+          else setView(shown);
+        }
         setHistory(detail.episodes);
       })
       .catch((err: Error) => setProblem(err.message));

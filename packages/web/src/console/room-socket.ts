@@ -1,4 +1,4 @@
-import { type HostView, PROTOCOL_VERSION } from '@usher/protocol';
+import { type HostView, HostViewSchema, PROTOCOL_VERSION } from '@usher/protocol';
 
 export type SocketState = 'connecting' | 'open' | 'closed';
 
@@ -95,10 +95,9 @@ export class RoomSocket {
     if (frame.type === 'relay.joined' && frame.replyTo === 'join') {
       this.state = 'open';
     } else if (frame.type === 'state.updated' && typeof payload === 'object') {
-      const { uiSpec, messageHistory, toolSchema } = payload as Partial<HostView>;
-      if (Array.isArray(messageHistory) && Array.isArray(toolSchema)) {
-        this.view = { uiSpec: uiSpec ?? null, messageHistory, toolSchema };
-      }
+      const view = viewOf(payload);
+      if ('problem' in view) this.onProblem(unshown(view.problem));
+      else this.view = view;
     } else if (frame.type === 'error' && frame.replyTo === undefined) {
       this.onProblem(String(payload.message ?? 'the relay reported an error'));
     }
@@ -115,3 +114,20 @@ export class RoomSocket {
     this.onChange(this);
   }
 }
+
+/**
+ * A room's state as the console can draw it, or what is wrong with it. The participant's page
+ * writes it (and the study log keeps it), and the relay checks only its outline: a state the
+ * console's components cannot draw is shown as a note instead of taking the console down.
+ */
+export function viewOf(payload: unknown): HostView | { problem: string } {
+  const { uiSpec = null, messageHistory, toolSchema } = (payload ?? {}) as Partial<HostView>;
+  const view = HostViewSchema.safeParse({ uiSpec, messageHistory, toolSchema });
+  if (view.success) return view.data;
+  const issue = view.error.issues[0];
+  return { problem: `${issue?.path.join('.') || 'state'}: ${issue?.message}` };
+}
+
+/** Why a room's live state is not shown. */
+export const unshown = (problem: string) =>
+  `the room’s page sent a state the console cannot show (${problem}); it shows the last one it could`;

@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { FaultyHost } from '@usher/agent/testing';
-import { readLog, startTestServer } from '@usher/server/testing';
+import { PROTOCOL_VERSION } from '@usher/protocol';
+import { readLog, startTestServer, TestClient } from '@usher/server/testing';
 import { AgentSupervisor, loadStudyFile, type Study, StudyRegistry } from '@usher/study';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
@@ -76,7 +77,7 @@ async function runningStudy() {
   const host = await FaultyHost.join({ url: server.url, room, scenario: task.world, token: hostToken });
   onTestFinished(() => host.close());
   const experimenter = await capabilities.issue({ kind: 'experimenter', name: 'Ada' });
-  return { server, room, host, task, step, experimenter };
+  return { server, room, host, hostToken, task, step, experimenter };
 }
 
 describe('the experimenter’s console', () => {
@@ -178,6 +179,43 @@ describe('the experimenter’s console', () => {
       by: 'experimenter Ada',
       reason: 'testing the wizard',
     });
+  }, 60_000);
+
+  it('keeps going when a participant’s page sends a state it cannot draw, and says so', async () => {
+    const { server, room, hostToken, experimenter } = await runningStudy();
+    const page = await openPage(browser, 'desktop');
+    await page.goto(`${server.url}/console?token=${experimenter}`);
+    const row = page.locator(`[data-testid="participant-row"][data-room="${room}"]`);
+    await row.getByRole('button', { name: /Watch/ }).click();
+    const watch = page.getByTestId('watch');
+    await watch.getByTestId('stage-title').waitFor();
+
+    // A hostile participant replaces their page with their own client, and sends a state whose
+    // outline the relay accepts but whose insides the console's components cannot draw.
+    const hostile = await TestClient.join(server.url, 'host', room, hostToken);
+    onTestFinished(() => hostile.close());
+    hostile.send({
+      v: PROTOCOL_VERSION,
+      type: 'state.updated',
+      id: 'h1',
+      payload: {
+        source: 'user',
+        uiSpec: { stage: 'seat', display: { component: 'seatMap' } },
+        messageHistory: [{ id: 'm1', role: 'agent', text: { not: 'text' } }],
+        toolSchema: [null],
+      },
+    });
+    await watch.getByText(/cannot show/).waitFor();
+    // The console is still there: the list, and the room's last good page.
+    await row.waitFor();
+    await watch.getByTestId('stage-title').waitFor();
+    await screenshot(page, 'console-unreadable-state');
+    // Its replay, which reads the same state from the log, says so too.
+    await page.getByRole('button', { name: 'Replay' }).first().click();
+    await page.getByTestId('sessions').getByRole('button', { name: 'Replay' }).first().click();
+    await page.getByTestId('replay-unreadable').waitFor();
+    await page.getByTestId('replay-scrub').fill('6');
+    await page.getByTestId('replay').getByTestId('stage-title').waitFor();
   }, 60_000);
 
   it('ends a participant’s study from the console, and their page says so', async () => {
