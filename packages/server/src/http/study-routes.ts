@@ -9,6 +9,7 @@ import type { Capabilities, Capability } from '../access/capabilities.ts';
 import { limitKey } from '../access/client-address.ts';
 import { FlowError, type StudyMode } from '../study/study-mode.ts';
 import { mountQuestionnaireRoutes } from './questionnaire-routes.ts';
+import { readJson } from './read-json.ts';
 
 /**
  * The study's routes (study mode): the study link, and the participant's own API, which needs
@@ -101,13 +102,7 @@ export function mountStudyRoutes(
   app.post('/api/participant/step', async (c) => {
     const participant = whose(c.get('capability'), c.req.url);
     if (!participant) return fail('UNAUTHORIZED', "this needs a participant's link", 401);
-    let json: unknown;
-    try {
-      json = await c.req.json();
-    } catch {
-      json = undefined;
-    }
-    const body = FlowStepSchema.safeParse(json);
+    const body = FlowStepSchema.safeParse(await readJson(c.req));
     if (!body.success) {
       return fail(
         'INVALID_MESSAGE',
