@@ -138,6 +138,34 @@ describe('RelayClient', () => {
     expect(lines.some((l) => l.includes('could not use a frame from the relay (uiSpec.stage "payment"'))).toBe(true);
   });
 
+  it('says each skipped kind of frame once, and past the bound says that the rest go unsaid', async () => {
+    const wss = new WebSocketServer({ port: 0 });
+    onTestFinished(() => wss.close());
+    await new Promise((resolve) => wss.once('listening', resolve));
+    wss.on('connection', (ws) => {
+      ws.on('message', (data) => {
+        const frame = JSON.parse(String(data)) as { id: string; type: string };
+        if (frame.type !== 'relay.join') return;
+        ws.send(
+          JSON.stringify(createMessage('relay.joined', { role: 'agent', sessionId: 'default' }, { replyTo: frame.id })),
+        );
+        for (let i = 0; i < 60; i++) ws.send(JSON.stringify({ v: 'mvp-0.2', type: `proto.notice-${i}`, payload: {} }));
+        ws.send(JSON.stringify({ v: 'mvp-0.2', type: 'proto.notice-0', payload: {} }));
+        ws.send(JSON.stringify({ v: 'mvp-0.2', type: 'proto.last', payload: {} }));
+        ws.send('not JSON, always said: the end of what this relay sends');
+      });
+    });
+    const lines: string[] = [];
+    const address = wss.address() as { port: number };
+    const { relay } = client(`ws://127.0.0.1:${address.port}`, { log: (l) => lines.push(l) });
+    await relay.connect();
+    await until(() => lines.some((l) => l.includes('the end of what this relay sends')));
+    expect(lines).toHaveLength(52);
+    expect(lines[0]).toBe('relay client: ignoring proto.notice-0 frames (nothing the agent acts on)');
+    expect(lines[49]).toBe('relay client: ignoring proto.notice-49 frames (nothing the agent acts on)');
+    expect(lines[50]).toBe('relay client: more than 50 kinds of frames read in part or skipped; the rest are not said');
+  });
+
   it('refuses requests once closed', async () => {
     const server = await startTestServer();
     const { relay } = client(server.url);
