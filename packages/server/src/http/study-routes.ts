@@ -74,7 +74,7 @@ export function mountStudyRoutes(
         409,
         'ALREADY_STARTED',
         'This study was started in another browser',
-        'Continue in the browser where you started it. If you cannot, contact the researcher, who can help from the study console.',
+        'Continue in the browser where you started it. If you cannot, contact the researcher, who can send you a link to your study.',
       );
     }
     const page = new URLSearchParams({ room: participant.room, study: mode.study.id, participant: participant.id });
