@@ -94,12 +94,14 @@ describe('RelayClient', () => {
     });
     const lines: string[] = [];
     const address = wss.address() as { port: number };
-    const { relay } = client(`ws://127.0.0.1:${address.port}`, { requestTimeoutMs: 10_000, log: (l) => lines.push(l) });
+    // A request timeout far beyond the test's own: only a failure at once lets this test finish.
+    const { relay } = client(`ws://127.0.0.1:${address.port}`, {
+      requestTimeoutMs: 600_000,
+      log: (l) => lines.push(l),
+    });
     await relay.connect();
-    const started = Date.now();
     const err = await relay.request('snapshot.get', {}).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'UNREADABLE_REPLY', wire: false });
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(lines.join('\n')).toMatch(/could not use a frame from the relay \(uiSpec is not an object/);
   });
 
