@@ -10,8 +10,10 @@ import {
 import WebSocket from 'ws';
 import { readFrame } from '../perception/read/frame.ts';
 
-/** Failures that happen on this side and are never sent: the runtime-level codes of spec §7. */
-/** Local failures: no reply in time, no connection, closed by us, or a reply the agent could not read. */
+/**
+ * Failures that happen on this side and are never sent (the runtime-level codes of spec §7): no
+ * reply in time, no connection, closed by us, or a reply the agent could not read.
+ */
 export type LocalErrorCode = 'TIMEOUT_RESULT' | 'DISCONNECTED' | 'CLOSED' | 'UNREADABLE_REPLY';
 
 /** A request that failed: with the relay's or the host's code (`wire`), or a local one. */
@@ -230,11 +232,18 @@ export class RelayClient {
     );
   }
 
-  /** Says a line once (bounded): what the reader left out or skipped is not an error, but never silent. */
+  /**
+   * Says a line once (bounded): what the reader left out or skipped is not an error, but never
+   * silent. Past {@link MAX_NOTICES} distinct lines it says, once, that the rest go unsaid.
+   */
   private notice(line: string): void {
-    if (this.noticed.has(line) || this.noticed.size >= MAX_NOTICES) return;
+    if (this.noticed.has(line) || this.noticed.size > MAX_NOTICES) return;
     this.noticed.add(line);
-    this.options.log?.(line);
+    this.options.log?.(
+      this.noticed.size > MAX_NOTICES
+        ? `relay client: more than ${MAX_NOTICES} kinds of frames read in part or skipped; the rest are not said`
+        : line,
+    );
   }
 
   private receive(message: Message): void {

@@ -71,7 +71,7 @@ async function participantOnTask(base: string, name: string, condition: string) 
 async function openStream(url: string) {
   const controller = new AbortController();
   const response = await fetch(url, { signal: controller.signal });
-  const events: { event: string; data: unknown; at: number }[] = [];
+  const events: { event: string; data: unknown }[] = [];
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder();
   let buffer = '';
@@ -85,7 +85,7 @@ async function openStream(url: string) {
         buffer = buffer.slice(end + 2);
         const event = /^event: (.*)$/m.exec(block)?.[1];
         const data = /^data: (.*)$/m.exec(block)?.[1];
-        if (event && data) events.push({ event, data: JSON.parse(data), at: Date.now() });
+        if (event && data) events.push({ event, data: JSON.parse(data) });
       }
     }
   })();
@@ -115,13 +115,10 @@ describe('the experimenter console', () => {
     expect(watched.state.uiSpec.stage).toBe('movie');
 
     const movie = host.protocol.view().uiSpec?.visibleItems[0]?.id as string;
-    const acted = Date.now();
     host.act('select', { itemId: movie });
     host.act('next');
     // Pushed, not polled: the list goes out at most every 250 ms while rooms change.
     await vi.waitFor(() => expect(rowOf(stream.events, room)?.stage).toBe('theater'), { timeout: 5000, interval: 20 });
-    const shown = stream.events.find((e) => e.at >= acted && (rowOf([e], room)?.stage ?? '') === 'theater');
-    expect(shown).toBeDefined();
     await vi.waitFor(() =>
       expect(observer.frames.some((f) => f.type === 'state.updated' && f.payload.source === 'user')).toBe(true),
     );

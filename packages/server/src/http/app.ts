@@ -15,6 +15,7 @@ import type { HeadlessHost } from '../headless-host/headless-host.ts';
 import type { Relay } from '../relay/relay.ts';
 import type { StudyMode } from '../study/study-mode.ts';
 import { mountConsoleRoutes } from './console-routes.ts';
+import { readJson } from './read-json.ts';
 import { mountStudyRoutes } from './study-routes.ts';
 
 const SayBody = z.strictObject({ text: z.string().trim().min(1).max(4000) });
@@ -278,13 +279,4 @@ export function createApp({
   });
   app.notFound((c) => c.json({ error: { code: 'NOT_FOUND', message: `no route ${c.req.method} ${c.req.path}` } }, 404));
   return app;
-}
-
-/** Parses a request body as JSON; an unreadable body becomes `undefined`, which then fails validation. */
-async function readJson(request: Request): Promise<unknown> {
-  try {
-    return await request.json();
-  } catch {
-    return undefined;
-  }
 }

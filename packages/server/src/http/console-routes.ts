@@ -5,6 +5,7 @@ import type { Capability } from '../access/capabilities.ts';
 import { ConsoleError, type StudyConsole } from '../console/study-console.ts';
 import { SESSION_ID } from '../console/study-logs.ts';
 import { FlowError } from '../study/study-mode.ts';
+import { readJson } from './read-json.ts';
 
 /** Live streams open at once: each holds a response and a listener, so strangers cannot pile them up (and experimenters are few). */
 const MAX_STREAMS = 32;
@@ -157,13 +158,7 @@ export function mountConsoleRoutes(app: Hono<{ Variables: Variables }>, studyCon
   ) => {
     const found = roomOf(c.req.param('room'));
     if (!found) return fail('NOT_FOUND', 'no participant of this study has that room', 404);
-    let json: unknown;
-    try {
-      json = await c.req.json();
-    } catch {
-      json = undefined;
-    }
-    const body = schema.safeParse(json);
+    const body = schema.safeParse(await readJson(c.req));
     if (!body.success) return fail('INVALID_MESSAGE', `body: ${z.prettifyError(body.error)}`, 400);
     try {
       return Response.json(run(body.data as { reason?: string }, found.participant, who(c.get('capability'))));

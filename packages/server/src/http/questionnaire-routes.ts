@@ -4,6 +4,7 @@ import type { Hono } from 'hono';
 import type { Capability } from '../access/capabilities.ts';
 import { AnswersRefused } from '../study/questionnaires.ts';
 import { FlowError, type StudyMode } from '../study/study-mode.ts';
+import { readJson } from './read-json.ts';
 
 /**
  * `POST /api/participant/questionnaire` `{questionnaire: "per-task" | "post-study", answers:
@@ -21,13 +22,7 @@ export function mountQuestionnaireRoutes(
   app.post('/api/participant/questionnaire', async (c) => {
     const participant = whose(c.get('capability'), c.req.url);
     if (!participant) return fail('UNAUTHORIZED', "this needs a participant's link", 401);
-    let json: unknown;
-    try {
-      json = await c.req.json();
-    } catch {
-      json = undefined;
-    }
-    const body = QuestionnaireSubmissionSchema.safeParse(json);
+    const body = QuestionnaireSubmissionSchema.safeParse(await readJson(c.req));
     if (!body.success) {
       const issues = body.error.issues
         .slice(0, 5)

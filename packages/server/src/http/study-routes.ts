@@ -9,6 +9,7 @@ import type { Capabilities, Capability } from '../access/capabilities.ts';
 import { limitKey } from '../access/client-address.ts';
 import { FlowError, type StudyMode } from '../study/study-mode.ts';
 import { mountQuestionnaireRoutes } from './questionnaire-routes.ts';
+import { readJson } from './read-json.ts';
 
 /**
  * The study's routes (study mode): the study link, and the participant's own API, which needs
@@ -73,7 +74,7 @@ export function mountStudyRoutes(
         409,
         'ALREADY_STARTED',
         'This study was started in another browser',
-        'Continue in the browser where you started it. If you cannot, contact the researcher, who can help from the study console.',
+        'Continue in the browser where you started it. If you cannot, contact the researcher, who can send you a link to your study.',
       );
     }
     const page = new URLSearchParams({ room: participant.room, study: mode.study.id, participant: participant.id });
@@ -101,13 +102,7 @@ export function mountStudyRoutes(
   app.post('/api/participant/step', async (c) => {
     const participant = whose(c.get('capability'), c.req.url);
     if (!participant) return fail('UNAUTHORIZED', "this needs a participant's link", 401);
-    let json: unknown;
-    try {
-      json = await c.req.json();
-    } catch {
-      json = undefined;
-    }
-    const body = FlowStepSchema.safeParse(json);
+    const body = FlowStepSchema.safeParse(await readJson(c.req));
     if (!body.success) {
       return fail(
         'INVALID_MESSAGE',

@@ -78,6 +78,18 @@ describe('questionnaires in study mode', () => {
     expect((await call('/questionnaire', { questionnaire: 'per-task', answers: tooMany })).status).toBe(400);
     const notNow = await call('/questionnaire', { questionnaire: 'post-study', answers: {} });
     expect([notNow.status, notNow.body.error.code]).toEqual([409, 'OUT_OF_STEP']);
+    // A body that is not JSON is refused like one of the wrong shape, on this route and the step's.
+    for (const route of ['/questionnaire', '/step']) {
+      const broken = await fetch(`${server.url}/api/participant${route}?room=${participant.room}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{"questionnaire": "per-task", "answers": {',
+      });
+      expect([broken.status, ((await broken.json()) as { error: { code: string } }).error.code]).toEqual([
+        400,
+        'INVALID_MESSAGE',
+      ]);
+    }
     expect(registry.questionnaireAnswers(DEMO.id)).toEqual([]);
     expect(registry.get(participant.id)?.status).toBe('task-questionnaire');
     expect(existsSync(join(server.logsDir, 'demo-01.questionnaires.jsonl'))).toBe(false);
