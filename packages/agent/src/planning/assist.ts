@@ -30,7 +30,7 @@ function clearlyChosen(stage: Stage, options: RankedOption[], input: PlannerInpu
 }
 
 /**
- * Assist mode (spec of the agent runtime issue): the agent shows what fits instead of booking.
+ * Assist mode: the agent shows what fits instead of booking.
  * On each stage it highlights the options that meet the participant's wishes, notes why on each,
  * says so in the chat, and then waits; it selects only what the participant clearly chose and
  * never submits. Returns the next action, `wait` when the participant is to act.

@@ -9,7 +9,7 @@ import { ORBITAL_IMAX_PAIR } from '../testing/stories.ts';
 import { Agent, type AgentOptions, type AgentResult } from './agent.ts';
 
 /*
- * Mixed initiative (the agent runtime issue): the participant writes or clicks while the agent is
+ * Mixed initiative: the participant writes or clicks while the agent is
  * at work. The host holds one of the agent's tool calls so that the participant acts while that
  * call waits, then lets it through; everything goes over a real relay and real sockets.
  */
