@@ -37,7 +37,14 @@ export class RoomSocket {
     this.ws.addEventListener('message', (event) => this.receive(String(event.data)));
     this.ws.addEventListener('close', (event) => {
       this.state = 'closed';
-      for (const [, p] of this.pending) clearTimeout(p.timer);
+      // A call still waiting will never be answered: it ends now, saying why.
+      for (const [, p] of this.pending) {
+        clearTimeout(p.timer);
+        p.resolve({
+          type: 'error',
+          payload: { message: 'the connection to the room closed before the page answered' },
+        });
+      }
       this.pending.clear();
       if (event.code !== 1000 && event.code !== 1005)
         this.onProblem(`the relay closed the connection (${event.code} ${event.reason})`);
@@ -64,6 +71,9 @@ export class RoomSocket {
   }
 
   private request(type: string, payload: object): Promise<{ type: string; payload: Record<string, unknown> }> {
+    if (this.ws.readyState !== WebSocket.OPEN) {
+      return Promise.resolve({ type: 'error', payload: { message: 'not connected to the room' } });
+    }
     const id = `c${++this.seq}`;
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
