@@ -4,7 +4,13 @@
  * host, the headless host and the tests run the same code.
  */
 
-export { type Selections, type SubmittedBooking, SubmittedBookingSchema, submitBooking } from './engine/booking.ts';
+export {
+  bookingFromSummary,
+  type Selections,
+  type SubmittedBooking,
+  SubmittedBookingSchema,
+  submitBooking,
+} from './engine/booking.ts';
 export { type Actor, type ApplyResult, BookingEngine, type BookingEngineOptions } from './engine/engine.ts';
 export { MAX_SEATS } from './engine/stages.ts';
 export { type EngineSnapshot, EngineSnapshotSchema, SnapshotError } from './engine/state.ts';

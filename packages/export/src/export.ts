@@ -3,6 +3,7 @@ import { copyFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { bookingFromSummary, Catalog } from '@usher/booking';
 import type { Study } from '@usher/study';
 import { addProblem, type LogProblem, listLogFiles, loadLogs } from './logs.ts';
 import { AGENT_FAILURES, OVERRIDES, RECORDS, SESSIONS, STATES, SUBMITS, TASK_FACTS } from './queries.ts';
@@ -10,7 +11,7 @@ import { questionnaireTables } from './questionnaires.ts';
 import { readRegistry } from './registry.ts';
 import { loadTable, sqlIdent, sqlString } from './sql.ts';
 import { stageRegistry } from './staging.ts';
-import { bookingFromSummary, taskSuccess } from './success.ts';
+import { taskSuccess } from './success.ts';
 import { EVENTS, EVENTS_CSV, EVENTS_PARQUET, LOG_PROBLEMS, PARTICIPANT_TASKS, PARTICIPANTS } from './tables.ts';
 
 export interface ExportOptions {
@@ -167,7 +168,8 @@ async function judgeBookings(conn: DuckDBConnection, study: Study, notes: string
     } catch {
       // Left as null: reported below as unreadable.
     }
-    const booking = task ? bookingFromSummary(task.world, summary) : null;
+    // The confirm stage's summary, rebuilt as the engine submits it (reference aside).
+    const booking = task ? bookingFromSummary(new Catalog(task.world), summary) : null;
     if (!task || !booking) {
       unreadable += 1;
       out.push([String(row.participant_id), String(row.task_id), null, 'booking not readable', null, null, null, null]);

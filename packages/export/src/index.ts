@@ -7,5 +7,5 @@ export { type ExportOptions, type ExportResult, exportStudy, MAX_REPORTED } from
 export { type LogProblem, MAX_EVENT_PAYLOAD_CHARS, MAX_LOG_FILE_BYTES } from './logs.ts';
 export { readExportTable } from './read.ts';
 export { RegistryReadError } from './registry.ts';
-export { bookingFromSummary, type TaskSuccess, taskSuccess } from './success.ts';
+export { type TaskSuccess, taskSuccess } from './success.ts';
 export { zipFolder } from './zip.ts';

@@ -1,12 +1,10 @@
 import {
+  bookingFromSummary,
   Catalog,
   checkBooking,
   type HardConstraint,
   type Scenario,
   type Story,
-  type SubmittedBooking,
-  submitBooking,
-  type TicketTypeId,
 } from '@usher/booking';
 import type { BookingSummary } from '@usher/protocol';
 
@@ -32,7 +30,7 @@ export function simulatedParticipant(world: Scenario, story: Story): SimulatedPa
     corrections,
     lastCorrection: () => corrections.at(-1),
     async confirm(_summary, pending) {
-      const booking = pending ? asSubmitted(catalog, pending) : null;
+      const booking = pending ? bookingFromSummary(catalog, pending) : null;
       // A booking the participant cannot read is no booking to say yes to.
       const broken = booking
         ? checkBooking(world, booking, story)
@@ -44,28 +42,6 @@ export function simulatedParticipant(world: Scenario, story: Story): SimulatedPa
       return false;
     },
   };
-}
-
-/** The booking the confirm stage shows, as it would be submitted; null when it is incomplete. */
-function asSubmitted(catalog: Catalog, pending: BookingSummary): SubmittedBooking | null {
-  try {
-    const quantities: Partial<Record<TicketTypeId, number>> = {};
-    for (const t of pending.tickets ?? []) quantities[t.typeId as TicketTypeId] = t.quantity;
-    return submitBooking(
-      catalog,
-      {
-        movieId: pending.movie?.id,
-        theaterId: pending.theater?.id,
-        date: pending.date,
-        showingId: pending.showing?.id,
-        seats: pending.seats ?? [],
-        quantities,
-      },
-      0,
-    );
-  } catch {
-    return null;
-  }
 }
 
 /** "No, …": what the broken wishes were, in the words a participant would use. */

@@ -1,4 +1,4 @@
-import type { BookingSummary } from '@usher/protocol';
+import { type BookingSummary, BookingSummarySchema } from '@usher/protocol';
 import { z } from 'zod';
 import { type Catalog, roundMoney } from '../scenario/catalog.ts';
 import { FormatSchema, SeatKindSchema, type TicketTypeId, TicketTypeIdSchema } from '../story/constraints.ts';
@@ -135,6 +135,37 @@ export function submitBooking(catalog: Catalog, selections: Selections, sequence
     total: roundMoney(catalog.total(showing.format, seats, selections.quantities)),
     currency: catalog.scenario.currency,
   };
+}
+
+/**
+ * The booking a confirm stage's summary (the uiSpec's `state.booking`) describes, as
+ * {@link submitBooking} makes it: how the export judges a logged booking and the suite's simulated
+ * participant a pending one. Null when the summary is not a complete, consistent booking of this
+ * catalog (another host's ids, a seat the showing does not have, an unknown ticket type).
+ */
+export function bookingFromSummary(catalog: Catalog, summary: unknown): SubmittedBooking | null {
+  const read = BookingSummarySchema.safeParse(summary);
+  if (!read.success) return null;
+  const { movie, theater, date, showing, seats = [], tickets = [] } = read.data;
+  const known = showing ? catalog.showing(showing.id) : undefined;
+  if (!known || !movie || !theater || known.movieId !== movie.id || known.theaterId !== theater.id) return null;
+  const seatIds = new Set(catalog.seatsOf(known).map((seat) => seat.id));
+  if (!seats.every((id) => seatIds.has(id))) return null;
+  const quantities: Partial<Record<TicketTypeId, number>> = {};
+  for (const line of tickets) {
+    const type = TicketTypeIdSchema.safeParse(line.typeId);
+    if (!type.success) return null;
+    quantities[type.data] = line.quantity;
+  }
+  const selections = {
+    movieId: movie.id,
+    theaterId: theater.id,
+    date: date ?? known.date,
+    showingId: known.id,
+    seats,
+    quantities,
+  };
+  return submitBooking(catalog, selections, 0);
 }
 
 function fnv1a(text: string): number {
