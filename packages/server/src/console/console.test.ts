@@ -5,7 +5,7 @@ import { FaultyHost } from '@usher/agent/testing';
 import { replayStudyLog } from '@usher/booking';
 import { type AgentFeedEvent, AgentSupervisor, loadStudyFile, type Study, StudyRegistry } from '@usher/study';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
-import { readLog, startTestServer } from '../testing/fixtures.ts';
+import { readLog, startStudyServer, startTestServer } from '../testing/fixtures.ts';
 import { TestClient } from '../testing/test-client.ts';
 
 const SECRET = new TextEncoder().encode('a-console-test-secret-of-enough-length-0123456789');
@@ -17,30 +17,10 @@ const DEMO: Study = {
   assignment: { ...LOADED.assignment, conditions: 'link' },
 };
 
-/** The demo study on a test server in open mode, with the supervisor staffing agent conditions. */
+/** The demo study on a test server (open mode unless told), with the supervisor staffing agent conditions. */
 async function studyServer(access: { access: 'token'; secret: Uint8Array } | object = {}) {
   const registry = new StudyRegistry(':memory:');
-  let supervisor: AgentSupervisor | null = null;
-  const server = await startTestServer({
-    ...access,
-    study: {
-      study: DEMO,
-      registry,
-      hooks: {
-        taskStarted: (p, condition) => supervisor?.start(p.room, p.id, condition),
-        taskEnded: (p) => supervisor?.stop(p.room),
-      },
-    },
-  });
-  supervisor = new AgentSupervisor({
-    relayUrl: server.url,
-    studyId: DEMO.id,
-    episodesDir: null,
-    llm: null,
-    log: () => {},
-  });
-  if (server.console) server.console.agents = supervisor;
-  onTestFinished(() => supervisor?.stopAll());
+  const { server, supervisor } = await startStudyServer({ ...access, study: DEMO, registry });
   return { server, registry, supervisor };
 }
 

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { FaultyHost } from '@usher/agent/testing';
 import { checkBooking } from '@usher/booking';
 import { exportStudy, readExportTable } from '@usher/export';
-import { AgentSupervisor, loadStudyFile, type Study, StudyRegistry } from '@usher/study';
+import { loadStudyFile, type Study, StudyRegistry } from '@usher/study';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
-import { readLog, startTestServer } from '../testing/fixtures.ts';
+import { readLog, startStudyServer } from '../testing/fixtures.ts';
 
 /*
  * The demo study run by 20 simulated participants at once, headless: each opens the study link,
@@ -59,24 +59,7 @@ describe('the demo study, 20 participants at once', () => {
     const registryPath = join(work, 'registry.sqlite');
     const registry = new StudyRegistry(registryPath);
     onTestFinished(() => registry.close());
-    let supervisor: AgentSupervisor | null = null;
-    const server = await startTestServer({
-      study: {
-        study: DEMO,
-        registry,
-        hooks: {
-          taskStarted: (p, condition) => supervisor?.start(p.room, p.id, condition),
-          taskEnded: (p) => supervisor?.stop(p.room),
-        },
-      },
-    });
-    supervisor = new AgentSupervisor({
-      relayUrl: server.url,
-      studyId: DEMO.id,
-      episodesDir: null,
-      llm: null,
-      log: () => {},
-    });
+    const { server, supervisor } = await startStudyServer({ study: DEMO, registry });
 
     const participant = async (i: number) => {
       const link = await fetch(`${server.url}/s/demo-01?participant=P${i}`, { redirect: 'manual' });

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StudyLogRecord } from '@usher/protocol';
+import { AgentSupervisor, type Study, type StudyRegistry } from '@usher/study';
 import { onTestFinished } from 'vitest';
 import { type RunningServer, type ServerOptions, startServer } from '../server.ts';
 import type { Frame, TestClient } from './test-client.ts';
@@ -25,6 +26,42 @@ export async function startTestServer(
     if (!options.logsDir) rmSync(logsDir, { recursive: true, force: true });
   });
   return Object.assign(server, { logsDir });
+}
+
+/**
+ * A test server running `study` as `usher serve --study` does: the supervisor starts each
+ * condition's agent when a participant's task starts and stops it when it ends, and the console
+ * has it. Agents work without episode files; everything stops when the test ends.
+ */
+export async function startStudyServer(
+  options: Omit<Partial<ServerOptions>, 'study'> & { study: Study; registry: StudyRegistry; registryPath?: string },
+): Promise<{ server: RunningServer & { logsDir: string }; supervisor: AgentSupervisor }> {
+  const { study, registry, registryPath, ...rest } = options;
+  let supervisor: AgentSupervisor | null = null;
+  const server = await startTestServer({
+    ...rest,
+    study: {
+      study,
+      registry,
+      ...(registryPath && { registryPath }),
+      hooks: {
+        taskStarted: (p, condition) => supervisor?.start(p.room, p.id, condition),
+        taskEnded: (p) => supervisor?.stop(p.room),
+        roomIdle: (room) => supervisor?.stop(room),
+      },
+    },
+  });
+  supervisor = new AgentSupervisor({
+    relayUrl: server.url,
+    ...(server.capabilities && { token: await server.capabilities.issue({ kind: 'agent' }) }),
+    studyId: study.id,
+    episodesDir: null,
+    llm: null,
+    log: () => {},
+  });
+  if (server.console) server.console.agents = supervisor;
+  onTestFinished(() => supervisor?.stopAll());
+  return { server, supervisor };
 }
 
 export function readLog(path: string): StudyLogRecord[] {

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { FaultyHost } from '@usher/agent/testing';
 import { PROTOCOL_VERSION } from '@usher/protocol';
-import { readLog, startTestServer, TestClient } from '@usher/server/testing';
-import { AgentSupervisor, loadStudyFile, type Study, StudyRegistry } from '@usher/study';
+import { readLog, startStudyServer, TestClient } from '@usher/server/testing';
+import { loadStudyFile, type Study, StudyRegistry } from '@usher/study';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { launchChromium, openPage, screenshot, WEB_ROOT } from './browser.ts';
@@ -30,32 +30,15 @@ async function runningStudy() {
   onTestFinished(() => rmSync(dirname(registryPath), { recursive: true, force: true }));
   const registry = new StudyRegistry(registryPath);
   onTestFinished(() => registry.close());
-  let supervisor: AgentSupervisor | null = null;
-  const server = await startTestServer({
+  const { server } = await startStudyServer({
     webRoot: WEB_ROOT,
     access: 'token',
     secret: SECRET,
-    study: {
-      study: DEMO,
-      registry,
-      registryPath,
-      hooks: {
-        taskStarted: (p, condition) => supervisor?.start(p.room, p.id, condition),
-        taskEnded: (p) => supervisor?.stop(p.room),
-      },
-    },
+    study: DEMO,
+    registry,
+    registryPath,
   });
   const capabilities = server.capabilities as NonNullable<typeof server.capabilities>;
-  supervisor = new AgentSupervisor({
-    relayUrl: server.url,
-    token: await capabilities.issue({ kind: 'agent' }),
-    studyId: DEMO.id,
-    episodesDir: null,
-    llm: null,
-    log: () => {},
-  });
-  if (server.console) server.console.agents = supervisor;
-  onTestFinished(() => supervisor?.stopAll());
 
   const link = await fetch(`${server.url}/s/${DEMO.id}?PROLIFIC_PID=5f3c9e&condition=autopilot`, {
     redirect: 'manual',
