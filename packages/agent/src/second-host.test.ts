@@ -22,6 +22,19 @@ const adultsOnly = (story: Story) =>
 const entries = loadSuite().filter((e) => adultsOnly(e.scenario.story));
 
 /** A relay with the second host in room `default`; the relay's study logs are kept to be read. */
+/** A second host joined at `url`, as the suite runner sees a host: its last order in the world's terms. */
+function running(url: string, host: SecondHost, toWorld: ReturnType<typeof fromWorld>['toWorld']) {
+  return {
+    url,
+    room: 'default',
+    submitted: () => {
+      const order = host.flow.orders.at(-1);
+      return order ? toWorld(order) : null;
+    },
+    close: () => host.close(),
+  };
+}
+
 function secondHost(logs: string[], hosts: SecondHost[]): StartHost {
   return async (world) => {
     const server = await startTestServer();
@@ -29,15 +42,7 @@ function secondHost(logs: string[], hosts: SecondHost[]): StartHost {
     const { catalog, toWorld } = fromWorld(world);
     const host = await SecondHost.join({ url: server.url, catalog, now: () => new Date(`${world.today}T10:00:00Z`) });
     hosts.push(host);
-    return {
-      url: server.url,
-      room: 'default',
-      submitted: () => {
-        const order = host.flow.orders.at(-1);
-        return order ? toWorld(order) : null;
-      },
-      close: () => host.close(),
-    };
+    return running(server.url, host, toWorld);
   };
 }
 
@@ -65,15 +70,7 @@ describe('the agent on a second host', () => {
     const { catalog, toWorld } = fromWorld(entry.world);
     const now = () => new Date(`${entry.world.today}T10:00:00Z`);
     const host = await SecondHost.join({ url: server.url, catalog, now, undatedChat: true });
-    const startHost: StartHost = async () => ({
-      url: server.url,
-      room: 'default',
-      submitted: () => {
-        const order = host.flow.orders.at(-1);
-        return order ? toWorld(order) : null;
-      },
-      close: () => host.close(),
-    });
+    const startHost: StartHost = async () => running(server.url, host, toWorld);
     // A machine clock months away from the study's day.
     const clock = () => new Date('2027-03-01T09:00:00Z');
     const report = await runScenario(entry, startHost, {
@@ -100,15 +97,7 @@ describe('the agent on a second host', () => {
     const { catalog, toWorld } = fromWorld(entry.world);
     const now = () => new Date(`${entry.world.today}T10:00:00Z`);
     const host = await SecondHost.join({ url: server.url, catalog, now, garbleUpdateAfterCall: 3 });
-    const startHost: StartHost = async () => ({
-      url: server.url,
-      room: 'default',
-      submitted: () => {
-        const order = host.flow.orders.at(-1);
-        return order ? toWorld(order) : null;
-      },
-      close: () => host.close(),
-    });
+    const startHost: StartHost = async () => running(server.url, host, toWorld);
     const report = await runScenario(entry, startHost, {
       log: (line) => lines.push(line),
       participant: agreeableParticipant,
