@@ -36,10 +36,11 @@ export function mountExportRoutes(
         : fail('FORBIDDEN', 'this credential does not allow the export (an experimenter credential)', 403);
     }
     if (c.req.param('studyId') !== options.study.id) return fail('NOT_FOUND', 'no such study on this server', 404);
+    // Loaded on the first download: DuckDB's binding costs every server about 25 MB and 65 ms at start otherwise.
+    // Before the lock is taken, so a failed load cannot leave it held.
+    const { exportStudy, RegistryReadError, zipFolder } = await import('@usher/export');
     if (running) return fail('TOO_MANY_REQUESTS', 'an export is already being made; try again when it is done', 429);
     running = true;
-    // Loaded on the first download: DuckDB's binding costs every server about 25 MB and 65 ms at start otherwise.
-    const { exportStudy, RegistryReadError, zipFolder } = await import('@usher/export');
     const dir = mkdtempSync(join(tmpdir(), 'usher-export-'));
     const cleanUp = () => {
       running = false;
