@@ -20,6 +20,9 @@ export interface LoadFigures {
   p99Us: number;
   /** Every measured round trip's latency, so runs in slices can be merged. */
   latenciesUs: Float64Array;
+  /** From each measured call to the state update that follows its result (when an agent that verifies goes on). */
+  settledP50Us: number;
+  settledLatenciesUs: Float64Array;
 }
 
 /**
@@ -32,6 +35,7 @@ export class Loop {
   running = true;
   private recording = false;
   private readonly latencies = new Samples();
+  private readonly settledLatencies = new Samples();
   private startedAt = 0n;
   private endedAt = 0n;
   private finish: () => void = () => {};
@@ -58,11 +62,26 @@ export class Loop {
     if ('roundTrips' in this.plan.measure && n >= this.plan.measure.roundTrips) this.end();
   }
 
+  /** A measured call's state update arrived, `latencyUs` after the call was sent. */
+  settled(latencyUs: number): void {
+    if (this.recording) this.settledLatencies.push(latencyUs);
+  }
+
   figures(): LoadFigures {
     const seconds = Number(this.endedAt - this.startedAt) / 1e9;
     const [p50Us = Number.NaN, p99Us = Number.NaN] = this.latencies.percentiles([50, 99]);
     const roundTrips = this.latencies.length;
-    return { roundTrips, seconds, perSecond: roundTrips / seconds, p50Us, p99Us, latenciesUs: this.latencies.values() };
+    const [settledP50Us = Number.NaN] = this.settledLatencies.percentiles([50]);
+    return {
+      roundTrips,
+      seconds,
+      perSecond: roundTrips / seconds,
+      p50Us,
+      p99Us,
+      latenciesUs: this.latencies.values(),
+      settledP50Us,
+      settledLatenciesUs: this.settledLatencies.values(),
+    };
   }
 
   private end(): void {

@@ -177,8 +177,13 @@ function merged(slices: Phase[]): Phase {
   const roundTrips = slices.reduce((sum, p) => sum + p.roundTrips, 0);
   const weighted = (pick: (p: Phase) => number) => slices.reduce((sum, p) => sum + pick(p) * p.seconds, 0) / seconds;
   const all = new Samples();
-  for (const p of slices) for (const latency of p.latenciesUs) all.push(latency);
+  const settled = new Samples();
+  for (const p of slices) {
+    for (const latency of p.latenciesUs) all.push(latency);
+    for (const latency of p.settledLatenciesUs) settled.push(latency);
+  }
   const [p50Us = Number.NaN, p99Us = Number.NaN] = all.percentiles([50, 99]);
+  const [settledP50Us = Number.NaN] = settled.percentiles([50]);
   return {
     roundTrips,
     seconds,
@@ -186,6 +191,8 @@ function merged(slices: Phase[]): Phase {
     p50Us,
     p99Us,
     latenciesUs: all.values(),
+    settledP50Us,
+    settledLatenciesUs: settled.values(),
     serverCores: weighted((p) => p.serverCores),
     loadCores: weighted((p) => p.loadCores),
     logBytesPerSecond: weighted((p) => p.logBytesPerSecond),

@@ -73,6 +73,7 @@ function roundTripTable(r: RelayBenchResults): Table {
     notes: [
       `target: relay p50 within ${TARGET_P50_RATIO}× of the bare forwarder (1 room): ${times(p50Ratio)}, ${verdict(p50Ratio <= TARGET_P50_RATIO)}`,
       `target: ≥${num(TARGET_ROUND_TRIPS_PER_SECOND)} round trips/s across ${manyRooms.rooms} rooms with logging on: ${num(throughput)}, ${verdict(throughput >= TARGET_ROUND_TRIPS_PER_SECOND)}`,
+      `tool.call → the state.updated after its result (an agent that verifies goes on then), 1 room: relay p50 ${num(oneRoom.relay.settledP50Us)} µs, baseline ${num(oneRoom.baseline.settledP50Us)} µs (${times(oneRoom.relay.settledP50Us / oneRoom.baseline.settledP50Us)})`,
       'server CPU: CPU time of the server process per second (100% = one core); load CPU: the same for the load generator.',
     ],
   };

@@ -49,6 +49,9 @@ class BenchRoom {
   private seq = 0;
   private callId = '';
   private sentAt = 0n;
+  /** When the call whose result arrived last was sent, until its state update arrives (0n: none awaited). */
+  private answeredCallSentAt = 0n;
+  private answeredLoop: Loop | null = null;
   /** The first round trip compares whole frames with the templates; later ones only their sizes. */
   private verify = true;
   private loop: Loop | null = null;
@@ -146,12 +149,18 @@ class BenchRoom {
       return this.fail(`tool.result of ${data.length} bytes; expected ${this.resultBytes + this.callId.length}`);
     }
     loop.completed(latencyUs);
+    this.answeredCallSentAt = this.sentAt;
+    this.answeredLoop = loop;
     if (loop.running) return this.call();
     this.loop = null;
     this.idle?.();
   }
 
   private onStateUpdated(data: Buffer): void {
+    if (this.answeredCallSentAt !== 0n) {
+      this.answeredLoop?.settled(Number(process.hrtime.bigint() - this.answeredCallSentAt) / 1e3);
+      this.answeredCallSentAt = 0n;
+    }
     if (this.verify && data.toString('utf8') !== this.frames.stateUpdated) {
       return this.fail(`state.updated differs from the one the host sent: ${data.toString('utf8').slice(0, 200)}`);
     }

@@ -58,16 +58,21 @@ export class Peer {
   }
 
   /**
-   * Sends one text frame; a Buffer must hold UTF-8 text (a frame forwarded as it arrived). The
-   * frames one turn of the event loop sends to a peer (a host's `tool.result` and the
-   * `state.updated` after it arrive in one read) leave in one `writev`, once the turn is handled.
+   * Sends one text frame; a Buffer must hold UTF-8 text (a frame forwarded as it arrived). A frame
+   * someone waits for (a reply, a request) leaves at once, after anything queued before it. Pushed
+   * frames (state updates, notices) are queued while the turn of the event loop goes on, so that
+   * several for one peer leave in one `writev` once the turn is handled.
    */
-  sendText(text: string | Buffer): void {
+  sendText(text: string | Buffer, { pushed = false } = {}): void {
     if (this.closing || this.ws.readyState !== WebSocket.OPEN) return;
-    if (!corked.has(this.socket)) {
+    const queued = corked.has(this.socket);
+    if (pushed && !queued) {
       if (corked.size === 0) queueMicrotask(uncorkAll);
       this.socket.cork();
       corked.add(this.socket);
+    } else if (!pushed && queued) {
+      this.socket.uncork();
+      corked.delete(this.socket);
     }
     this.ws.send(text, { binary: false });
     if (this.ws.bufferedAmount > this.maxBufferedBytes) this.onSlow(this);

@@ -537,7 +537,7 @@ export class Relay {
     peer.sendText(envelopeText('relay.joined', JSON.stringify(reply), { replyTo: message.id }));
     if (role === 'host') {
       const notice = envelopeText('relay.joined', JSON.stringify({ role: 'host', sessionId: roomId, replaced }));
-      for (const client of room.clients) client.sendText(notice);
+      for (const client of room.clients) client.sendText(notice, { pushed: true });
     }
     this.changed(room);
   }
@@ -552,7 +552,7 @@ export class Relay {
       room.hostlessSince = this.now().getTime();
       this.detachHost(room, 'the host left before answering');
       const notice = envelopeText('error', this.errorJson('SESSION_NOT_ACTIVE', `the host left room "${room.id}"`));
-      for (const client of room.clients) client.sendText(notice);
+      for (const client of room.clients) client.sendText(notice, { pushed: true });
     } else {
       room.clients.delete(peer);
       // Its requests stay pending: the host's answers still count (a session.end sent just before
@@ -690,7 +690,7 @@ export class Relay {
       }
       if (message.type === 'state.updated') room.lastState = payloadJson;
       const text = verbatim ? frame.bytes : envelopeText(message.type, payloadJson);
-      for (const client of room.clients) client.sendText(text);
+      for (const client of room.clients) client.sendText(text, { pushed: true });
       return;
     }
 
