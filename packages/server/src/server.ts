@@ -7,7 +7,7 @@ import type { Scenario } from '@usher/booking';
 import { AGENT_WS_PATH } from '@usher/protocol';
 import type { Study, StudyRegistry } from '@usher/study';
 import { Capabilities, type Capability, CredentialError, presentedToken } from './access/capabilities.ts';
-import { clientAddress, TrustedProxies } from './access/client-address.ts';
+import { clientView, TrustedProxies } from './access/client-address.ts';
 import { loopbackHostRefusal, originRefusal } from './access/origin.ts';
 import { StudyConsole } from './console/study-console.ts';
 import { HeadlessHost } from './headless-host/headless-host.ts';
@@ -149,7 +149,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     console: studyConsole,
     loopbackOnly,
     admissionsPerMinute: options.limits?.admissionsPerMinute ?? DEFAULT_LIMITS.admissionsPerMinute,
-    clientAddress: (request) => clientAddress(request, trustedProxies),
+    client: clientView(trustedProxies),
   });
   if (studyMode && options.study?.registryPath) {
     mountExportRoutes(app, {

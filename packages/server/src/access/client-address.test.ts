@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Admission } from '../relay/admission.ts';
 import type { Peer } from '../relay/peer.ts';
-import { clientAddress, limitKey, TrustedProxies } from './client-address.ts';
+import { clientAddress, limitKey, overHttps, TrustedProxies } from './client-address.ts';
 
 const proxies = new TrustedProxies(['loopback', '10.0.0.0/8', 'fd00::/8']);
 const from = (peer: string | undefined, forwarded?: string | string[], trusted: TrustedProxies | null = proxies) =>
@@ -89,5 +89,25 @@ describe('limitKey', () => {
     admission.add({ address: '2001:db8:1:2::1' } as Peer);
     expect(admission.refusal('2001:db8:1:2::2')).toMatch(/2001:db8:1:2::\/64 holds its maximum/);
     expect(admission.refusal('2001:db8:1:3::1')).toBeNull();
+  });
+});
+
+describe('overHttps', () => {
+  const request = (peer: string, proto?: string | string[], encrypted?: boolean) => ({
+    socket: { remoteAddress: peer, encrypted },
+    headers: proto === undefined ? {} : { 'x-forwarded-proto': proto as string },
+  });
+
+  it('believes X-Forwarded-Proto from a trusted proxy only, by its rightmost value', () => {
+    expect(overHttps(request('127.0.0.1', 'https'), proxies)).toBe(true);
+    expect(overHttps(request('::ffff:10.1.2.3', 'HTTPS'), proxies)).toBe(true);
+    expect(overHttps(request('127.0.0.1', 'https, http'), proxies)).toBe(false);
+    expect(overHttps(request('127.0.0.1', 'http'), proxies)).toBe(false);
+    expect(overHttps(request('203.0.113.9', 'https'), proxies)).toBe(false);
+    expect(overHttps(request('127.0.0.1', 'https'), null)).toBe(false);
+  });
+
+  it('is true for a TLS socket of its own, whatever the headers say', () => {
+    expect(overHttps(request('203.0.113.9', 'http', true), null)).toBe(true);
   });
 });

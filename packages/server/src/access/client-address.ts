@@ -76,6 +76,36 @@ export function clientAddress(
 }
 
 /**
+ * Whether the client reached the server over HTTPS: a TLS socket of its own, or a trusted proxy's
+ * `X-Forwarded-Proto: https` (the rightmost value: what the nearest proxy says). A stranger's
+ * header is ignored, as for {@link clientAddress}: it would only decide whether a cookie is
+ * marked `Secure`, but a cookie marked so on plain HTTP is never sent back.
+ */
+export function overHttps(
+  request: Pick<IncomingMessage, 'headers'> & {
+    socket: { remoteAddress?: string | undefined; encrypted?: boolean | undefined };
+  },
+  proxies: TrustedProxies | null,
+): boolean {
+  if (request.socket.encrypted === true) return true;
+  const peer = request.socket.remoteAddress;
+  if (peer === undefined || !proxies?.has(plain(peer))) return false;
+  const header = request.headers['x-forwarded-proto'];
+  const joined = Array.isArray(header) ? header.join(',') : (header ?? '');
+  return joined.split(',').at(-1)?.trim().toLowerCase() === 'https';
+}
+
+/** Who sent a request, as far as the server believes it: see {@link clientAddress} and {@link overHttps}. */
+export interface ClientView {
+  address(request: IncomingMessage): string;
+  https(request: IncomingMessage): boolean;
+}
+
+export function clientView(proxies: TrustedProxies | null): ClientView {
+  return { address: (request) => clientAddress(request, proxies), https: (request) => overHttps(request, proxies) };
+}
+
+/**
  * What the per-address limits count a client as: an IPv4 address as it is, an IPv6 one by its /64
  * (`2001:db8:1:2::/64`). A subscriber or a server is given a whole /64 and may use any of its 2^64
  * addresses, so counting each one would let a single client open connections and admit

@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Scenario } from '@usher/booking';
@@ -9,6 +8,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
 import { type Capabilities, type Capability, CredentialError, presentedToken } from '../access/capabilities.ts';
+import { type ClientView, clientView } from '../access/client-address.ts';
 import { crossSiteRefusal, loopbackHostRefusal, originRefusal } from '../access/origin.ts';
 import type { StudyConsole } from '../console/study-console.ts';
 import type { HeadlessHost } from '../headless-host/headless-host.ts';
@@ -56,8 +56,8 @@ export interface AppDeps {
   admissionsPerMinute: number;
   /** Open mode on loopback: answer only requests naming a loopback host. */
   loopbackOnly: boolean;
-  /** The address a request comes from, for per-address limits (the socket's peer, or the client a trusted proxy names). */
-  clientAddress?: (request: IncomingMessage) => string;
+  /** Where a request comes from, for per-address limits and secure cookies (the socket's peer, or what a trusted proxy says). */
+  client?: ClientView;
 }
 
 type Variables = { capability: Capability | null };
@@ -81,7 +81,7 @@ export function createApp({
   console: studyConsole,
   admissionsPerMinute,
   loopbackOnly,
-  clientAddress = (request) => request.socket.remoteAddress ?? 'unknown',
+  client = clientView(null),
 }: AppDeps): Hono<{ Variables: Variables }> {
   const app = new Hono<{ Variables: Variables }>();
   const fail = (code: ErrorCode, message: string, status = STATUS[code]) =>
@@ -247,7 +247,7 @@ export function createApp({
       capabilities,
       (code, message, status) => Response.json({ error: { code, message } }, { status }),
       admissionsPerMinute,
-      clientAddress,
+      client,
     );
   }
   if (studyConsole) {

@@ -6,7 +6,7 @@ import { getCookie, setCookie } from 'hono/cookie';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import type { Capabilities, Capability } from '../access/capabilities.ts';
-import { limitKey } from '../access/client-address.ts';
+import { type ClientView, limitKey } from '../access/client-address.ts';
 import { FlowError, type StudyMode } from '../study/study-mode.ts';
 import { mountQuestionnaireRoutes } from './questionnaire-routes.ts';
 import { readJson } from './read-json.ts';
@@ -26,15 +26,15 @@ export function mountStudyRoutes(
   fail: (code: string, message: string, status: 400 | 401 | 403 | 404 | 409 | 429) => Response,
   /** How many new participants one address may admit a minute: each opening of the link makes one. */
   admissionsPerMinute: number,
-  /** The address a request comes from (see `clientAddress` in access/client-address.ts). */
-  clientAddress: (request: IncomingMessage) => string,
+  /** Where a request comes from, and whether over HTTPS (access/client-address.ts). */
+  client: ClientView,
 ): void {
   const admissions = new RateLimiterMemory({ points: admissionsPerMinute, duration: 60 });
 
   app.get('/s/:studyId', async (c) => {
     if (c.req.param('studyId') !== mode.study.id) return fail('NOT_FOUND', 'no such study on this server', 404);
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-    const address = incoming ? clientAddress(incoming) : 'unknown';
+    const address = incoming ? client.address(incoming) : 'unknown';
     try {
       await admissions.consume(limitKey(address));
     } catch (err) {
@@ -61,7 +61,7 @@ export function mountStudyRoutes(
         path: `/s/${mode.study.id}`,
         httpOnly: true,
         sameSite: 'Lax',
-        secure: isHttps(c),
+        secure: incoming !== undefined && client.https(incoming),
         maxAge: RETURN_KEY_DAYS * 86_400,
       });
     } else if (
@@ -133,11 +133,6 @@ function returnKeys(cookie: string | undefined): string[] {
     .split('.')
     .filter((key) => /^[\w-]{32}$/.test(key))
     .slice(-MAX_RETURN_KEYS);
-}
-
-/** Whether the participant reached the server over HTTPS (directly, or through a proxy that says so). */
-function isHttps(c: Context): boolean {
-  return new URL(c.req.url).protocol === 'https:' || c.req.header('x-forwarded-proto') === 'https';
 }
 
 /**

@@ -279,6 +279,26 @@ describe('study mode', () => {
     expect([...b, await admit(direct.url, 1, '198.51.100.3')]).toEqual([302, 302, 429]);
   });
 
+  it('marks the return key Secure only when the link came over HTTPS through a trusted proxy', async () => {
+    const cookieOf = async (base: string, participant: string) =>
+      (
+        await fetch(`${base}/s/demo-01?participant=${participant}`, {
+          redirect: 'manual',
+          headers: { 'X-Forwarded-Proto': 'https' },
+        })
+      ).headers.get('set-cookie') ?? '';
+    const proxied = await startTestServer({
+      trustProxy: ['127.0.0.1'],
+      study: { study: DEMO, registry: new StudyRegistry(':memory:') },
+    });
+    expect(await cookieOf(proxied.url, 'behind-proxy')).toMatch(/; Secure/);
+    // Without --trust-proxy the header is a stranger's word: a Secure cookie on plain HTTP would never come back.
+    const direct = await startTestServer({ study: { study: DEMO, registry: new StudyRegistry(':memory:') } });
+    const cookie = await cookieOf(direct.url, 'direct');
+    expect(cookie).toMatch(/^usher_return_demo-01=/);
+    expect(cookie).not.toMatch(/Secure/);
+  });
+
   it('tells the study when a participant’s page stayed away so long that the task’s session closed, and reopens it when they are back', async () => {
     const idle: string[] = [];
     const registry = new StudyRegistry(':memory:');
