@@ -4,13 +4,9 @@ import { relative, resolve } from 'node:path';
 import type { Duplex } from 'node:stream';
 import {
   capText,
-  decodeFrame,
   type ErrorCode,
-  exceedsDepth,
   MAX_ERROR_TEXT,
   MAX_FRAME_BYTES,
-  MAX_JSON_DEPTH,
-  type Message,
   type MessageOf,
   maySend,
   replyToOf,
@@ -23,12 +19,13 @@ import { clientAddress, type TrustedProxies } from '../access/client-address.ts'
 import { SessionIdAllocator } from '../study-log/session-ids.ts';
 import { type LogFileIo, StudyLog } from '../study-log/study-log.ts';
 import { Admission } from './admission.ts';
-import { decodeHostFrame } from './host-frames.ts';
-import { scanHostFrame, uiSpecStage } from './host-scan.ts';
+import { describeFault, HeldWarnings } from './faults.ts';
+import { uiSpecStage } from './host-scan.ts';
+import { type Inbound, loggedPayload, readFrame } from './inbound.ts';
 import { DEFAULT_LIMITS, type RelayLimits } from './limits.ts';
 import { Peer } from './peer.ts';
 import { Room } from './room.ts';
-import { envelopeText, payloadSlice } from './wire.ts';
+import { envelopeText } from './wire.ts';
 
 /** Frames above this close the connection (ws code 1009); between 1 MiB and this they get `INVALID_MESSAGE`. */
 const HARD_FRAME_LIMIT = 16 * MAX_FRAME_BYTES;
@@ -72,19 +69,6 @@ export interface RoomStatus {
 
 type Direction = StudyLogRecord['direction'];
 
-/** A frame as it arrived, and what it says. */
-interface Inbound {
-  /** The frame as received, forwarded unchanged when nothing in it changes (no re-encoding). */
-  bytes: Buffer;
-  message: Message;
-  /** The payload's JSON on one line: sliced from the frame when possible, else serialized from `message`. */
-  payloadJson: string;
-  /** The frame can be forwarded as it came: only the envelope's known members and the payload's known fields, on one line. */
-  verbatim: boolean;
-  /** `payloadJson`'s bytes in `bytes` (an ASCII frame), for the log to copy rather than encode again. */
-  payloadBytes?: Buffer;
-}
-
 /**
  * The relay of external-agent-protocol §2–4 with the rules of DESIGN.md: rooms with one host and
  * any number of agents and observers, capabilities checked at the join, role checks, one reply per
@@ -105,12 +89,13 @@ export class Relay {
   private readonly peers = new WeakMap<WebSocket, Peer>();
   private peerSeq = 0;
   private closed = false;
-  private readonly warned = new Map<string, { at: number; held: number }>();
+  private readonly warnings: HeldWarnings;
 
   constructor(private readonly options: RelayOptions) {
     this.ids = new SessionIdAllocator(options.logsDir);
     this.now = options.now ?? (() => new Date());
     this.warn = options.warn ?? ((line) => console.error(line));
+    this.warnings = new HeldWarnings(this.warn, this.now);
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.admission = new Admission(this.limits);
     this.heartbeat = setInterval(() => this.guard('heartbeat', () => this.beat()), this.limits.heartbeatMs);
@@ -128,7 +113,7 @@ export class Relay {
     const address = clientAddress(request, this.options.trustedProxies ?? null);
     const refusal = this.closed ? 'the server is stopping' : this.admission.refusal(address);
     if (refusal) {
-      this.warnOnce(`refused ${address}`, `relay: refused a connection from ${address}: ${refusal}`);
+      this.warnings.once(`refused ${address}`, `relay: refused a connection from ${address}: ${refusal}`);
       // Ended and then destroyed: a client that never closes its side cannot keep the descriptor.
       socket.end(
         `HTTP/1.1 503 Service Unavailable\r\nRetry-After: 10\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${refusal}\n`,
@@ -267,24 +252,6 @@ export class Relay {
     this.wss.close();
   }
 
-  /**
-   * Reports a line at most once every 10 s per `key`, saying how many were held back, so a
-   * stranger hammering the door cannot flood the server's log.
-   */
-  private warnOnce(key: string, line: string): void {
-    const now = this.now().getTime();
-    const last = this.warned.get(key);
-    if (last && now - last.at < 10_000) {
-      last.held += 1;
-      return;
-    }
-    if (this.warned.size > 10_000) this.warned.clear();
-    this.warn(
-      last?.held ? `${line} (and ${last.held} more like it in the last ${Math.round((now - last.at) / 1000)} s)` : line,
-    );
-    this.warned.set(key, { at: now, held: 0 });
-  }
-
   /** Runs a handler so that no fault escapes to the process: it is reported and the relay goes on. */
   private guard(what: string, run: () => void, peer?: Peer, replyTo?: string): void {
     try {
@@ -293,7 +260,7 @@ export class Relay {
       // The same fault again (a stranger repeating the frame that overflowed the stack) is
       // reported with its whole stack at most once per 10 s, with a count of those held back.
       const { kind, stack } = describeFault(err);
-      this.warnOnce(`fault ${what} ${kind}`, `relay: fault in ${what}${peer ? ` (${peer.name})` : ''}: ${stack}`);
+      this.warnings.once(`fault ${what} ${kind}`, `relay: fault in ${what}${peer ? ` (${peer.name})` : ''}: ${stack}`);
       if (peer) {
         try {
           this.reject(
@@ -396,47 +363,17 @@ export class Relay {
     if (peer.closing) return;
     if (isBinary) return this.reject(peer, 'INVALID_MESSAGE', 'frames must be text (a JSON envelope), not binary');
     if (data.length > MAX_FRAME_BYTES) return this.oversized(peer, data);
-    const text = data.toString('utf8');
-    // Agents' frames are checked whole; hosts' big ones as much as safety needs (host-frames.ts).
-    const fromHost = peer.role === 'host';
-    const scanned = fromHost ? scanHostFrame(text, MAX_JSON_DEPTH - 1) : null;
-    if (scanned && maySend('host', scanned.message.type)) {
-      const { payloadStart: start, payloadEnd: end } = scanned;
-      const frame: Inbound = {
-        bytes: data,
-        message: scanned.message,
-        payloadJson: text.slice(start, end),
-        verbatim: true,
-      };
-      // A frame of as many bytes as characters is ASCII: the payload's characters are its bytes.
-      if (data.length === text.length) frame.payloadBytes = data.subarray(start, end);
-      return this.fromHost(peer, frame);
-    }
-    const decoded = fromHost ? decodeHostFrame(text) : decodeFrame(text);
-    if (!decoded.ok) {
-      this.reject(peer, decoded.code, decoded.message, decoded.replyTo);
+    const read = readFrame(data, peer.role === 'host');
+    if (!read.ok) {
+      this.reject(peer, read.code, read.message, read.replyTo);
       // A refused reply still ends its request: the agent that asked hears why, not its own timeout.
-      const answers = (decoded as { answers?: string }).answers;
-      if (answers !== undefined) this.refusedReply(peer, answers, decoded.message);
+      if (read.answers !== undefined) this.refusedReply(peer, read.answers, read.message);
       return;
     }
-    const message = decoded.message;
-    const slice = payloadSlice(text, decoded.raw, MAX_JSON_DEPTH - 1);
-    // Agents' frames were scanned for depth whole; a host's payload is scanned here, in the pass
-    // that slices it, before anything forwards or re-serializes it.
-    if (!slice.ok && (slice.tooDeep || (fromHost && exceedsDepth(text)))) {
-      return this.reject(peer, 'INVALID_MESSAGE', `frame nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels`);
-    }
-    // A record is one line of the log: a payload the sender spread over lines is written again.
-    const oneLine = slice.ok && !slice.json.includes('\n') && !slice.json.includes('\r');
-    // A payload with fields the contract does not know goes on, and into the log, without them.
-    const known = sameKeys(decoded.raw.payload, message.payload);
-    const frame: Inbound = {
-      bytes: data,
-      message,
-      payloadJson: oneLine && known && slice.ok ? slice.json : JSON.stringify(message.payload),
-      verbatim: oneLine && known,
-    };
+    const frame = read.frame;
+    const message = frame.message;
+    // A host's frame the scan accepted is one a host may send: it goes straight on.
+    if (read.scanned) return this.fromHost(peer, frame);
 
     if (peer.role === null) {
       if (message.type !== 'relay.join') {
@@ -483,7 +420,7 @@ export class Relay {
     const { role, sessionId: roomId } = message.payload;
     const refusal = joinRefusal(peer.capability, role, roomId);
     if (refusal) {
-      this.warnOnce(
+      this.warnings.once(
         `refused join ${peer.address}`,
         `relay: refused ${peer.name} from ${peer.address} joining room "${roomId}" as ${role}: ${refusal}`,
       );
@@ -837,31 +774,4 @@ export class Relay {
     const rel = relative(process.cwd(), resolve(path));
     return rel.startsWith('..') ? resolve(path) : rel;
   }
-}
-
-/** A thrown value's kind (its name and message, to tell repeats apart) and its stack, whatever was thrown. */
-function describeFault(err: unknown): { kind: string; stack: string } {
-  try {
-    const error = err as Error | undefined;
-    const kind = `${error?.name ?? typeof err}: ${capText(String(error?.message ?? err), 200)}`;
-    return { kind, stack: String(error?.stack ?? err) };
-  } catch {
-    return { kind: 'unprintable', stack: 'a value that cannot be printed was thrown' };
-  }
-}
-
-/** What the log is given for a frame's payload `payloadJson`: the frame's own bytes when it is the frame's own text. */
-function loggedPayload(frame: Inbound, payloadJson: string): string | Buffer {
-  return payloadJson === frame.payloadJson && frame.payloadBytes ? frame.payloadBytes : payloadJson;
-}
-
-/** Whether the payload as sent has exactly the fields of the payload as read (no unknown field to drop). */
-function sameKeys(raw: unknown, parsed: object): boolean {
-  if (typeof raw !== 'object' || raw === null) return false;
-  let n = 0;
-  for (const key in raw) {
-    if (!Object.hasOwn(parsed, key)) return false;
-    n++;
-  }
-  return n === Object.keys(parsed).length;
 }
