@@ -2,12 +2,11 @@ import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlink
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { checkBooking } from '@usher/booking';
 import { loadStudyFile } from '@usher/study';
 import { afterEach, describe, expect, it } from 'vitest';
 import { exportStudy } from './export.ts';
-import { readExportTable } from './read.ts';
+import { readExportCsv, readExportTable } from './read.ts';
 import { type SyntheticTruth, writeSyntheticStudy } from './testing/synthetic.ts';
 
 const DEMO = loadStudyFile(new URL('../../../studies/demo.study.yaml', import.meta.url).pathname);
@@ -56,25 +55,12 @@ function expectTruth(rows: Array<Record<string, unknown>>, truths: SyntheticTrut
   }
 }
 
-/** Reads a CSV the export wrote, every cell as text (as R or pandas would see it before typing). */
-async function readCsv(path: string): Promise<Array<Record<string, unknown>>> {
-  const instance = await DuckDBInstance.create(':memory:');
-  const conn = await instance.connect();
-  try {
-    const reader = await conn.runAndReadAll(`SELECT * FROM read_csv('${path}', header = true, all_varchar = true)`);
-    return reader.getRowObjectsJson() as Array<Record<string, unknown>>;
-  } finally {
-    conn.closeSync();
-    instance.closeSync();
-  }
-}
-
 /**
  * events.csv: the rows and columns of events.parquet in the same order; every payload as it is,
  * except a state.updated's, without the page's lists and the tools' schemas (README "Data dictionary").
  */
 async function expectEventsCsv(outDir: string) {
-  const csv = await readCsv(join(outDir, 'events.csv'));
+  const csv = await readExportCsv(join(outDir, 'events.csv'));
   const parquet = await readExportTable(join(outDir, 'events.parquet'));
   expect(csv).toHaveLength(parquet.length);
   expect(Object.keys(csv[0] ?? {})).toEqual(Object.keys(parquet[0] ?? {}));

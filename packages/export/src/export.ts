@@ -9,7 +9,7 @@ import { addProblem, type LogProblem, listLogFiles, loadLogs } from './logs.ts';
 import { AGENT_FAILURES, OVERRIDES, RECORDS, SESSIONS, STATES, SUBMITS, TASK_FACTS } from './queries.ts';
 import { questionnaireTables } from './questionnaires.ts';
 import { readRegistry } from './registry.ts';
-import { loadTable, sqlIdent, sqlString } from './sql.ts';
+import { csvTextCell, loadTable, sqlIdent, sqlString } from './sql.ts';
 import { stageRegistry } from './staging.ts';
 import { taskSuccess } from './success.ts';
 import { EVENTS, EVENTS_CSV, EVENTS_PARQUET, LOG_PROBLEMS, PARTICIPANT_TASKS, PARTICIPANTS } from './tables.ts';
@@ -106,12 +106,14 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
       await conn.run(`CREATE TABLE ${made} AS ${select}`);
       const from = (cols: string | undefined) => (cols ? `(SELECT ${cols} FROM ${made})` : made);
       const to = (ext: string) => sqlString(join(outDir, `${name}.${ext}`));
+      const csvColumns = (await rows(conn, `DESCRIBE SELECT * FROM ${from(columns?.csv)}`)).map((c) =>
+        c.column_type === 'VARCHAR' ? csvTextCell(String(c.column_name)) : sqlIdent(String(c.column_name)),
+      );
+      const csvRows = `(SELECT ${csvColumns.join(', ')} FROM ${from(columns?.csv)})`;
       // CSV and Parquet at once, on two connections: DuckDB's CSV writer keeps the rows' order on one thread.
       await Promise.all([
         // ISO 8601 in UTC, as in the logs, so R and pandas read the timestamps as they are.
-        conn.run(
-          `COPY ${from(columns?.csv)} TO ${to('csv')} (HEADER, DELIMITER ',', TIMESTAMPFORMAT '%Y-%m-%dT%H:%M:%S.%gZ')`,
-        ),
+        conn.run(`COPY ${csvRows} TO ${to('csv')} (HEADER, DELIMITER ',', TIMESTAMPFORMAT '%Y-%m-%dT%H:%M:%S.%gZ')`),
         second.run(`COPY ${from(columns?.parquet)} TO ${to('parquet')} (FORMAT parquet, COMPRESSION zstd)`),
       ]);
       tables.push({ name, rows: await count(conn, `out_${name}`) });

@@ -5,7 +5,7 @@ import { loadStudyFile } from '@usher/study';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exportStudy } from './export.ts';
-import { readExportTable } from './read.ts';
+import { readExportCsv, readExportTable } from './read.ts';
 import { writeSyntheticStudy } from './testing/synthetic.ts';
 
 const DEMO = loadStudyFile(new URL('../../../studies/demo.study.yaml', import.meta.url).pathname);
@@ -85,7 +85,7 @@ function addQuestionnaires(path: string) {
       'open',
       'comment',
       'text',
-      JSON.stringify(`it was, "fine"\nreally`),
+      JSON.stringify(i === 0 ? '=HYPERLINK("http://example.com","see")' : `it was, "fine"\nreally`),
       null,
       '2026-11-21T11:00:06Z',
     );
@@ -114,16 +114,25 @@ describe('questionnaire tables', () => {
     const wide = await readExportTable(join(outDir, 'questionnaire_wide.parquet'));
     const first = participants[0]?.id;
     const row = wide.find((r) => r.participant_id === first && r.task_id === 'family-matinee');
+    const other = wide.find((r) => r.participant_id === participants[1]?.id);
+    expect(other?.['post.open.comment']).toBe('it was, "fine"\nreally');
     expect(row).toMatchObject({
       external_id: 'S0',
       'task.tlx.effort': '0',
       'task.tlx.check': 'agree',
       'score.task.nasa-tlx': 10,
       'post.trust.reliable': '5',
-      'post.open.comment': 'it was, "fine"\nreally',
+      // Parquet keeps the text exactly; the CSV shows a formula as text (below).
+      'post.open.comment': '=HYPERLINK("http://example.com","see")',
       'score.post.trust-scale': 4.5,
     });
     expect(Object.keys(row ?? {})).not.toContain('status');
+    const csv = await readExportCsv(join(outDir, 'questionnaire_wide.csv'));
+    const csvRow = csv.find((r) => r.participant_id === first && r.task_id === 'family-matinee');
+    expect(csvRow?.['post.open.comment']).toBe(`'=HYPERLINK("http://example.com","see")`);
+    expect(csv.find((r) => r.participant_id === participants[1]?.id)?.['post.open.comment']).toBe(
+      'it was, "fine"\nreally',
+    );
     const long = await readExportTable(join(outDir, 'questionnaire_answers.parquet'));
     expect(long.filter((a) => a.participant_id === first && a.item_id === 'reliable').map((a) => a.value)).toEqual([
       '2',

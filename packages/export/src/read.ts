@@ -18,3 +18,18 @@ export async function readExportTable(path: string): Promise<Array<Record<string
     instance.closeSync();
   }
 }
+
+/** Reads a CSV file of an export back, every cell as text (as R or pandas see it before typing). */
+export async function readExportCsv(path: string): Promise<Array<Record<string, unknown>>> {
+  const instance = await DuckDBInstance.create(':memory:');
+  const conn = await instance.connect();
+  try {
+    const reader = await conn.runAndReadAll(
+      `SELECT * FROM read_csv(${sqlString(path)}, header = true, all_varchar = true)`,
+    );
+    return reader.getRowObjectsJson() as Array<Record<string, unknown>>;
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+  }
+}

@@ -8,6 +8,17 @@ export function sqlIdent(text: string): string {
   return `"${text.replaceAll('"', '""')}"`;
 }
 
+/**
+ * A text column's cell as the CSV files write it: text that a spreadsheet would run as a formula
+ * (it begins with `=`, `+`, `-`, `@`, a tab or a carriage return) gets an apostrophe in front, so
+ * it is shown as the text it is (OWASP, "CSV Injection"). Participants type free text into
+ * questionnaires; the Parquet files keep every cell exactly as it was.
+ */
+export function csvTextCell(column: string): string {
+  const c = sqlIdent(column);
+  return `CASE WHEN regexp_matches(${c}, '^[=+@\t\r-]') THEN '''' || ${c} ELSE ${c} END AS ${c}`;
+}
+
 type ColumnType = 'VARCHAR' | 'BIGINT' | 'DOUBLE' | 'BOOLEAN' | 'TIMESTAMPTZ';
 export type Cell = string | number | boolean | null;
 
