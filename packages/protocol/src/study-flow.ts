@@ -58,6 +58,8 @@ export const FlowStepSchema = z.discriminatedUnion('step', [
     step: z.literal('end-task'),
     outcome: z.enum(['submitted', 'done', 'gave-up']),
     at: PageTime.optional(),
+    /** The task the page ends (its `taskIndex`): a stale tab cannot end the task that followed. */
+    taskIndex: z.number().int().min(0).max(10_000).optional(),
   }),
 ]);
 export type FlowStep = z.infer<typeof FlowStepSchema>;

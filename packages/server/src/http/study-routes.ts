@@ -106,7 +106,7 @@ export function mountStudyRoutes(
     if (!body.success) {
       return fail(
         'INVALID_MESSAGE',
-        `body must be {"step": "consent" | "start-task" | "end-task", "outcome"?}: ${z.prettifyError(body.error)}`,
+        `body must be {"step": "consent" | "start-task" | "end-task", "outcome"?, "taskIndex"?}: ${z.prettifyError(body.error)}`,
         400,
       );
     }

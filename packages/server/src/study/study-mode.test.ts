@@ -102,7 +102,14 @@ describe('study mode', () => {
         }),
       );
       await new Promise((resolve) => setTimeout(resolve, 50));
-      const ended = (await api.step({ step: 'end-task', outcome: i === 0 ? 'submitted' : 'gave-up' })).body;
+      if (i === 1) {
+        // A tab left open on the first task cannot end the second one.
+        const stale = await api.step({ step: 'end-task', outcome: 'submitted', taskIndex: 0 });
+        expect(stale).toMatchObject({ status: 409, body: { error: { code: 'OUT_OF_STEP' } } });
+        expect((await api.view()).status).toBe('task');
+      }
+      const outcome = i === 0 ? 'submitted' : 'gave-up';
+      const ended = (await api.step({ step: 'end-task', outcome, taskIndex: i })).body;
       expect(ended).toMatchObject(
         i === 0 ? { status: 'briefing', taskIndex: 1 } : { status: 'done', completion: { code: 'USHER-DEMO-01' } },
       );

@@ -227,6 +227,11 @@ export class StudyMode {
       }
       case 'end-task': {
         if (participant.status !== 'task') throw new FlowError(`no task is running (${participant.status})`);
+        if (change.taskIndex !== undefined && change.taskIndex !== participant.taskIndex) {
+          throw new FlowError(
+            `this page ends task ${change.taskIndex + 1}, but task ${participant.taskIndex + 1} is running; reload the page`,
+          );
+        }
         // Giving up ends the task, not the study: the outcome is in the task's log record.
         const next = nextStep(this.study, participant, participant.taskIndex, false);
         moved(next.status, next.taskIndex);

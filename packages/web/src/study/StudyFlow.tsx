@@ -185,7 +185,7 @@ function TaskRun({
             type="button"
             className="button button--primary"
             disabled={busy}
-            onClick={() => onEnd({ step: 'end-task', outcome: 'submitted' })}
+            onClick={() => onEnd({ step: 'end-task', outcome: 'submitted', taskIndex: view.taskIndex })}
           >
             Continue
           </button>
@@ -196,7 +196,7 @@ function TaskRun({
               type="button"
               className="button button--small"
               disabled={busy}
-              onClick={() => onEnd({ step: 'end-task', outcome: 'gave-up' })}
+              onClick={() => onEnd({ step: 'end-task', outcome: 'gave-up', taskIndex: view.taskIndex })}
             >
               Yes, give up
             </button>
@@ -214,7 +214,7 @@ function TaskRun({
               type="button"
               className="button button--small"
               disabled={busy}
-              onClick={() => onEnd({ step: 'end-task', outcome: 'done' })}
+              onClick={() => onEnd({ step: 'end-task', outcome: 'done', taskIndex: view.taskIndex })}
             >
               I’m done
             </button>
