@@ -3,6 +3,7 @@
  * record, as zod schemas with their inferred types. Imports nothing from Node, so browsers use it too.
  */
 export * from './bounds.ts';
+export * from './console.ts';
 export * from './envelope.ts';
 export * from './errors.ts';
 export * from './json-schemas.ts';

@@ -10,7 +10,7 @@ export {
 } from './access/capabilities.ts';
 export { clientAddress, TrustedProxies } from './access/client-address.ts';
 export { loadSecret, SecretError } from './access/secret.ts';
-export { type AgentControl, type ParticipantRow, StudyConsole } from './console/study-console.ts';
+export { type AgentControl, StudyConsole } from './console/study-console.ts';
 export { HeadlessHost, type HeadlessHostOptions } from './headless-host/headless-host.ts';
 export { DEFAULT_LIMITS, type RelayLimits } from './relay/limits.ts';
 export { CLOSE_REPLACED, Relay, type RelayOptions, type RoomStatus } from './relay/relay.ts';

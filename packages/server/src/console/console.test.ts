@@ -3,6 +3,7 @@ import { get as httpGet, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { FaultyHost } from '@usher/agent/testing';
 import { replayStudyLog } from '@usher/booking';
+import { AgentFeedEventSchema, ConsoleStudySchema, ParticipantRowSchema, SessionSummarySchema } from '@usher/protocol';
 import { type AgentFeedEvent, AgentSupervisor, loadStudyFile, type Study, StudyRegistry } from '@usher/study';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { readLog, startStudyServer, startTestServer } from '../testing/fixtures.ts';
@@ -120,6 +121,7 @@ describe('the experimenter console', () => {
 
   it('lets an experimenter take over from the agent mid-task, book, and hand back; the log says who did each action', async () => {
     const { server, supervisor } = await studyServer();
+    const stream = await openStream(`${server.url}/api/console/stream`);
     const { room, host, task } = await participantOnTask(server.url, 'Z1', 'autopilot');
     await vi.waitFor(() => expect(supervisor.isRunning(room)).toBe(true));
 
@@ -172,6 +174,16 @@ describe('the experimenter console', () => {
     expect(byAgent.length).toBeGreaterThan(3);
     expect(log.findIndex((r) => r.type === 'console.hand-back')).toBeGreaterThan(log.indexOf(byWizard[0] as never));
     expect(log.indexOf(byAgent.at(-1) as never)).toBeGreaterThan(log.findIndex((r) => r.type === 'console.hand-back'));
+
+    // What the console page reads holds to the contract in @usher/protocol, for every kind of event sent.
+    const feed = stream.events.filter((e) => e.event === 'agent').map((e) => AgentFeedEventSchema.parse(e.data));
+    expect(new Set(feed.map((e) => e.kind))).toEqual(new Set(['started', 'episode', 'paused', 'resumed']));
+    for (const e of stream.events.filter((x) => x.event === 'participants')) ParticipantRowSchema.array().parse(e.data);
+    const glance = (await (await fetch(`${server.url}/api/console/study`)).json()) as Record<string, unknown>;
+    ConsoleStudySchema.parse(glance.study);
+    expect(ParticipantRowSchema.array().parse(glance.participants)).toHaveLength(1);
+    const sessions = (await (await fetch(`${server.url}/api/console/sessions`)).json()) as Record<string, unknown>;
+    expect(SessionSummarySchema.array().parse(sessions.sessions)).toHaveLength(1);
   }, 60_000);
 
   it('closes a live view its reader has stopped taking, instead of holding its events without bound', async () => {

@@ -1,43 +1,14 @@
+import type { ConsoleStatus, ParticipantRow, SessionSummary } from '@usher/protocol';
 import type { AgentSupervisor, Participant } from '@usher/study';
 import type { Relay } from '../relay/relay.ts';
 import type { StudyMode } from '../study/study-mode.ts';
-import { type SessionSummary, StudyLogIndex } from './study-logs.ts';
+import { StudyLogIndex } from './study-logs.ts';
 
 /** What the console needs of the agents beside participants (the study's supervisor). */
 export type AgentControl = Pick<
   AgentSupervisor,
   'subscribe' | 'episodes' | 'pause' | 'resume' | 'isPaused' | 'isRunning'
 >;
-
-/** Where a participant is, as the console lists it. */
-export type ConsoleStatus = 'consent' | 'briefing' | 'booking' | 'questionnaire' | 'done' | 'gave-up' | 'dropped';
-
-/** One participant as the console shows them. */
-export interface ParticipantRow {
-  id: string;
-  externalId: string | null;
-  room: string;
-  condition: { id: string; label: string; agent: string } | null;
-  status: ConsoleStatus;
-  taskIndex: number;
-  taskCount: number;
-  task: { id: string; title: string } | null;
-  /** The booking stage the participant's page shows, while it is connected. */
-  stage: string | null;
-  /** Whether the participant's page is connected now. */
-  online: boolean;
-  /** `running`, `paused` (an experimenter has the room), or `none`. */
-  agent: 'running' | 'paused' | 'none';
-  /** Agents connected to the room now (the condition's, or an experimenter stepping in). */
-  agentsInRoom: number;
-  sessionId: string | null;
-  /** Records in the open study log. */
-  events: number;
-  /** Since the current task started (ms by the study's clock), while on a task. */
-  timeOnTaskMs: number | null;
-  createdAt: string;
-  updatedAt: string;
-}
 
 /**
  * The experimenter's side of a running study (the console): every participant with where they are,

@@ -1,5 +1,6 @@
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import type { SessionSummary } from '@usher/protocol';
 
 /** Session ids are the relay's (`s-20261121-001`): digits only, so a path made of one stays in the folder. */
 const SESSION_FILE = /^(s-\d{8}-\d{3,})\.jsonl$/;
@@ -9,19 +10,6 @@ export const SESSION_ID = /^s-\d{8}-\d{3,}$/;
 const FIRST_LINE_MAX = 8 * 1024;
 /** A log larger than this is not sent to the console whole (a task's log is well under 1 MiB a minute). */
 export const MAX_REPLAY_BYTES = 64 * 1024 * 1024;
-
-/** One study session of the study, as the console lists it for replay. */
-export interface SessionSummary {
-  sessionId: string;
-  participantId: string;
-  conditionId: string;
-  taskId: string;
-  /** When the session opened (its first record's timestamp). */
-  startedAt: string;
-  bytes: number;
-  /** Opened again after a restart or an idle close (the first record says so). */
-  resumed: boolean;
-}
 
 /**
  * The study logs of one study in the logs folder, found by their first record (`study.task`,

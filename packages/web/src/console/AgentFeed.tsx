@@ -1,7 +1,7 @@
-import type { EpisodeRecord } from './console-api.ts';
+import type { ConsoleEpisode } from '@usher/protocol';
 
 interface Props {
-  episodes: EpisodeRecord[];
+  episodes: ConsoleEpisode[];
   agent: 'running' | 'paused' | 'none';
   wizard: boolean;
 }
@@ -44,7 +44,7 @@ export function AgentFeed({ episodes, agent, wizard }: Props) {
   );
 }
 
-function Episode({ e }: { e: EpisodeRecord }) {
+function Episode({ e }: { e: ConsoleEpisode }) {
   switch (e.kind) {
     case 'plan':
       return (

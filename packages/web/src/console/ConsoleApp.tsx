@@ -1,6 +1,7 @@
+import type { AgentFeedEvent, ConsoleStudy, ParticipantRow } from '@usher/protocol';
 import { useEffect, useMemo, useState } from 'react';
 import { Brand } from '../ui/Header.tsx';
-import type { AgentFeedEvent, ConsoleApi, ParticipantRow, StudyInfo } from './console-api.ts';
+import type { ConsoleApi } from './console-api.ts';
 import { ExportButton } from './ExportButton.tsx';
 import { ParticipantTable } from './ParticipantTable.tsx';
 import { ReplayPanel } from './ReplayPanel.tsx';
@@ -8,7 +9,7 @@ import { WatchRoom } from './WatchRoom.tsx';
 
 interface Props {
   api: ConsoleApi;
-  study: StudyInfo;
+  study: ConsoleStudy;
   initial: ParticipantRow[];
 }
 
@@ -114,7 +115,7 @@ export function ConsoleApp({ api, study, initial }: Props) {
 }
 
 /** Participants per condition and where they are: the study at a glance. */
-function Summary({ rows, study }: { rows: ParticipantRow[]; study: StudyInfo }) {
+function Summary({ rows, study }: { rows: ParticipantRow[]; study: ConsoleStudy }) {
   const count = (pred: (r: ParticipantRow) => boolean) => rows.filter(pred).length;
   return (
     <section className="console-summary" aria-label="The study at a glance">

@@ -1,4 +1,4 @@
-import type { ParticipantRow } from './console-api.ts';
+import type { ParticipantRow } from '@usher/protocol';
 
 const STATUS: Record<ParticipantRow['status'], string> = {
   consent: 'Consent',

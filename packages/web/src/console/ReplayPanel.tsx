@@ -1,9 +1,10 @@
 import { parseScenario, type Replay, replayStudyLog } from '@usher/booking';
+import type { ConsoleStudy, SessionSummary } from '@usher/protocol';
 import { useEffect, useMemo, useState } from 'react';
 import { ChatMessage } from '../ui/ChatMessage.tsx';
 import { Confirmation } from '../ui/Confirmation.tsx';
 import { StageView } from '../ui/StageView.tsx';
-import type { ConsoleApi, SessionSummary, StudyInfo } from './console-api.ts';
+import type { ConsoleApi } from './console-api.ts';
 import { formatSpan } from './ParticipantTable.tsx';
 import { viewOf } from './room-socket.ts';
 
@@ -11,7 +12,7 @@ const NO_TOOLS: ReadonlySet<string> = new Set();
 const SPEEDS = [1, 4, 16] as const;
 
 /** Finished (and running) sessions of the study, and one replayed from its log alone. */
-export function ReplayPanel({ api, study }: { api: ConsoleApi; study: StudyInfo }) {
+export function ReplayPanel({ api, study }: { api: ConsoleApi; study: ConsoleStudy }) {
   const [sessions, setSessions] = useState<SessionSummary[] | null>(null);
   const [chosen, setChosen] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);

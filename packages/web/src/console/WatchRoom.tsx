@@ -1,9 +1,9 @@
-import type { ChatEntry, HostView } from '@usher/protocol';
+import type { AgentFeedEvent, ChatEntry, ConsoleEpisode, HostView, ParticipantRow } from '@usher/protocol';
 import { type FormEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ChatMessage } from '../ui/ChatMessage.tsx';
 import { StageView } from '../ui/StageView.tsx';
 import { AgentFeed } from './AgentFeed.tsx';
-import type { AgentFeedEvent, ConsoleApi, EpisodeRecord, ParticipantRow } from './console-api.ts';
+import type { ConsoleApi } from './console-api.ts';
 import { formatSpan } from './ParticipantTable.tsx';
 import { RoomSocket, unshown, viewOf } from './room-socket.ts';
 
@@ -25,7 +25,7 @@ const NO_TOOLS: ReadonlySet<string> = new Set();
  */
 export function WatchRoom({ api, row, feed, onClose }: Props) {
   const [view, setView] = useState<HostView | null>(null);
-  const [history, setHistory] = useState<EpisodeRecord[]>([]);
+  const [history, setHistory] = useState<ConsoleEpisode[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
   const [wizard, setWizard] = useState<RoomSocket | null>(null);
   const [reason, setReason] = useState('');

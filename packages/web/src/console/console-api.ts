@@ -1,70 +1,19 @@
 import type { Scenario } from '@usher/booking';
-import type { HostView } from '@usher/protocol';
-
-/** One participant as the console lists them (the server's `ParticipantRow`). */
-export interface ParticipantRow {
-  id: string;
-  externalId: string | null;
-  room: string;
-  condition: { id: string; label: string; agent: string } | null;
-  status: 'consent' | 'briefing' | 'booking' | 'questionnaire' | 'done' | 'gave-up' | 'dropped';
-  taskIndex: number;
-  taskCount: number;
-  task: { id: string; title: string } | null;
-  stage: string | null;
-  online: boolean;
-  agent: 'running' | 'paused' | 'none';
-  agentsInRoom: number;
-  sessionId: string | null;
-  events: number;
-  timeOnTaskMs: number | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface StudyInfo {
-  id: string;
-  title: string;
-  conditions: { id: string; label: string; agent: string }[];
-  tasks: { id: string; title: string }[];
-}
-
-/** One record of an agent's episode log (packages/agent/src/memory/episode.ts), as the console shows it. */
-export interface EpisodeRecord {
-  kind: 'plan' | 'action' | 'outcome' | 'note';
-  seq: number;
-  timestamp: string;
-  goal?: string;
-  remainingSteps?: string[];
-  type?: string;
-  reason?: string;
-  payload?: Record<string, unknown>;
-  ok?: boolean;
-  code?: string;
-  detail?: string;
-  text?: string;
-}
-
-export type AgentFeedEvent =
-  | { room: string; kind: 'episode'; episode: EpisodeRecord }
-  | { room: string; kind: 'paused' | 'resumed' | 'started' | 'stopped'; by?: string };
+import type {
+  AgentFeedEvent,
+  ConsoleEpisode,
+  ConsoleStudy,
+  HostView,
+  ParticipantRow,
+  SessionSummary,
+} from '@usher/protocol';
 
 export interface RoomDetail {
   participant: ParticipantRow | undefined;
   state: (HostView & { source?: string }) | null;
-  episodes: EpisodeRecord[];
+  episodes: ConsoleEpisode[];
   world: Scenario | null;
   checklist: string[];
-}
-
-export interface SessionSummary {
-  sessionId: string;
-  participantId: string;
-  conditionId: string;
-  taskId: string;
-  startedAt: string;
-  bytes: number;
-  resumed: boolean;
 }
 
 /** A console request the server refused, with its message for the experimenter. */
@@ -81,7 +30,7 @@ export class ConsoleRequestError extends Error {
 export class ConsoleApi {
   constructor(readonly token: string | null) {}
 
-  study(): Promise<{ study: StudyInfo; participants: ParticipantRow[] }> {
+  study(): Promise<{ study: ConsoleStudy; participants: ParticipantRow[] }> {
     return this.get('/api/console/study');
   }
 
