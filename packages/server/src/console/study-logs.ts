@@ -41,8 +41,8 @@ export class StudyLogIndex {
       let summary = this.known.get(sessionId);
       if (summary === undefined) {
         summary = this.summarize(sessionId);
-        // A file whose first line is not written yet is looked at again next time.
-        if (summary !== null || this.sizeOf(sessionId) > 0) this.known.set(sessionId, summary);
+        // A file whose first line is not whole yet is looked at again next time.
+        if (summary !== undefined) this.known.set(sessionId, summary);
       }
       if (summary) out.push({ ...summary, bytes: this.sizeOf(sessionId) });
     }
@@ -75,18 +75,19 @@ export class StudyLogIndex {
     }
   }
 
-  private summarize(sessionId: string): SessionSummary | null {
+  /** The session's summary; null when it is not one of this study's; undefined while its first line is not whole yet. */
+  private summarize(sessionId: string): SessionSummary | null | undefined {
     let fd: number;
     try {
       fd = openSync(join(this.dir, `${sessionId}.jsonl`), 'r');
     } catch {
-      return null;
+      return undefined;
     }
     try {
       const buffer = Buffer.alloc(FIRST_LINE_MAX);
       const n = readSync(fd, buffer, 0, FIRST_LINE_MAX, 0);
       const newline = buffer.subarray(0, n).indexOf(10);
-      if (newline < 0) return null;
+      if (newline < 0) return n < FIRST_LINE_MAX ? undefined : null;
       const first = JSON.parse(buffer.subarray(0, newline).toString('utf8')) as {
         type?: unknown;
         timestamp?: unknown;
