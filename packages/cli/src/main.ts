@@ -4,6 +4,7 @@ import { Argument, Command, CommanderError, Option } from 'commander';
 import { type AgentFlags, runAgent } from './agent.ts';
 import { type ExportFlags, runExport } from './export.ts';
 import {
+  parseFrameAncestor,
   parseLabel,
   parseNonEmpty,
   parseOrigin,
@@ -75,6 +76,14 @@ export async function main(argv: string[]): Promise<number> {
       new Option('--allow-origin <origin>', 'a site whose pages may connect and post (repeatable; * for any)')
         .default([])
         .argParser(parseOrigin),
+    )
+    .addOption(
+      new Option(
+        '--frame-ancestors <site>',
+        'a site that may show the study pages in a frame, e.g. a survey tool (repeatable; https://*.example.org for subdomains)',
+      )
+        .default([])
+        .argParser(parseFrameAncestor),
     )
     .addOption(
       new Option(

@@ -1,5 +1,5 @@
 import { RoomIdSchema } from '@usher/protocol';
-import { TrustedProxies } from '@usher/server';
+import { checkFrameSource, TrustedProxies } from '@usher/server';
 import { InvalidArgumentError } from 'commander';
 
 /** Commander parsers for flag values: each refuses a bad value with a sentence saying what is expected. */
@@ -49,6 +49,15 @@ export function parseTrustedProxy(value: string, previous: string[] = []): strin
     throw new InvalidArgumentError(`expected the address of a reverse proxy: ${(err as Error).message}`);
   }
   return [...previous, value];
+}
+
+/** A site for `--frame-ancestors`: `https://host[:port]` or `https://*.host`. */
+export function parseFrameAncestor(value: string, previous: string[] = []): string[] {
+  try {
+    return [...previous, checkFrameSource(value)];
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
+  }
 }
 
 /** An origin for `--allow-origin`: `https://host[:port]`, or `*` for any. */

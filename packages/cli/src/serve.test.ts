@@ -45,6 +45,9 @@ describe('usher serve: command line', () => {
     ['--room', '../up', 'room'],
     ['--trust-proxy', 'proxy.example.org', 'not an IP address, a CIDR range'],
     ['--trust-proxy', '10.0.0.0/40', 'not an IP address, a CIDR range'],
+    // A header value is built from it: nothing but a site may get through.
+    ['--frame-ancestors', "https://survey.example.org; script-src 'unsafe-inline'", 'is not a site such as'],
+    ['--frame-ancestors', '*', 'is not a site such as'],
   ])('refuses %s %s', async (flag, value, hint) => {
     const result = await usher(['serve', flag, value]);
     expect(result.code).toBe(2);

@@ -36,6 +36,8 @@ export interface ServeFlags {
   /** Folder of the server's own data (its secret). */
   data: string;
   allowOrigin: string[];
+  /** Sites that may show the study pages in a frame. */
+  frameAncestors: string[];
   /** Reverse proxies whose X-Forwarded-For the per-address limits believe. */
   trustProxy: string[];
   limit: Partial<RelayLimits>;
@@ -127,6 +129,7 @@ export async function serve(flags: ServeFlags): Promise<number> {
     access,
     ...(secret && { secret }),
     allowOrigins: flags.allowOrigin,
+    frameAncestors: flags.frameAncestors,
     trustProxy: flags.trustProxy,
     limits: flags.limit,
     ...(study && registry && { study: { study, registry, hooks, registryPath: join(flags.data, 'registry.sqlite') } }),

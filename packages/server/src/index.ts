@@ -9,6 +9,7 @@ export {
   joinRefusal,
 } from './access/capabilities.ts';
 export { clientAddress, TrustedProxies } from './access/client-address.ts';
+export { checkFrameSource } from './access/framing.ts';
 export { loadSecret, SecretError } from './access/secret.ts';
 export { type AgentControl, StudyConsole } from './console/study-console.ts';
 export { HeadlessHost, type HeadlessHostOptions } from './headless-host/headless-host.ts';

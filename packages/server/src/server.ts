@@ -8,6 +8,7 @@ import { AGENT_WS_PATH } from '@usher/protocol';
 import type { Study, StudyRegistry } from '@usher/study';
 import { Capabilities, type Capability, CredentialError, presentedToken } from './access/capabilities.ts';
 import { clientView, TrustedProxies } from './access/client-address.ts';
+import { checkFrameSource } from './access/framing.ts';
 import { loopbackHostRefusal, originRefusal } from './access/origin.ts';
 import { StudyConsole } from './console/study-console.ts';
 import { HeadlessHost } from './headless-host/headless-host.ts';
@@ -38,6 +39,8 @@ export interface ServerOptions {
   secret?: Uint8Array;
   /** Origins of pages allowed to connect and to change state besides the server's own (`*` for any). */
   allowOrigins?: string[];
+  /** Sites besides the server's own that may show study pages in a frame (`https://*.example.org` allowed); none by default. */
+  frameAncestors?: string[];
   /**
    * Reverse proxies in front of the server (addresses, CIDR ranges, `loopback`): from them,
    * `X-Forwarded-For` says which client the per-address limits count. None by default.
@@ -112,6 +115,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   } catch (err) {
     throw new StartupError(`trusted proxy ${(err as Error).message}`);
   }
+  let frameAncestors: string[];
+  try {
+    frameAncestors = (options.frameAncestors ?? []).map(checkFrameSource);
+  } catch (err) {
+    throw new StartupError(`--frame-ancestors: ${(err as Error).message}`);
+  }
   const relay = new Relay({
     trustedProxies,
     logsDir: options.logsDir,
@@ -145,6 +154,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     startedAt: new Date(),
     capabilities,
     allowOrigins,
+    frameAncestors,
     study: studyMode,
     console: studyConsole,
     loopbackOnly,

@@ -9,6 +9,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
 import { type Capabilities, type Capability, CredentialError, presentedToken } from '../access/capabilities.ts';
 import { type ClientView, clientView } from '../access/client-address.ts';
+import { framingHeaders } from '../access/framing.ts';
 import { crossSiteRefusal, loopbackHostRefusal, originRefusal } from '../access/origin.ts';
 import type { StudyConsole } from '../console/study-console.ts';
 import type { HeadlessHost } from '../headless-host/headless-host.ts';
@@ -48,6 +49,8 @@ export interface AppDeps {
   capabilities: Capabilities | null;
   /** Origins besides the server's own whose pages may change state (`*` for any). */
   allowOrigins: string[];
+  /** Sites besides the server's own that may show study pages in a frame (access/framing.ts). */
+  frameAncestors?: string[];
   /** The study the server runs (`--study`), or null. */
   study: StudyMode | null;
   /** The experimenter's console of that study, or null. */
@@ -77,6 +80,7 @@ export function createApp({
   webRoot,
   capabilities,
   allowOrigins,
+  frameAncestors = [],
   study,
   console: studyConsole,
   admissionsPerMinute,
@@ -90,10 +94,15 @@ export function createApp({
     Response.json({ error: { code: status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN', message } }, { status });
 
   // A study link carries its credential in the address: no page of ours hands it on as a Referer.
+  // No other site frames a page of ours but those named (access/framing.ts).
+  const studyFraming = framingHeaders(false, frameAncestors);
+  const consoleFraming = framingHeaders(true, []);
   app.use('*', async (c, next) => {
     await next();
     c.header('Referrer-Policy', 'no-referrer');
     c.header('X-Content-Type-Options', 'nosniff');
+    const isConsole = c.req.path === '/console' || c.req.path === '/console.html';
+    for (const [name, value] of Object.entries(isConsole ? consoleFraming : studyFraming)) c.header(name, value);
   });
 
   // A HEAD request's answer has no body, and nobody reads one: a body a route made for it (a live
