@@ -144,7 +144,11 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
     total(1),
   ],
   [`(?:get|grab|book|reserve|need|want)\\s+(${SPELLED_OR_DIGITS})(?=\\s+(?:for|to|of)\\b)`, total(1)],
-  ['both of us|us two|us both', () => ({ type: 'total', n: 2 })],
+  // "$30 for both", "tickets for the both of us": two people, unless "both" names days or films.
+  [
+    String.raw`both of us|us two|us both|for (?:the )?both(?!\s+(?:of (?:them|these|those)|days?|films?|movies?|shows?|showings?|times?|dates?|nights?))`,
+    () => ({ type: 'total', n: 2 }),
+  ],
   [
     String.raw`(?:just|only)\s+(?:me|myself|for me|one)(?!\s*(?:and|&|\+|,|with|n)\b)|(?:by|for) myself|on my own|alone|solo|a single ticket|for me(?!\s*(?:and|&|\+|,|with|n)\b)(?=\s*(?:[.,;!?]|$))`,
     () => ({ type: 'total', n: 1 }),
