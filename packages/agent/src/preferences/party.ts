@@ -148,13 +148,15 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
   ],
   [`(?:the\\s+)?(${SPELLED_OR_DIGITS})\\s+of us`, total(1)],
   [
-    `(?:make (?:that|it)|change (?:that|it) to|just|only)\\s+(${SPELLED_OR_DIGITS})(?:\\s+now)?${NOT_TIME}(?!\\s+\\w+s\\b)`,
+    `(?:make (?:that|it)|change (?:that|it) to|just|only|(?:it'?s|we'?re) actually|actually)\\s+(${SPELLED_OR_DIGITS})(?:\\s+now)?${NOT_TIME}(?!\\s+\\w+s\\b)`,
     total(1),
   ],
   [`(?:get|grab|book|reserve|need|want)\\s+(${SPELLED_OR_DIGITS})(?=\\s+(?:for|to|of)\\b)`, total(1)],
+  // "one for encore on tuesday", "2 for the 7pm": a count that opens the message, before "for".
+  [`^\\s*(${SPELLED_OR_DIGITS})(?=\\s+for\\b)`, total(1)],
   // "$30 for both", "tickets for the both of us": two people, unless "both" names days or films.
   [
-    String.raw`both of us|us two|us both|for (?:the )?both(?!\s+(?:of (?:them|these|those)|days?|films?|movies?|shows?|showings?|times?|dates?|nights?))`,
+    String.raw`both of us|us two|us both|(?:the|a)?\s?pair of us|for (?:the )?both(?!\s+(?:of (?:them|these|those)|days?|films?|movies?|shows?|showings?|times?|dates?|nights?))`,
     () => ({ type: 'total', n: 2 }),
   ],
   [
@@ -162,7 +164,7 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
     () => ({ type: 'total', n: 1 }),
   ],
   [
-    String.raw`me\s*(?:,|and|&|\+|with|plus|n)(?=\s)|(?:and|&)\s+(?:me|i|myself)\b|(?:with|taking|bringing|take|bring)(?=\s+(?:my|our|the)\b)|with (?:me|us)\b|i'?m (?:coming|going)|i am (?:coming|going)|coming with`,
+    String.raw`me\s*(?:,|and|&|\+|with|plus|n)(?=\s)|(?:and|&)\s+(?:me|i|myself)\b|(?:with|taking|bringing|take|bring)(?=\s+(?:my|our|the)\b)|(?:take|bring|taking|bringing)\s+(?:him|her|them)\b|with (?:me|us)\b|i'?m (?:coming|going)|i am (?:coming|going)|coming with`,
     () => ({ type: 'self' }),
   ],
 ];
