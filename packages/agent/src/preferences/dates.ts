@@ -132,7 +132,7 @@ const PATTERNS: Array<[string, (m: RegExpExecArray, today: string) => string[]]>
     },
   ],
   [
-    String.raw`the\s+(\d{1,2})(?:st|nd|rd|th)(?!\s*(?:row|seat|place))`,
+    String.raw`(?:the|on)\s+(\d{1,2})(?:st|nd|rd|th)(?!\s*(?:row|seat|place))`,
     (m, t) => opt(resolveDayOfMonth(t, Number(m[1]))),
   ],
 ];

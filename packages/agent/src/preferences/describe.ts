@@ -14,8 +14,8 @@ import type { PreferenceModel } from './types.ts';
  * 18:00; ideally the closest theater." Pass `today` (YYYY-MM-DD) to name today and tomorrow.
  */
 export function describeModel(model: PreferenceModel, today?: string): string {
-  const hard = phrases(model.hard, today);
-  const soft = phrases(model.soft, today);
+  const hard = phrases(model.hard, today, model.perTicket?.strength === 'hard' ? model.perTicket.max : undefined);
+  const soft = phrases(model.soft, today, model.perTicket?.strength === 'soft' ? model.perTicket.max : undefined);
   if (hard.length === 0 && soft.length === 0) return 'Understood: no particular requirements yet.';
   const parts = [
     ...(hard.length > 0 ? [hard.join(', ')] : []),
@@ -24,12 +24,15 @@ export function describeModel(model: PreferenceModel, today?: string): string {
   return `Understood: ${parts.join('; ')}.`;
 }
 
-function phrases(list: readonly Constraint[], today: string | undefined): string[] {
+/** The list's phrases; a price said per ticket reads as said, with its total once there is one. */
+function phrases(list: readonly Constraint[], today: string | undefined, perTicket?: number): string[] {
   const hasMix = list.some((c) => c.kind === 'ticketMix');
-  return byKind(list)
+  const each = perTicket === undefined ? '' : `at most ${money(perTicket)} a ticket`;
+  const out = byKind(list)
     .filter((c) => !(c.kind === 'seatCount' && hasMix))
-    .map((c) => phrase(c, today))
+    .map((c) => (c.kind === 'price' && each ? `${each} (${money(c.maxTotal)} in total)` : phrase(c, today)))
     .filter((p) => p !== '');
+  return each && !list.some((c) => c.kind === 'price') ? [...out, each] : out;
 }
 
 /** One constraint as a phrase. */

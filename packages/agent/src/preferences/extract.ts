@@ -4,13 +4,14 @@ import { dismissRule } from './dismiss.ts';
 import { PREFERENCE_KINDS } from './kinds.ts';
 import { ageRatingRule, genreRule, ratingRule, titleRule } from './movie-rules.ts';
 import { partyRule } from './party.ts';
+import { priceRule } from './price-rules.ts';
 import { adjacentRule, centeredRule, rowsRule, seatKindRule } from './seat-rules.ts';
 import { correct } from './spelling.ts';
 import { blank, clauseStrength, normalize } from './text.ts';
 import { theaterRule } from './theater-rules.ts';
 import { earliestLatestRule, endTimeRule, periodRule, startTimeRule } from './times.ts';
 import type { Draft, Fix, Hit, Op, PreferenceContext, Rule } from './types.ts';
-import { cheapestRule, closestRule, distanceRule, formatRule, priceRule } from './venue-rules.ts';
+import { cheapestRule, closestRule, distanceRule, formatRule } from './venue-rules.ts';
 
 /**
  * Every rule, in the order they read the message. A rule's phrases are blanked before the next

@@ -3,7 +3,7 @@ import { describeModel } from './describe.ts';
 import { readMessage } from './extract.ts';
 import { KIND_ORDER } from './kinds.ts';
 import { merge } from './merge.ts';
-import { openQuestions, unreadWords } from './questions.ts';
+import { answeredCount, blankNumbers, openQuestions, unreadWords } from './questions.ts';
 import type { PreferenceContext, PreferenceModel, Understanding } from './types.ts';
 
 /*
@@ -30,8 +30,12 @@ export function fromStory(story: Story): PreferenceModel {
  */
 export function updatePreferences(current: PreferenceModel, text: string, context: PreferenceContext): Understanding {
   const reading = readMessage(text, context);
-  const { ops, fixes } = reading;
-  const unread = unreadWords(reading.rest);
+  const { fixes } = reading;
+  // A bare "3" right after "how many?" is the count; its words are read, not stray.
+  const answer = answeredCount(current, reading.ops, reading.rest);
+  const ops = answer ? [...reading.ops, answer] : reading.ops;
+  const rest = answer ? blankNumbers(reading.rest) : reading.rest;
+  const unread = unreadWords(rest);
   if (ops.length === 0) {
     return {
       model: current,
@@ -43,7 +47,7 @@ export function updatePreferences(current: PreferenceModel, text: string, contex
     };
   }
   const merged = merge(current, ops);
-  const questions = openQuestions(current, merged, reading.text, reading.rest);
+  const questions = openQuestions(merged, reading.text, rest);
   const model = questions.length > 0 ? { ...merged, questions } : merged;
   return {
     model,

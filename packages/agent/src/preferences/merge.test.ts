@@ -1,6 +1,7 @@
 import type { Constraint } from '@usher/booking';
 import { describe, expect, it } from 'vitest';
 import { merge } from './merge.ts';
+import { HOW_MANY } from './questions.ts';
 import { read } from './testing.ts';
 import type { Mode, Op, PreferenceModel, Strength } from './types.ts';
 
@@ -81,7 +82,7 @@ describe('refinement sequences', () => {
 
   it('moves a wish from soft to hard when it is restated firmly', () => {
     const { model } = read('IMAX if possible', 'IMAX is a must');
-    expect(model).toEqual({ hard: [{ kind: 'format', is: ['IMAX'] }], soft: [] });
+    expect(model).toEqual({ hard: [{ kind: 'format', is: ['IMAX'] }], soft: [], questions: [HOW_MANY] });
   });
 
   it('keeps "tonight"\'s evening when only the day changes', () => {

@@ -45,9 +45,14 @@ export function merge(model: PreferenceModel, ops: readonly Op[]): PreferenceMod
     touched.add(op.type === 'remove' ? op.kind : op.constraint.kind);
   }
   reconcileParty(lists, touched);
-  for (const op of ordered) if (op.type === 'set' && op.perTicket) perTicketPrice(lists, op);
+  const perTicket = perTicketLimit(model.perTicket, ordered);
+  if (perTicket) perTicketPrice(lists, perTicket);
   for (const op of ordered) if (op.type === 'set' && op.implied) implied(lists, op);
-  return { hard: byKind(lists.hard.filter(isHardConstraint)), soft: byKind(lists.soft) };
+  return {
+    hard: byKind(lists.hard.filter(isHardConstraint)),
+    soft: byKind(lists.soft),
+    ...(perTicket ? { perTicket } : {}),
+  };
 }
 
 function ofKind(lists: Lists, kind: ConstraintKind): Array<{ c: Constraint; strength: Strength }> {
@@ -238,10 +243,25 @@ function implied(lists: Lists, op: Extract<Op, { type: 'set' }>): void {
   replaceKind(lists, kind, [{ c: op.constraint, strength: 'hard' }]);
 }
 
-/** "$15 per ticket" is a total once the seat count is known; without one it is left out. */
-function perTicketPrice(lists: Lists, op: Extract<Op, { type: 'set' }>): void {
+/**
+ * The per-ticket limit after a message: the last one said, or the old one unless a total limit was
+ * said or the price withdrawn since.
+ */
+function perTicketLimit(old: PreferenceModel['perTicket'], ops: readonly Op[]): PreferenceModel['perTicket'] {
+  let limit = old;
+  for (const op of ops) {
+    if (op.type === 'remove' && op.kind === 'price') limit = undefined;
+    if (op.type !== 'set' || op.constraint.kind !== 'price') continue;
+    limit = op.perTicket ? { max: op.constraint.maxTotal, strength: op.strength } : undefined;
+  }
+  return limit;
+}
+
+/** "$15 per ticket" is a total once the seat count is known; until then only the limit is kept. */
+function perTicketPrice(lists: Lists, limit: NonNullable<PreferenceModel['perTicket']>): void {
   const seats = ofKind(lists, 'seatCount')[0]?.c;
-  if (seats?.kind !== 'seatCount' || op.constraint.kind !== 'price') return;
-  const maxTotal = Math.round(op.constraint.maxTotal * seats.count * 100) / 100;
-  replaceKind(lists, 'price', [{ c: { kind: 'price', maxTotal }, strength: op.strength }]);
+  // A total said before the per-ticket limit is stale, also while the count is unknown.
+  if (seats?.kind !== 'seatCount') return replaceKind(lists, 'price', []);
+  const maxTotal = Math.round(limit.max * seats.count * 100) / 100;
+  replaceKind(lists, 'price', [{ c: { kind: 'price', maxTotal }, strength: limit.strength }]);
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { updatePreferences } from './index.ts';
+import { HOW_MANY } from './questions.ts';
 import { hard, soft } from './testing.ts';
 
 const only = (text: string, kind: string) => hard(text).find((c) => c.kind === kind);
@@ -48,6 +49,7 @@ describe('a title the visible list does not hold', () => {
     expect(showing('Actually, make it Night Ledger', [])).toEqual({
       hard: [{ kind: 'title', is: ['Night Ledger'] }],
       soft: [],
+      questions: [HOW_MANY],
     });
   });
 

@@ -107,6 +107,8 @@ describe('people described by age, relation or word', () => {
     ['can i get 2 for night ledger', 2],
     ['tomorrow for 4, all next to each other', 4],
     ['just me and the missus', 2],
+    ['me and dad', 2],
+    ['my wife, my sister and her husband', 3],
   ])('"%s" → %s seats', (text, count) => {
     expect(party(text)).toEqual([{ kind: 'seatCount', count }]);
   });
@@ -121,6 +123,9 @@ describe('people described by age, relation or word', () => {
     ["me and the twins, they're 7", { adult: 1, child: 2 }, 3],
     ['one grown-up and three little ones', { adult: 1, child: 3 }, 4],
     ['me, my wife and our three kids', { adult: 2, child: 3 }, 5],
+    // People named as a list are who comes, even when the speaker does not say they come along.
+    ['grandad and the 3 grandkids', { adult: 1, child: 3 }, 4],
+    ['mum and the two kids (4 and 7)', { adult: 1, child: 2 }, 3],
   ])('"%s"', (text, mix, count) => {
     expect(party(text)).toEqual([
       { kind: 'seatCount', count },

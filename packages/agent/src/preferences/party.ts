@@ -34,6 +34,9 @@ const YEAR_OLD = String.raw`(\d{1,2})[- ](?:years?|yrs?)[- ]olds?|(\d{1,2})\s*y/
 /** "my 8 year old daughter": read in the whole message, since "suitable for a 6 year old" is a rating and a person. */
 const AGED = String.raw`(?:(my|our|his|her|a|an|the)\s+)?(?:(${SPELLED_OR_DIGITS})\s+)?(?:${YEAR_OLD})(?:\s+(${RELATIONS}|${RELATION}))?`;
 const NOT_TIME = String.raw`(?!\s*(?:am|pm|:|\.\d|o'?clock|h\b|ish))`;
+/** Family words people use like a name, without "my": "grandad and the kids". */
+const NAME_LIKE =
+  'mum|mom|mommy|mummy|dad|daddy|grandad|granddad|grandpa|grandma|gran|granny|nan|nana|nanna|auntie|grandmother|grandfather';
 
 /** Phrases that name the party, each with what it contributes. */
 type Piece =
@@ -99,6 +102,11 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
     (m) => person(m[2] ?? '', countOf(m[1])),
   ],
   [`(${SPELLED_OR_DIGITS})\\s+(?:of my\\s+)?(${RELATIONS})`, (m) => person(m[2] ?? '', countOf(m[1]))],
+  // "grandad and the 3 grandkids", "me and mum": family words used like names, in a list of people.
+  [
+    `(?:(?<=(?:\\band|&|\\+|\\bplus)\\s+)(?:${NAME_LIKE})|(?:${NAME_LIKE})(?=\\s*(?:and|&|\\+|plus)\\s))(?!\\w)`,
+    (m) => person(m[0], 1),
+  ],
   [`(?:a|an|one)\\s+(?:fellow\\s+)?(${RELATION})(?!\\w)`, (m) => ({ ...person(m[1] ?? '', 1), related: true })],
   [
     // "she's 5", "they're 7", "who is 68", "(6 and 9)", "aged 70", "(a pensioner)"
@@ -140,17 +148,23 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
   ],
   [`(?:the\\s+)?(${SPELLED_OR_DIGITS})\\s+of us`, total(1)],
   [
-    `(?:make (?:that|it)|change (?:that|it) to|just|only)\\s+(${SPELLED_OR_DIGITS})(?:\\s+now)?${NOT_TIME}(?!\\s+\\w+s\\b)`,
+    `(?:make (?:that|it)|change (?:that|it) to|just|only|(?:it'?s|we'?re) actually|actually)\\s+(${SPELLED_OR_DIGITS})(?:\\s+now)?${NOT_TIME}(?!\\s+\\w+s\\b)`,
     total(1),
   ],
   [`(?:get|grab|book|reserve|need|want)\\s+(${SPELLED_OR_DIGITS})(?=\\s+(?:for|to|of)\\b)`, total(1)],
-  ['both of us|us two|us both', () => ({ type: 'total', n: 2 })],
+  // "one for encore on tuesday", "2 for the 7pm": a count that opens the message, before "for".
+  [`^\\s*(${SPELLED_OR_DIGITS})(?=\\s+for\\b)`, total(1)],
+  // "$30 for both", "tickets for the both of us": two people, unless "both" names days or films.
+  [
+    String.raw`both of us|us two|us both|(?:the|a)?\s?pair of us|for (?:the )?both(?!\s+(?:of (?:them|these|those)|days?|films?|movies?|shows?|showings?|times?|dates?|nights?))`,
+    () => ({ type: 'total', n: 2 }),
+  ],
   [
     String.raw`(?:just|only)\s+(?:me|myself|for me|one)(?!\s*(?:and|&|\+|,|with|n)\b)|(?:by|for) myself|on my own|alone|solo|a single ticket|for me(?!\s*(?:and|&|\+|,|with|n)\b)(?=\s*(?:[.,;!?]|$))`,
     () => ({ type: 'total', n: 1 }),
   ],
   [
-    String.raw`me\s*(?:,|and|&|\+|with|plus|n)(?=\s)|(?:and|&)\s+(?:me|i|myself)\b|(?:with|taking|bringing|take|bring)(?=\s+(?:my|our|the)\b)|with (?:me|us)\b|i'?m (?:coming|going)|i am (?:coming|going)|coming with`,
+    String.raw`me\s*(?:,|and|&|\+|with|plus|n)(?=\s)|(?:and|&)\s+(?:me|i|myself)\b|(?:with|taking|bringing|take|bring)(?=\s+(?:my|our|the)\b)|(?:take|bring|taking|bringing)\s+(?:him|her|them)\b|with (?:me|us)\b|i'?m (?:coming|going)|i am (?:coming|going)|coming with`,
     () => ({ type: 'self' }),
   ],
 ];
@@ -189,6 +203,7 @@ export const partyRule: Rule = (scan) => {
         found.map((f) => f.piece),
         scan,
         first.start,
+        namedAsList(found, scan.original),
       ),
     },
     ...found.slice(1).map((f) => f.hit),
@@ -201,6 +216,13 @@ type Person = Extract<Piece, { type: 'person' }>;
 function attachAges(pieces: Piece[]): Piece[] {
   const out: Piece[] = [];
   for (const p of pieces) {
+    const previous = [...out].reverse().find((q) => q.type === 'person' || q.type === 'typed');
+    if (p.type === 'about' && previous?.type === 'typed' && p.ages.length > 0) {
+      // "two kids (4 and 7)": the ages are of the typed people just named.
+      const ages = p.ages.length === 1 ? Array(previous.n).fill(p.ages[0]) : p.ages;
+      out.splice(out.indexOf(previous), 1, { type: 'person', n: ages.length, ages, related: false });
+      continue;
+    }
     const last = [...out].reverse().find((q): q is Person => q.type === 'person');
     if (p.type === 'about' && last && last.ages.length === 0) {
       const n = last.n ?? Math.max(1, p.ages.length);
@@ -215,7 +237,20 @@ function attachAges(pieces: Piece[]): Piece[] {
   return out;
 }
 
-function decide(found: Piece[], scan: Scan, at: number): Draft[] {
+/**
+ * Whether people are named as a list ("grandad and the 3 grandkids", "my wife, my mum and my
+ * sister"): they are who is coming, even when the speaker is not said to come along.
+ */
+function namedAsList(found: Array<{ hit: Hit; piece: Piece }>, text: string): boolean {
+  const people = found.filter((f) => f.piece.type === 'person' || f.piece.type === 'typed');
+  return people.some((f, i) => {
+    const next = people[i + 1];
+    const between = next === undefined ? '' : text.slice(f.hit.end, next.hit.start);
+    return next !== undefined && /^\s*(?:,|,?\s*(?:and|&|\+|plus))\s*(?:(?:the|my|our|his|her)\s+)?$/i.test(between);
+  });
+}
+
+function decide(found: Piece[], scan: Scan, at: number, listed: boolean): Draft[] {
   const pieces = attachAges(found);
   const people = pieces.filter((p): p is Person => p.type === 'person');
   const self = pieces.some((p) => p.type === 'self');
@@ -232,14 +267,14 @@ function decide(found: Piece[], scan: Scan, at: number): Draft[] {
   const adding = ADDING.test(clause) && total === undefined;
   // Companions count when the speaker comes along, a total is said or they join ("my son is coming
   // too"); a bare "a 6 year old" always does.
-  const counted = people.filter((p) => self || adding || total !== undefined || !p.related);
+  const counted = people.filter((p) => self || adding || total !== undefined || !p.related || listed);
   if (counted.some((p) => p.n === undefined) && total === undefined && Object.keys(typed).length === 0) return [];
   for (const p of counted) {
     const tickets = p.ages.length > 0 ? p.ages.map(ticketForAge) : Array(p.n ?? 0).fill(p.ticket ?? 'adult');
     for (const t of tickets) typed[t as TicketTypeId] = (typed[t as TicketTypeId] ?? 0) + 1;
   }
   const drafts: Draft[] = [];
-  const listed = (self ? 1 : 0) + counted.reduce((sum, p) => sum + (p.n ?? 0), 0);
+  const named = (self ? 1 : 0) + counted.reduce((sum, p) => sum + (p.n ?? 0), 0);
   const typedSum = (typed.adult ?? 0) + (typed.child ?? 0) + (typed.senior ?? 0);
   const special = (typed.child ?? 0) + (typed.senior ?? 0) > 0;
   const namedTypes = found.some((p) => p.type === 'typed');
@@ -255,8 +290,8 @@ function decide(found: Piece[], scan: Scan, at: number): Draft[] {
     const onlyTyped = !self && people.length === 0 && total === undefined;
     const mode = adding ? 'add' : onlyTyped && CORRECTING.test(scan.original) ? 'refine' : 'replace';
     drafts.push({ set, mode });
-  } else if (total !== undefined || listed > 0)
-    drafts.push({ set: { kind: 'seatCount', count: (total ?? listed) + more } });
+  } else if (total !== undefined || named > 0)
+    drafts.push({ set: { kind: 'seatCount', count: (total ?? named) + more } });
   else if (more > 0) drafts.push({ set: { kind: 'seatCount', count: more }, mode: 'add' });
   const ages = counted.flatMap((p) => p.ages);
   const youngest = ages.length > 0 ? Math.min(...ages) : (typed.child ?? 0) > 0 ? 0 : undefined;

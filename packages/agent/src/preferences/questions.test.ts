@@ -11,6 +11,27 @@ describe('what the reader could not settle', () => {
     );
   });
 
+  it('asks how many whenever nothing says so, rather than booking one ticket', () => {
+    expect(read('something good this week').model.questions).toEqual([HOW_MANY]);
+    expect(read('orbital drift tomorrow evening').model.questions).toEqual([HOW_MANY]);
+    // One wheelchair space is a count: the speaker alone.
+    expect(read('Second Helpings on Monday, I use a wheelchair').model.questions).toBe(undefined);
+    expect(read('orbital drift tomorrow, 2 adults').model.questions).toBe(undefined);
+  });
+
+  it('reads a bare number right after "how many?" as the count', () => {
+    expect(read('orbital drift tomorrow evening', '3').model.hard).toContainEqual({ kind: 'seatCount', count: 3 });
+    const answer = read('pip and the comet tomorrow for me and the kids', 'two please');
+    expect(answer.model.hard).toContainEqual({ kind: 'seatCount', count: 2 });
+    expect(answer.model.questions).toBe(undefined);
+    expect(answer.unparsed).toBe(false);
+    expect(answer.unread).toEqual([]);
+    // Without the question open, a lone number is still a doubt, not a count.
+    expect(read('orbital drift tomorrow, 2 adults', '3').model.hard).toContainEqual({ kind: 'seatCount', count: 2 });
+    // Two numbers, or a clock time, answer nothing.
+    expect(read('orbital drift tomorrow', '3 or 4').model.questions).toContain(HOW_MANY);
+  });
+
   it('asks about a number no rule read, quoting the words around it', () => {
     expect(read('orbital drift tomorrow for 7').model.questions).toEqual(['What did you mean by "tomorrow for 7"?']);
   });

@@ -1,24 +1,64 @@
-import type { PreferenceModel } from './types.ts';
+import { parseCount, SPELLED_OR_DIGITS } from './numbers.ts';
+import type { Op, PreferenceModel } from './types.ts';
 
 /*
  * What the reader could not settle, as one short question each. Only doubts that could change the
- * booking are asked about: how many are coming when the message names people without a number
- * ("me and the kids"), and words no rule read that hold a number ("book for 7": seven people or
- * 7pm?). Filler words ("please", "hi", "something") are no doubt.
+ * booking are asked about: words no rule read that hold a number ("book for 7": seven people or
+ * 7pm?), and how many are coming while nothing says so ("me and the kids", "something good this
+ * week"): booking one ticket would be a guess. Filler words ("please", "hi", "something") are no doubt.
  */
 
-const UNCOUNTED =
-  /\b(?:my|our|the)\s+(?:kids|children|little ones|friends|mates|family|grandkids|grandchildren|gang|lot)\b/i;
-
 /** Questions still open after a message: a new doubt, or an old one the message did not settle. */
-export function openQuestions(before: PreferenceModel, after: PreferenceModel, text: string, rest: string): string[] {
-  const questions: string[] = [];
-  const counted = after.hard.some((c) => c.kind === 'seatCount');
-  const partyUnknown = UNCOUNTED.test(text) || (before.questions ?? []).includes(HOW_MANY);
-  if (partyUnknown && !counted) questions.push(HOW_MANY);
+export function openQuestions(after: PreferenceModel, text: string, rest: string): string[] {
   const number = /\b\d{1,4}\b/.exec(rest);
-  if (number) questions.push(`What did you mean by "${around(text, number.index, number[0].length)}"?`);
-  return questions;
+  // The stray number may be the count itself ("for 7"), so it is the one question asked.
+  if (number) return [`What did you mean by "${around(text, number.index, number[0].length)}"?`];
+  return partyKnown(after) ? [] : [HOW_MANY];
+}
+
+/**
+ * Whether the model says how many seats: a seat count or ticket mix (hard or soft), or the
+ * wheelchair spaces or premium seats counted ("I use a wheelchair": one).
+ */
+export function partyKnown(model: PreferenceModel): boolean {
+  return [...model.hard, ...model.soft].some(
+    (c) =>
+      c.kind === 'seatCount' ||
+      (c.kind === 'ticketMix' && (c.adult ?? 0) + (c.child ?? 0) + (c.senior ?? 0) > 0) ||
+      (c.kind === 'seatKind' && c.count !== undefined),
+  );
+}
+
+const LONE_COUNT = new RegExp(
+  String.raw`(?<![\w:.$€£])(${SPELLED_OR_DIGITS})(?![\w:]|\.\d|\s*(?:am|pm|o'?clock|[$€£]))`,
+  'gi',
+);
+
+/**
+ * The answer to "how many?" when it is a bare number ("3", "two please"): no rule reads a lone
+ * number as people, but right after that question it is the count. Only one such number counts.
+ */
+export function answeredCount(before: PreferenceModel, ops: readonly Op[], rest: string): Op | undefined {
+  if (!(before.questions ?? []).includes(HOW_MANY)) return undefined;
+  if (ops.some((op) => op.type === 'set' && (op.constraint.kind === 'seatCount' || op.constraint.kind === 'ticketMix')))
+    return undefined;
+  const found = [...rest.matchAll(LONE_COUNT)];
+  const count = found.length === 1 ? parseCount(found[0]?.[1] ?? '') : undefined;
+  if (!count || count > 20) return undefined;
+  return {
+    type: 'set',
+    constraint: { kind: 'seatCount', count },
+    strength: 'hard',
+    mode: 'replace',
+    perTicket: false,
+    at: found[0]?.index ?? 0,
+    rank: 1,
+  };
+}
+
+/** The rest of a message with its lone counts blanked, once one of them answered "how many?". */
+export function blankNumbers(rest: string): string {
+  return rest.replace(LONE_COUNT, (m) => ' '.repeat(m.length));
 }
 
 export const HOW_MANY = 'How many tickets do you need, and how old are any children coming?';

@@ -54,6 +54,18 @@ describe('adjacent and centered', () => {
     expect(hard(text)).toEqual([{ kind: 'adjacent' }]);
   });
 
+  it.each([
+    ["my son uses a wheelchair and i'll sit beside him", 'adjacent'],
+    ['seats next to my mum, 3 tickets', 'adjacent'],
+    ["me and my dad, don't split us up", 'adjacent'],
+    ["4 tickets, we can't be separated", 'adjacent'],
+    ["2 seats, we don't mind sitting apart", 'none'],
+    ['2 seats, next to the aisle', 'none'],
+  ])('"%s" → %s', (text, wanted) => {
+    const adjacent = hard(text).some((c) => c.kind === 'adjacent');
+    expect(adjacent).toBe(wanted === 'adjacent');
+  });
+
   it('"not together" drops the wish', () => {
     expect(hard('seats together', "we don't have to sit together")).toEqual([]);
     expect(hard('seats together', 'not together after all')).toEqual([]);

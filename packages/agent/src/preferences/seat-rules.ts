@@ -1,6 +1,6 @@
 import { hits, span } from './match.ts';
 import { COUNT, ORDINAL, parseCount, parseOrdinal } from './numbers.ts';
-import { polarity } from './text.ts';
+import { clauseAt, polarity } from './text.ts';
 import type { Draft, Rule } from './types.ts';
 
 /*
@@ -126,17 +126,41 @@ function seatCount(token: string | undefined, phrase: string): Draft[] {
   return n && /seats?$/i.test(phrase) && !/^an?$/i.test(token ?? '') ? [{ set: { kind: 'seatCount', count: n } }] : [];
 }
 
-/** "Together", "next to each other", "side by side"; "not together" drops the wish. */
-export const adjacentRule: Rule = (scan) =>
-  hits(
+/** Someone named just before: "beside him", "next to my mum". */
+const SOMEONE = /^\s+(?:him|her|them|my\s+[a-z]+|our\s+[a-z]+|the\s+(?:kids?|children))\b/i;
+
+/**
+ * "Together", "next to each other", "side by side", "I'll sit beside him", "next to my mum"; "not
+ * together" drops the wish. "Don't split us up" / "can't be separated" asks for it.
+ */
+export const adjacentRule: Rule = (scan) => [
+  ...hits(
     scan,
-    String.raw`(?:sit(?:ting)?\s+|seats?\s+)?(?:together|next to each other|side by side|beside each other|adjacent(?:\s+seats)?)`,
+    String.raw`(?:sit(?:ting)?\s+|seats?\s+)?(?:together|next to each other|side by side|beside each other|adjacent(?:\s+seats)?)|(?:sit|sitting|seated|be|stay|seats?)\s+(?:right\s+)?(?:beside|next to|alongside|with)(?=\s)`,
     (m) => {
-      const p = polarity(scan.original, m.index ?? 0);
-      if (p === 'skip') return { ...span(m), drafts: [] };
-      return { ...span(m), drafts: [p === 'negative' ? { remove: 'adjacent' } : { set: { kind: 'adjacent' } }] };
+      // "beside him", "next to my mum": the person may have been read by the party rule already.
+      let { start, end } = span(m);
+      if (/(?:beside|next to|alongside|with)$/i.test(m[0])) {
+        const someone = SOMEONE.exec(scan.original.slice(end));
+        if (!someone) return undefined;
+        // The person's words are this phrase's too, unless the party rule read them.
+        if (scan.text.slice(end, end + someone[0].length) === someone[0]) end += someone[0].length;
+      }
+      const p = polarity(scan.original, start);
+      if (p === 'skip') return { start, end, drafts: [] };
+      return { start, end, drafts: [p === 'negative' ? { remove: 'adjacent' } : { set: { kind: 'adjacent' } }] };
     },
-  );
+  ),
+  ...hits(scan, String.raw`split(?:\s+(?:us|them))?\s+up|separated|spread out|apart`, (m) => {
+    const [start] = clauseAt(scan.original, m.index ?? 0);
+    const before = scan.original.slice(start, m.index ?? 0);
+    return REFUSED.test(before) ? { ...span(m), drafts: [{ set: { kind: 'adjacent' } }] } : undefined;
+  }),
+];
+
+/** "Don't split us up", "we can't be separated"; not "we don't mind sitting apart". */
+const REFUSED =
+  /\b(?:don'?t|do not|can'?t|cannot|mustn'?t|must not|shouldn'?t|won'?t|not|never|no)\s+(?!mind\b)(?:(?!mind\b)[a-z']+\s+){0,2}$/i;
 
 /** "In the middle", "centered", "central seats": a soft preference for seats near the room's centre. */
 export const centeredRule: Rule = (scan) =>

@@ -24,6 +24,10 @@ const SHORTHAND: Array<[RegExp, string]> = [
   [/\bppl\b/gi, 'people'],
   [/\b(?:pls|plz|plse)\b/gi, 'please'],
   [/\b(?:smth|sth|sumthing|somethin|smthg)\b/gi, 'something'],
+  [/\b(?:nothin|nuthin|nthing)\b/gi, 'nothing'],
+  [/\b(?:anythin|anythng)\b/gi, 'anything'],
+  // "more then 40", "earlier then 7": "then" after a comparison is "than".
+  [/\b(more|less|earlier|later|rather|other|cheaper|further|closer|no more|higher|lower) then\b/gi, '$1 than'],
   [/\barvo\b/gi, 'afternoon'],
   [/\beve\b/gi, 'evening'],
   [/\bbf\b/gi, 'boyfriend'],

@@ -19,6 +19,7 @@ const ModelSchema = z.strictObject({
   hard: z.array(HardConstraintSchema),
   soft: z.array(ConstraintSchema),
   questions: z.array(z.string().min(1)).min(1).optional(),
+  perTicket: z.strictObject({ max: z.number().positive(), strength: z.enum(['hard', 'soft']) }).optional(),
 });
 
 /** Throws when a model would not validate as a story's hard and soft lists. */

@@ -44,7 +44,7 @@ const SOFTENED =
 const HARD =
   /\b(?:must|need|needs|have to|has to|got to|definitely|only|required|absolutely|essential|non-negotiable)\b/i;
 const HEDGE =
-  /\b(?:ideally|preferably|prefer|preferred|(?:i|we)'?d rather|would rather|if possible|if you can|if we can|if available|if there'?s one|if there is one|if they (?:have|'ve got|got) (?:it|one|any|them)|if poss(?:ible)?|where possible|would be (?:nice|great|good|ideal|lovely)|(?:it|that)'?d be (?:nice|great|good|ideal|lovely)|nice to have|maybe|perhaps|possibly|hopefully|would love|i'?d love|bonus|optional)\b/i;
+  /\b(?:ideally|preferably|prefer|preferred|(?:i|we)'?d rather|would rather|if possible|if you can|if we can|if available|if there'?s one|if there is one|if they (?:have|'ve got|got) (?:it|one|any|them)|if poss(?:ible)?|where possible|would be (?:nice|great|good|ideal|lovely)|(?:it|that)'?d be (?:nice|great|good|ideal|lovely)|nice to have|maybe|perhaps|possibly|hopefully|hoping|(?:i|we) hope|would love|i'?d love|bonus|optional)\b/i;
 
 /**
  * How firmly the clause around `index` states its wish: `hard` for an explicit requirement
@@ -68,10 +68,13 @@ export const CHANGE_OF_MIND =
 const RATHER = /\b(?:(?:i|we)'?d rather|would rather)\b/gi;
 
 const NEGATION =
-  /\b(?:no|not|nothing|never|none|neither|nor|without|avoid|except|excluding|exclude|hate|dislike|don'?t want|do not want|doesn'?t want|does not want|didn'?t want|don'?t like|do not like|doesn'?t like|can'?t stand|rather not|anything but|non)\b/gi;
+  /\b(?:no|not|nothing|never|none|neither|nor|without|avoid|except|excluding|exclude|hate|dislike|don'?t want|do not want|don'?t (?:put|seat|give|stick|book)|do not (?:put|seat|give|book)|doesn'?t want|does not want|didn'?t want|don'?t like|do not like|doesn'?t like|can'?t stand|rather not|anything but|non)\b/gi;
 /* Words that turn a clause positive again after a negation: "nothing but …" is not here on purpose. */
 const PIVOT = /\b(?:something|someone|instead|prefer|want|like|love|please|is|are|be)\b/i;
 const SKIP = /\b(?:instead of|rather than|in place of)\s+(?:the\s+|an?\s+)?$/i;
+/* A refusal said after the thing: "the front row is a no-go", "3D is out", "IMAX is not an option". */
+const REFUSED_AFTER =
+  /^(?:\s*[\w'-]+){1,4}?\s+(?:is|are|'s|'re)\s+(?:a\s+)?(?:no-?go|no good|not (?:ok|okay|good|an option|happening)|out of the question|out(?!\s+(?:by|before|at|of|in|late|early|for))|a no|off the table)\b/i;
 /** At most this many words may sit between a negation and what it negates ("not a comedy or a drama"). */
 const NEGATION_REACH = 4;
 
@@ -86,7 +89,7 @@ export function polarity(text: string, index: number, reach = NEGATION_REACH): '
   if (SKIP.test(before)) return 'skip';
   let last: RegExpExecArray | undefined;
   for (const m of before.matchAll(NEGATION)) last = m;
-  if (!last) return 'positive';
+  if (!last) return REFUSED_AFTER.test(text.slice(index, clauseAt(text, index)[1])) ? 'negative' : 'positive';
   const between = before.slice((last.index ?? 0) + last[0].length);
   const words = between.split(/[\s-]+/).filter(Boolean);
   if (words.length > reach || PIVOT.test(between)) return 'positive';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { updatePreferences } from './index.ts';
+import { HOW_MANY } from './questions.ts';
 import { CONTEXT, hard, read, soft } from './testing.ts';
 import type { PreferenceModel } from './types.ts';
 
@@ -68,14 +69,15 @@ describe('a named theater', () => {
 
   it('reads "near Grand Central" as a place: no theater, and "Central" is not "central seats"', () => {
     const u = read('Orbital Drift near Grand Central');
-    expect(u.model).toEqual({ hard: [{ kind: 'title', is: ['Orbital Drift'] }], soft: [] });
+    expect(u.model).toEqual({ hard: [{ kind: 'title', is: ['Orbital Drift'] }], soft: [], questions: [HOW_MANY] });
     expect(read('near Grand Central Cinema').model.hard).toEqual([{ kind: 'theater', is: ['Grand Central Cinema'] }]);
   });
 
   it('is withdrawn with the theater or distance wishes ("any cinema is fine", "anywhere")', () => {
-    expect(read('at Riverside IMAX within 5 km', 'any cinema is fine').model).toEqual({ hard: [], soft: [] });
-    expect(read('at Riverside IMAX', 'anywhere').model).toEqual({ hard: [], soft: [] });
-    expect(read('at Riverside IMAX', "I don't care about the theater").model).toEqual({ hard: [], soft: [] });
+    const none = { hard: [], soft: [], questions: [HOW_MANY] };
+    expect(read('at Riverside IMAX within 5 km', 'any cinema is fine').model).toEqual(none);
+    expect(read('at Riverside IMAX', 'anywhere').model).toEqual(none);
+    expect(read('at Riverside IMAX', "I don't care about the theater").model).toEqual(none);
     expect(hard('in Millbrook on Monday')).toContainEqual({ kind: 'theater', is: ['Millbrook'] });
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { HOW_MANY } from './questions.ts';
 import { hard, read, soft } from './testing.ts';
 import { clock, parseClock } from './times.ts';
 
@@ -124,13 +125,15 @@ describe('direction and refusal of a time', () => {
     ['home by quarter to eleven', { kind: 'endTime', before: '22:45' }],
     ['morning or early afternoon', { kind: 'startTime', before: '15:00' }],
   ])('"%s"', (text, constraint) => {
-    expect(times(text)).toEqual({ hard: [constraint], soft: [] });
+    // Nothing says how many are coming, so the reader also asks.
+    expect(times(text)).toEqual({ hard: [constraint], soft: [], questions: [HOW_MANY] });
   });
 
   it('"preferably evening, afternoon works too": afternoon or evening, evening preferred', () => {
     expect(times('preferably evening, afternoon works too')).toEqual({
       hard: [{ kind: 'startTime', after: '12:00' }],
       soft: [{ kind: 'startTime', after: '17:00' }],
+      questions: [HOW_MANY],
     });
   });
 

@@ -23,7 +23,7 @@ export function minutesOf(time: string): number {
 
 const HOUR = String.raw`(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)`;
 /** One clock time as written: "7", "7pm", "7:30 pm", "19:30", "seven o'clock", "8ish", "noon". */
-export const CLOCK = String.raw`(?:noon|midday|midnight|(?:half|quarter) past ${HOUR}(?:\s*(?:am|pm))?|quarter to ${HOUR}(?:\s*(?:am|pm))?|${HOUR}(?:[:.]\d{2})?(?:\s*(?:am|pm|o'?clock))?(?:-?ish)?)`;
+export const CLOCK = String.raw`(?:noon|midday|midnight|(?:half|quarter) past ${HOUR}(?:\s*(?:am|pm))?|half ${HOUR}(?!\s*(?:an?\s+hour|hours?|price|off))(?:\s*(?:am|pm))?|quarter to ${HOUR}(?:\s*(?:am|pm))?|${HOUR}(?:[:.]\d{2})?(?:\s*(?:am|pm|o'?clock))?(?:-?ish)?)`;
 /* A number followed by these is a count or an amount, not a time. */
 const NOT_A_TIME = String.raw`(?!\s*(?:km|kilomet|mi\b|miles?|people|persons?|tickets?|seats?|adults?|kids?|child|children|seniors?|dollars|bucks|euros?|usd|%|of us|rows?|stars?|/))`;
 const EARLY_CUTOFF = 5 * 60;
@@ -37,7 +37,8 @@ export function parseClock(text: string, morning = false): { minutes: number; ex
   if (t === 'noon' || t === 'midday') return { minutes: 12 * 60, explicit: true };
   if (t === 'midnight') return { minutes: 24 * 60, explicit: true };
   // "half past ten", "quarter to eight": said of a clock, so as explicit as "10:30".
-  const spoken = /^(half|quarter) (past|to) (\S+)(\s*(?:am|pm))?$/.exec(t);
+  // British "half 10" is half past ten.
+  const spoken = /^(half|quarter) (past|to) (\S+)(\s*(?:am|pm))?$/.exec(t.replace(/^half (?!past\b)/, 'half past '));
   if (spoken) {
     const base = parseClock(`${spoken[3]}${spoken[4] ?? ''}`, morning);
     if (!base) return undefined;

@@ -21,6 +21,12 @@ export interface PreferenceModel {
    * are coming; words it could not read that hold a number). The agent asks before booking.
    */
   questions?: string[];
+  /**
+   * A price limit said per ticket ("under 20 a ticket"). The booking's model limits the total, so
+   * the `price` constraint is this times the seat count: kept until the count is known, and
+   * applied again when the count changes ("plus my sister").
+   */
+  perTicket?: { max: number; strength: Strength };
 }
 
 /** The result of reading one message. */

@@ -40,26 +40,7 @@ describe('format', () => {
   });
 });
 
-describe('price', () => {
-  it.each([
-    ['under $40', 40],
-    ['max 50 dollars', 50],
-    ['no more than $45.50 in total', 45.5],
-    ['our budget is 60', 60],
-    ['$40 tops', 40],
-  ])('"%s" → %s', (text, maxTotal) => {
-    expect(hard(text)).toEqual([{ kind: 'price', maxTotal }]);
-  });
-
-  it('a per-ticket ceiling becomes a total with the seat count', () => {
-    expect(hard('max $15 per ticket for two')).toContainEqual({ kind: 'price', maxTotal: 30 });
-    expect(hard('two tickets', 'under $12 each')).toContainEqual({ kind: 'price', maxTotal: 24 });
-  });
-
-  it('a per-ticket ceiling without a seat count is left out', () => {
-    expect(hard('under $12 per ticket')).toEqual([]);
-  });
-
+describe('cheapest', () => {
   it.each(['the cheapest option', 'as cheap as possible', 'something affordable', 'not too expensive'])(
     '"%s" → soft cheapest',
     (text) => {

@@ -3,7 +3,7 @@ import { polarity } from './text.ts';
 import type { Rule } from './types.ts';
 import { FORMAT_WORDS, lexicon } from './vocabulary.ts';
 
-/* Rules about where and how it is shown, and what it costs: distance, format, price. */
+/* Rules about where and how it is shown, and what it costs: distance, format, cheapest (limits: price-rules.ts). */
 
 const KM_PER_MILE = 1.609;
 const UNIT = '(km|kms|kilomet(?:er|re)s?|k|mi|miles?)';
@@ -44,29 +44,6 @@ export const formatRule: Rule = (scan) =>
       ...span(m),
       drafts: [{ set: { kind: 'format', ...(p === 'negative' ? { not: [format] } : { is: [format] }) } }],
     };
-  });
-
-const CUR = '[$€£]';
-const AMOUNT = String.raw`\d+(?:\.\d{1,2})?`;
-const CUR_WORD = '(?:dollars|bucks|usd|eur|euros?|pounds?|gbp)';
-const MONEY = String.raw`(?:${CUR}\s*${AMOUNT}(?:\s*${CUR_WORD})?|${AMOUNT}\s*${CUR_WORD})`;
-const PER = String.raw`(?:\s*(?:per|a|each|/)\s*(?:ticket|person|head|seat)|\s+each)`;
-const PRICE = [
-  String.raw`${UP_TO}\s+(?:of\s+)?${MONEY}${PER}?(?:\s+(?:in )?total)?`,
-  String.raw`(?:budget|spend)(?:\s+(?:is|of|up to|at most|no more than))?(?:\s+(?:about|around|roughly))?\s+(?:${CUR}\s*)?${AMOUNT}(?:\s*${CUR_WORD})?${PER}?`,
-  String.raw`${MONEY}${PER}?\s+(?:max(?:imum)?|tops|or less|at most|total|in total|budget)`,
-].join('|');
-
-/**
- * Price ceilings: "under $40", "max 50 dollars", "budget of 60". A per-ticket amount ("$15 per
- * ticket") becomes a total once the seat count is known (see merge).
- */
-export const priceRule: Rule = (scan) =>
-  hits(scan, PRICE, (m) => {
-    const amount = Number(new RegExp(AMOUNT).exec(m[0])?.[0]);
-    if (!Number.isFinite(amount)) return undefined;
-    const perTicket = new RegExp(PER, 'i').test(m[0]);
-    return { ...span(m), drafts: [{ set: { kind: 'price', maxTotal: amount }, perTicket }] };
   });
 
 /** "Cheapest", "as cheap as possible", "not too expensive": a soft preference for the lowest total. */

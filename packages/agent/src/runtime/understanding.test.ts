@@ -50,6 +50,20 @@ describe('a wish the agent could not settle', () => {
   });
 });
 
+describe('a party nobody counted', () => {
+  it('asks how many before booking, and a bare number answers it', async () => {
+    const { host, agent, agentSaid } = await studyRoom({ goal: 'something funny tomorrow evening' });
+    const running = agent.run();
+    expect(await agentSaid('Before I go on', 'How many tickets')).toBeDefined();
+    expect(host.submitted()).toBeNull();
+    host.say('3');
+    const result = await running;
+    expect(result.status).toBe('done');
+    const booking = host.submitted() as { seats: unknown[] };
+    expect(booking.seats).toHaveLength(3);
+  });
+});
+
 describe('a film rated for adults with a child coming', () => {
   it('asks once before choosing it, and books it after a yes', async () => {
     const { host, agent, agentSaid } = await studyRoom({ goal: 'midnight static on friday for me and my 9 year old' });

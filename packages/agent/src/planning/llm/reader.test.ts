@@ -56,3 +56,46 @@ describe('the LLM reader (against the local fake)', () => {
     expect(read.model).toEqual(rules());
   });
 });
+
+describe('price limits through the LLM reader', () => {
+  const PRICED = 'orbital drift tmrw, 2 adults, under 20 a ticket';
+  const base = [
+    { kind: 'title', is: ['Orbital Drift'] },
+    { kind: 'seatCount', count: 2 },
+    { kind: 'ticketMix', adult: 2 },
+  ];
+
+  it('uses a limit given as the total, and tells the model a per-ticket limit is a total', async () => {
+    fake.enqueue(textReply(JSON.stringify({ hard: [...base, { kind: 'price', maxTotal: 40 }], soft: [] })));
+    const read = await readWithLlm(fake.config(), EMPTY_MODEL, PRICED, CONTEXT);
+    expect(read.source).toBe('llm');
+    expect(read.model.hard).toContainEqual({ kind: 'price', maxTotal: 40 });
+    const system = JSON.stringify(fake.requests.at(-1)?.body.messages[0]);
+    expect(system).toContain('price {maxTotal}');
+    expect(system).toContain('per ticket');
+  });
+
+  it('keeps a soft limit soft', async () => {
+    fake.enqueue(textReply(JSON.stringify({ hard: base, soft: [{ kind: 'price', maxTotal: 25 }] })));
+    const read = await readWithLlm(
+      fake.config(),
+      EMPTY_MODEL,
+      'orbital drift tmrw, 2 adults, ideally under 25',
+      CONTEXT,
+    );
+    expect(read.source).toBe('llm');
+    expect(read.model.soft).toEqual([{ kind: 'price', maxTotal: 25 }]);
+  });
+
+  it.each([
+    ['a per-ticket field the model does not have', { kind: 'price', maxPerTicket: 20 }],
+    ['a negative limit', { kind: 'price', maxTotal: -40 }],
+    ['a limit that is not a number', { kind: 'price', maxTotal: '40' }],
+  ])('falls back to the rules on %s, which read the limit themselves', async (_what, price) => {
+    fake.enqueue(textReply(JSON.stringify({ hard: [...base, price], soft: [] })));
+    const read = await readWithLlm(fake.config(), EMPTY_MODEL, PRICED, CONTEXT);
+    expect(read.source).toBe('rules');
+    expect(read.fallbackReason).toMatch(/constraint model/);
+    expect(read.model.hard).toContainEqual({ kind: 'price', maxTotal: 40 });
+  });
+});

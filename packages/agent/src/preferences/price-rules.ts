@@ -1,0 +1,84 @@
+import { hits, span } from './match.ts';
+import { parseCount } from './numbers.ts';
+import type { Hit, Rule, Scan } from './types.ts';
+
+/*
+ * Price limits as people write them: "under $40", "max 25 total", "budget's 40", "no more than
+ * $30 for both", "under 20 a ticket", "cap it at 20 quid each", "can't spend more than 50".
+ *
+ * A number is money when it carries a currency ("$", "quid", "bucks"), when the words around it
+ * speak of money ("budget", "spend", "pay", "cost"), or when it is counted per ticket or in total
+ * ("20 a ticket", "25 total", "30 for both"). A bare "under 20" says none of that (20 minutes? 20
+ * km?), so it is left unread and the agent asks. Larger number words were made digits by the
+ * spelling step ("twenty quid" → "20 quid"); small ones ("ten quid each") are read here.
+ *
+ * The booking's constraint model holds a limit on the total (`price.maxTotal`); a limit per ticket
+ * is kept beside the model and becomes a total once the seat count is known (see merge).
+ */
+
+const CUR = '[$€£]';
+const DIGITS = String.raw`\d{1,4}(?:\.\d{1,2})?`;
+const SMALL = 'one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve';
+const NUMBER = `(?:${DIGITS}|${SMALL})`;
+const CUR_WORD = '(?:dollars?|bucks?|usd|eur|euros?|pounds?|quid|gbp)';
+/** Slang for a note: "a tenner each". */
+const NOTES: Record<string, number> = { fiver: 5, tenner: 10 };
+const NOTE = `(?:an?\\s+)?(?:${Object.keys(NOTES).join('|')})`;
+/** An amount with its currency, or a bare number (money only with a money word around it). */
+const AMOUNT = `(?:${CUR}\\s*${NUMBER}(?:\\s*${CUR_WORD})?|${NUMBER}\\s*(?:${CUR_WORD}|${CUR})|${NOTE}|${NUMBER})`;
+/** What follows an amount that is not money: durations, distances, clock times, people. */
+const NOT_MONEY = String.raw`(?!\s*(?:hours?|hrs?|h|mins?|minutes?|km|kms|k|miles?|mi|pm|am|o'?clock|:\d|%|people|persons|tickets?|seats?|of us|kids|children|adults|years?|yo|rows?|stars?|\/10|out of))`;
+
+const PER = String.raw`(?:\s*(?:per|a|an|each|every|for each|for every|\/)\s*(?:ticket|person|head|seat|pop|adult)|\s+each|\s+apiece|\s+a\s+pop)`;
+const TOTAL_WORDS = String.raw`(?:\s+(?:in\s+)?total|\s+all\s+in|\s+all\s+together|\s+altogether|\s+overall|\s+for\s+everything)`;
+/** "For both", "for the 3 of us": a total, and the party rule still reads the people. */
+const FOR_ALL = String.raw`(?=\s+for\s+(?:both|all|everyone|everybody|the\s+lot|us\s+all|the\s+(?:\w+\s+)?of\s+us|all\s+of\s+us|both\s+of\s+us))`;
+const TAIL = `(?:${PER}|${TOTAL_WORDS}|${FOR_ALL})`;
+
+const UP_TO = String.raw`(?:under|below|less than|no more than|not more than|nothing more than|at most|max(?:imum)?|up to|no higher than|not over|nothing over|nothing above|not above|tops|cheaper than|no dearer than)`;
+/** A refused "more than" ("can't spend more than", "don't want to pay over"): a ceiling. */
+const NOT_OVER = String.raw`(?:not|never|can'?t|cannot|won'?t|don'?t|do not|doesn'?t|does not|shouldn'?t|should not|mustn'?t|rather not)(?:\s+[a-z']+){0,3}?\s+(?:more than|over|above|beyond|higher than|exceed(?:ing)?)`;
+const MONEY_LEAD = String.raw`(?:budget(?:'s|\s+is|\s+of|\s+at|\s+around|\s+about|:)?|(?:max(?:imum)?\s+)?spend(?:ing)?(?:\s+limit)?(?:\s+(?:is|of))?|(?:price|cost)\s+(?:limit|cap)(?:'s|\s+is|\s+of)?|cap(?:ped)?(?:\s+(?:it|that|the price|the cost|the total))?\s+at|limit(?:ed)?(?:\s+(?:it|that|ourselves|myself))?\s+(?:to|at|of)|(?:spend|pay|cost(?:s|ing)?|afford)(?:\s+(?:only|just))?)`;
+const ABOUT = String.raw`(?:\s+(?:of|about|around|roughly|approx(?:imately)?|like))?`;
+/** After an amount: "40 max", "$40 tops", "25 or less", "50 budget". */
+const AFTER = String.raw`(?:\s+(?:max(?:imum)?|tops|or less|or under|or below|at most|at the most|limit|budget|cap|max(?:imum)? budget))`;
+
+const LEADS = [
+  `(?<lead>${MONEY_LEAD}(?:\\s+${UP_TO})?|${NOT_OVER}|${UP_TO})${ABOUT}\\s+(?<amount>${AMOUNT})${NOT_MONEY}(?<tail>${TAIL})?${AFTER}?`,
+  `(?<amount>${AMOUNT})${NOT_MONEY}(?<tail>${TAIL})?(?<after>${AFTER})`,
+  `(?:(?:we|i)(?:'ve|\\s+have)?\\s+(?:got\\s+)?|got\\s+)?(?<amount>${AMOUNT})${NOT_MONEY}(?<tail>${TAIL})?\\s+(?<lead>to spend)`,
+  `(?<amount>${AMOUNT})${NOT_MONEY}(?<tail>${PER}|${TOTAL_WORDS})`,
+];
+
+/** The amount an `AMOUNT` match names, and whether it carried a currency. */
+function money(text: string): { value: number; currency: boolean } | undefined {
+  const t = text.toLowerCase();
+  const note = Object.entries(NOTES).find(([word]) => t.includes(word));
+  if (note) return { value: note[1], currency: true };
+  const digits = new RegExp(DIGITS).exec(t)?.[0];
+  const value = digits !== undefined ? Number(digits) : parseCount(new RegExp(SMALL).exec(t)?.[0] ?? '');
+  if (value === undefined || !Number.isFinite(value) || value <= 0) return undefined;
+  return { value, currency: new RegExp(`${CUR}|${CUR_WORD}`, 'i').test(t) };
+}
+
+/** The smallest bare number read as money: counts stop at 12 and a child is under 12. */
+const BARE_MONEY = 13;
+/** Words before "under 13" that make it an age: "kids under 13", "no one under 18". */
+const AGE_BEFORE =
+  /\b(?:kids?|children|child|boys?|girls?|teens?|teenagers?|people|persons|ages?|aged|one|anyone|everyone|nobody|no-one|someone|those|rated|rating|film|movie)\s+$/i;
+
+/** Price ceilings, in total or per ticket. */
+export const priceRule: Rule = (scan) => LEADS.flatMap((source) => hits(scan, source, readLimit));
+
+function readLimit(m: RegExpExecArray, scan: Scan): Hit | undefined {
+  const { amount: said = '', tail = '', lead = '', after = '' } = m.groups ?? {};
+  const amount = money(said);
+  if (!amount) return undefined;
+  const perTicket = tail !== '' && new RegExp(`^${PER}$`, 'i').test(tail);
+  const moneyWords = /budget|spend|pay|cost|afford|cap|limit|price/i.test(`${lead} ${after}`);
+  // A bare small number ("under 12", "4 max") could be people, an age or a row: money only when
+  // it says so. Past any party size or child's age, "under 25" is what a ticket costs.
+  const bare = !amount.currency && !moneyWords && tail === '';
+  if (bare && (amount.value < BARE_MONEY || AGE_BEFORE.test(scan.original.slice(0, m.index)))) return undefined;
+  return { ...span(m), drafts: [{ set: { kind: 'price', maxTotal: amount.value }, perTicket }] };
+}
