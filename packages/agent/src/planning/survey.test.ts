@@ -3,7 +3,19 @@ import { startTestServer } from '@usher/server/testing';
 import { describe, expect, it } from 'vitest';
 import { loadSuite, runScenario, type StartHost } from '../suite/index.ts';
 import type { PreferenceModel } from './solver/index.ts';
-import { bestSurveyed, MAX_SURVEYED, measure, nextToSurvey, provenBest, startSurvey, surveyGoal } from './survey.ts';
+import {
+  bestSurveyed,
+  datesToLook,
+  MAX_DATES,
+  MAX_SURVEYED,
+  measure,
+  nextToSurvey,
+  partyCost,
+  provenBest,
+  slotKey,
+  startSurvey,
+  surveyGoal,
+} from './survey.ts';
 
 const option = (itemId: string) => ({ itemId, label: itemId, score: 1, reason: '', why: '' });
 
@@ -19,7 +31,7 @@ describe('the search across theaters', () => {
     expect(surveyGoal({ hard: [], soft: [{ kind: 'startTime', after: '17:00' }] })).toBe('window');
   });
 
-  it("for the cheapest, looks first at theaters that advertise no premium format, then the solver's first", () => {
+  it('for the cheapest, looks first at theaters that advertise no premium format, then the others', () => {
     const spec = {
       items: [
         { id: 'dome', value: 'Dome', isDisabled: false, amenities: ['IMAX', 'bar'] },
@@ -30,7 +42,47 @@ describe('the search across theaters', () => {
     expect(startSurvey('cheapest', ['dome', 'harbour', 'oldtown'].map(option), spec).candidates).toEqual([
       'oldtown',
       'dome',
+      'harbour',
     ]);
+  });
+
+  it('compares days for the cheapest and a window, only the first day for earliest and latest', () => {
+    const days = ['2026-11-21', '2026-11-22', '2026-11-23', '2026-11-24'].map(option);
+    expect(datesToLook('cheapest', days)).toEqual(['2026-11-21', '2026-11-22', '2026-11-23']);
+    expect(datesToLook('window', days)).toHaveLength(MAX_DATES);
+    expect(datesToLook('earliest', days)).toEqual(['2026-11-21']);
+    expect(datesToLook('latest', days)).toEqual(['2026-11-21']);
+    // One theater is enough to search when days are to be compared.
+    expect(startSurvey('cheapest', [option('a')]).done).toBe(false);
+    expect(startSurvey('earliest', [option('a')]).done).toBe(true);
+  });
+
+  it('prices premium formats by what their tickets cost, and names the ones not seen yet', () => {
+    const spec = {
+      state: { booking: { date: '2026-11-26' } },
+      items: [
+        { id: 'imax', value: '11:00', isDisabled: false, startMinutes: 660, format: 'IMAX' },
+        { id: '3d', value: '16:00', isDisabled: false, startMinutes: 960, format: '3D' },
+      ],
+    } as unknown as UiSpec;
+    const model: PreferenceModel = { hard: [], soft: [{ kind: 'cheapest' }] };
+    const options = ['imax', '3d'].map(option);
+    expect(measure('cheapest', spec, options, model).unpriced).toEqual([
+      { itemId: 'imax', format: 'IMAX' },
+      { itemId: '3d', format: '3D' },
+    ]);
+    expect(measure('cheapest', spec, options, model).priced).toBe(false);
+    const prices = new Map([
+      ['IMAX', 50],
+      ['3D', 44],
+    ]);
+    expect(measure('cheapest', spec, options, model, prices)).toMatchObject({ value: 44, itemId: '3d', priced: true });
+    const tickets = [
+      { id: 'adult', value: 'Adult', isDisabled: false, price: 22 },
+      { id: 'child', value: 'Child', isDisabled: false, price: 16 },
+    ];
+    expect(partyCost({ hard: [{ kind: 'ticketMix', adult: 1, child: 2 }], soft: [] }, tickets)).toBe(54);
+    expect(partyCost({ hard: [{ kind: 'seatCount', count: 2 }], soft: [] }, tickets)).toBe(44);
   });
 
   it('leaves out theaters that do not advertise the premium format required, but not those that list no amenities', () => {
@@ -57,10 +109,10 @@ describe('the search across theaters', () => {
       ],
     } as unknown as UiSpec;
     const model = { hard: [], soft: [{ kind: 'startTime' as const, after: '17:00' }] };
-    expect(measure('window', spec, option('a'), model)).toBe(75);
-    expect(measure('window', spec, option('b'), model)).toBe(0);
-    expect(measure('cheapest', spec, option('a'), model)).toBe(1);
-    expect(measure('cheapest', spec, option('b'), model)).toBe(0);
+    expect(measure('window', spec, [option('a')], model).value).toBe(75);
+    expect(measure('window', spec, [option('b')], model).value).toBe(0);
+    expect(measure('cheapest', spec, [option('a')], model).priced).toBe(false);
+    expect(measure('cheapest', spec, [option('a'), option('b')], model)).toMatchObject({ value: 0, itemId: 'b' });
     expect(provenBest('window', 0)).toBe(true);
     expect(provenBest('window', 75)).toBe(false);
     expect(provenBest('earliest', 0)).toBe(false);
@@ -69,12 +121,17 @@ describe('the search across theaters', () => {
   it('looks at most at MAX_SURVEYED theaters, skips those that led nowhere, and picks the best start', () => {
     const survey = startSurvey('earliest', ['a', 'b', 'c', 'd', 'e', 'f'].map(option));
     expect(survey.candidates).toHaveLength(MAX_SURVEYED);
-    expect(nextToSurvey(survey, new Set(['a']))).toBe('b');
-    survey.found.set('b', 1200);
-    survey.found.set('c', Number.NaN);
-    survey.found.set('d', 1100);
-    expect(bestSurveyed(survey)).toBe('d');
-    expect(bestSurveyed({ ...survey, goal: 'latest' })).toBe('b');
+    expect(nextToSurvey(survey, new Set(['a']))).toEqual({ theater: 'b' });
+    const look = (theater: string, value: number) => {
+      survey.dates.set(theater, ['2026-11-22']);
+      survey.found.set(slotKey(theater, '2026-11-22'), { theater, date: '2026-11-22', value, priced: true });
+    };
+    look('b', 1200);
+    look('c', Number.NaN);
+    look('d', 1100);
+    expect(bestSurveyed(survey)?.theater).toBe('d');
+    expect(bestSurveyed({ ...survey, goal: 'latest' })?.theater).toBe('b');
+    expect(nextToSurvey(survey, new Set())).toEqual({ theater: 'a' });
   });
 
   const run = async (prefix: string) => {
@@ -105,6 +162,14 @@ describe('the search across theaters', () => {
     expect(report.passed).toBe(true);
     expect(report.best).toBe(true);
     expect(report.toolCalls).toBeLessThanOrEqual((report.minimumToolCalls ?? 0) + 6 * (MAX_SURVEYED - 1));
+  });
+
+  it('books the cheaper of two premium formats, reading one price on its ticket stage (suite f01)', async () => {
+    const report = await run('f01-');
+    expect(report.passed).toBe(true);
+    expect(report.best).toBe(true);
+    // One trip to a ticket stage (select, next, a seat, next, two prev) and one other theater looked at.
+    expect(report.toolCalls).toBeLessThanOrEqual((report.minimumToolCalls ?? 0) + 6 + 6);
   });
 
   it("books a Standard showing elsewhere over the first theater's IMAX when the cheapest is wanted (suite f09)", async () => {

@@ -76,7 +76,11 @@ function preference(stage: OptionStage, kind: string, item: Item, pool: readonly
     case 'time:latest':
       return best(relative(startOf(item), pool.map(startOf), kind === 'latest'), `the ${kind} showtime that fits`);
     case 'time:cheapest':
-      return best(relative(formatCost(item), pool.map(formatCost), false), 'Standard format, no premium surcharge');
+      return {
+        ...best(relative(formatCost(item), pool.map(formatCost), false), 'Standard format, no premium surcharge'),
+        // Among premium formats alone the stage cannot tell which is cheaper: nothing to say.
+        ...(formatCost(item) > 0 && { notes: [] }),
+      };
     default:
       return undefined;
   }
