@@ -94,6 +94,20 @@ function dateStep(
     if (best?.theater !== theater || !viable.some((o) => o.itemId === best.date)) return undefined;
     return moves.selectOrNext(best.date, `${survey.labels.get(best.date)} at ${here}: ${describe(survey.goal, best)}`);
   }
+  const soonest = viable[0]?.itemId;
+  const best = bestSurveyed(survey);
+  if (
+    survey.goal === 'earliest' &&
+    soonest &&
+    best &&
+    soonest > best.date &&
+    !survey.found.has(slotKey(theater, soonest))
+  ) {
+    // The day list proves it: this theater's first day is after the soonest showing found.
+    const value = (Date.parse(`${soonest}T00:00:00Z`) / 86_400_000) * 1440;
+    survey.found.set(slotKey(theater, soonest), { theater, date: soonest, value, priced: true });
+    return dateStep(survey, theater, spec, viable, dead, moves);
+  }
   const date = (survey.dates.get(theater) ?? []).find((d) => !survey.found.has(slotKey(theater, d)) && !dead.has(d));
   if (date) return moves.selectOrNext(date, `${survey.labels.get(date)} at ${here}: looking at its showtimes`);
   // Every day to look at here is seen (or led nowhere): another theater, or the best found.
@@ -101,7 +115,13 @@ function dateStep(
     survey.done = true;
     return dateStep(survey, theater, spec, viable, dead, moves);
   }
-  return moves.back('theater', `${here}: no other day to compare here; comparing another theater.`);
+  const soonerElsewhere = survey.goal === 'earliest' && best && soonest && soonest > best.date;
+  return moves.back(
+    'theater',
+    soonerElsewhere
+      ? `${here}: its first day with a showing that fits is ${survey.labels.get(soonest)}, after the showing found at ${survey.labels.get(best.theater)}; comparing another theater.`
+      : `${here}: no other day to compare here; comparing another theater.`,
+  );
 }
 
 function timeStep(

@@ -172,6 +172,21 @@ describe('the search across theaters', () => {
     expect(report.toolCalls).toBeLessThanOrEqual((report.minimumToolCalls ?? 0) + 6 + 6);
   });
 
+  it('compares the days of the weekend for the cheapest, not only the first day (suite f10)', async () => {
+    const report = await run('f10-');
+    expect(report.passed).toBe(true);
+    expect(report.best).toBe(true);
+    // Four lists at most (two theaters, two days) and two trips to a ticket stage.
+    expect(report.toolCalls).toBeLessThanOrEqual((report.minimumToolCalls ?? 0) + 4 * 6 + 2 * 6);
+  });
+
+  it('finds the one evening showing of the weekend, on the second day at the second theater (suite f11)', async () => {
+    const report = await run('f11-');
+    expect(report.passed).toBe(true);
+    expect(report.best).toBe(true);
+    expect(report.toolCalls).toBeLessThanOrEqual((report.minimumToolCalls ?? 0) + 4 * 6);
+  });
+
   it("books a Standard showing elsewhere over the first theater's IMAX when the cheapest is wanted (suite f09)", async () => {
     const report = await run('f09-');
     expect(report.passed).toBe(true);

@@ -212,7 +212,15 @@ describe('checkBooking: soft constraints', () => {
     expect(soft({ kind: 'closest' }, far, orbitalToday)?.score).toBe(0);
   });
 
-  it('earliest and latest: against the options on the booked day', () => {
+  it('earliest: against every option, days first; a later day scores below an earlier one', () => {
+    const orbital: HardConstraint[] = [{ kind: 'title', is: ['Orbital Drift'] }];
+    const saturday = book('sh-starlight-1121-1200', ['A1']);
+    const sunday = book('sh-starlight-1122-1200', ['A1']);
+    expect(soft({ kind: 'earliest' }, saturday, orbital)?.score).toBe(1);
+    expect(soft({ kind: 'earliest' }, sunday, orbital)?.score).toBeLessThan(1);
+  });
+
+  it('earliest and latest on one day: against the options on that day', () => {
     const late = book('sh-riverside-1121-2240', ['A1']);
     const first = book('sh-starlight-1121-1200', ['A1']);
     expect(soft({ kind: 'earliest' }, first, orbitalToday)?.score).toBe(1);
