@@ -108,9 +108,15 @@ describe('the search across theaters', () => {
         { id: 'b', value: '17:00', isDisabled: false, startMinutes: 1020, endTime: '18:55', format: 'Standard' },
       ],
     } as unknown as UiSpec;
-    const model = { hard: [], soft: [{ kind: 'startTime' as const, after: '17:00' }] };
-    expect(measure('window', spec, [option('a')], model).value).toBe(75);
-    expect(measure('window', spec, [option('b')], model).value).toBe(0);
+    const model = { hard: [], soft: [{ kind: 'startTime' as const, after: '18:00' }] };
+    // Outside by 135 minutes: 100 plus the minutes; inside a plain clock window: 0.
+    expect(measure('window', spec, [option('a')], model).value).toBe(235);
+    expect(
+      measure('window', spec, [option('b')], { hard: [], soft: [{ kind: 'startTime', after: '16:30' }] }).value,
+    ).toBe(0);
+    // Inside the evening, the distance from a typical evening start: 17:00 scores 0.5, so 50.
+    const evening: PreferenceModel = { hard: [], soft: [{ kind: 'startTime', after: '17:00' }] };
+    expect(measure('window', spec, [option('b')], evening).value).toBe(50);
     expect(measure('cheapest', spec, [option('a')], model).priced).toBe(false);
     expect(measure('cheapest', spec, [option('a'), option('b')], model)).toMatchObject({ value: 0, itemId: 'b' });
     expect(provenBest('window', 0)).toBe(true);
@@ -178,6 +184,14 @@ describe('the search across theaters', () => {
     expect(report.best).toBe(true);
     // Four lists at most (two theaters, two days) and two trips to a ticket stage.
     expect(report.toolCalls).toBeLessThanOrEqual((report.minimumToolCalls ?? 0) + 4 * 6 + 2 * 6);
+  });
+
+  it('books a typical evening start, not the first showing after 17:00 (suite d34)', async () => {
+    const report = await run('d34-');
+    expect(report.passed).toBe(true);
+    expect(report.best).toBe(true);
+    expect(report.booking?.time).toBe('20:10');
+    expect(report.toolCalls).toBeLessThanOrEqual((report.minimumToolCalls ?? 0) + 6 * (MAX_SURVEYED - 1));
   });
 
   it('finds the one evening showing of the weekend, on the second day at the second theater (suite f11)', async () => {

@@ -1,3 +1,4 @@
+import { typicality, typicalStartOf } from '@usher/booking';
 import type { Item, UiSpec } from '@usher/protocol';
 import { num, text } from './solver/fields.ts';
 import type { PreferenceModel, RankedOption } from './solver/index.ts';
@@ -252,20 +253,28 @@ export function measure(
     : { value: Number.NaN, itemId: u?.itemId, format: u?.format, priced: false, unpriced };
 }
 
-/** Minutes the showing lies outside the soft start and end windows (0 inside them all). */
+/**
+ * How far the showing is from the soft start and end windows: for each window, 100 plus the
+ * minutes outside it, or inside a named part of the day how far from typical its start is (0 to
+ * 100, as the checker's typicality scores it); 0 inside them all at a typical start.
+ */
 function outsideWindow(item: Item, model: PreferenceModel): number {
   const start = itemStart(item);
   let end = clockMinutes(text(item, 'endTime'));
   if (end < start) end += 1440;
-  let outside = 0;
+  let cost = 0;
   for (const c of model.soft) {
     if (c.kind !== 'startTime' && c.kind !== 'endTime') continue;
     const at = c.kind === 'startTime' ? start : end;
     if (Number.isNaN(at)) return Number.NaN;
-    if (c.after) outside += Math.max(0, clockMinutes(c.after) - at);
-    if (c.before) outside += Math.max(0, at - clockMinutes(c.before));
+    const outside =
+      (c.after ? Math.max(0, clockMinutes(c.after) - at) : 0) +
+      (c.before ? Math.max(0, at - clockMinutes(c.before)) : 0);
+    const typical = c.kind === 'startTime' ? typicalStartOf(c) : undefined;
+    if (outside > 0) cost += 100 + outside;
+    else if (typical) cost += Math.round((1 - typicality(start, typical)) * 100);
   }
-  return outside;
+  return cost;
 }
 
 /**
@@ -306,9 +315,10 @@ export function describe(goal: SurveyGoal, finding: Pick<Finding, 'value' | 'for
       return `its cheapest fitting format is ${finding.format}, whose price shows on the ticket stage`;
     return `${finding.format} tickets for your party cost ${value.toFixed(2)} there`;
   }
-  return value === 0
-    ? 'it has a showing in the time you prefer'
-    : `its closest showing is ${value} minutes outside the time you prefer`;
+  if (value === 0) return 'it has a showing at the time you prefer';
+  return value < 100
+    ? 'its best showing is in the time you prefer, if not at its most typical'
+    : `its closest showing is ${value - 100} minutes outside the time you prefer`;
 }
 
 /** When the best showtime option of the time stage starts, counted across days. */

@@ -198,6 +198,18 @@ describe('checkBooking: soft constraints', () => {
     expect(soft({ kind: 'format', is: ['3D'] })?.score).toBe(0);
   });
 
+  it('a soft evening scores how typical the start is: 18:45 beats 22:40, and before 17:00 scores 0', () => {
+    const evening = { kind: 'startTime' as const, after: '17:00' };
+    const typical = soft(evening, book('sh-starlight-1121-1845', ['A1']))?.score ?? 0;
+    const late = soft(evening, book('sh-riverside-1121-2240', ['A1']))?.score ?? 1;
+    expect(typical).toBeGreaterThan(0.9);
+    expect(late).toBeLessThan(0.5);
+    expect(late).toBeGreaterThan(0);
+    expect(soft(evening, book('sh-riverside-1121-1410', ['A1']))?.score).toBe(0);
+    // A plain clock window still scores 1 inside.
+    expect(soft({ kind: 'startTime', after: '18:00' }, book('sh-riverside-1121-2240', ['A1']))?.score).toBe(1);
+  });
+
   it('cheapest: 1 for the cheapest option, lower for dearer ones', () => {
     const standard = book('sh-riverside-1121-1410', ['A1', 'A2']); // no IMAX surcharge, standard seats
     expect(soft({ kind: 'cheapest' }, standard, orbitalToday)?.score).toBe(1);
