@@ -16,10 +16,12 @@ describe('the typical start of a named part of the day', () => {
     expect(typicalStartOf({ after: '17:00', before: '19:00' })).toBeUndefined();
   });
 
-  it('an evening start near 19:00 is the most typical; 18:00–20:30 beats 17:00 and the late show', () => {
+  it('an evening start within half an hour of 19:00 is the most typical; 18:00–20:30 beats 17:00 and the late show', () => {
     if (!evening) throw new Error('no evening');
     expect(typicality(at('19:00'), evening)).toBe(1);
-    expect(typicality(at('19:30'), evening)).toBeGreaterThan(typicality(at('20:30'), evening));
+    expect(typicality(at('18:30'), evening)).toBe(1);
+    expect(typicality(at('19:30'), evening)).toBe(1);
+    expect(typicality(at('20:00'), evening)).toBeGreaterThan(typicality(at('20:30'), evening));
     expect(typicality(at('18:00'), evening)).toBe(0.75);
     expect(typicality(at('20:30'), evening)).toBe(0.75);
     expect(typicality(at('17:00'), evening)).toBeLessThan(0.75);

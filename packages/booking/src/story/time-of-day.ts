@@ -2,7 +2,7 @@
  * The parts of the day people name ("in the evening", "tomorrow afternoon", "a morning show") as
  * start-time windows, with the start that is typical for each. A reader turns "evening" into a
  * start after 17:00, but nobody who says "preferably in the evening" hopes for the 23:00 showing:
- * the typical evening start is 18:00–20:30, best around 19:00. One definition, used by the story
+ * the typical evening start is 18:00–20:30, best from 18:30 to 19:30. One definition, used by the story
  * checker to score a soft window and by the agent to rank showtimes, so both agree on "best".
  */
 
@@ -33,17 +33,25 @@ export function typicalStartOf(window: {
   return PERIODS.find((p) => p.after === window.after && p.before === window.before);
 }
 
+/** Starts this close to the ideal are all the most typical (19:00 ± 30 min for the evening). */
+const PLATEAU = 30;
 /** Beyond the band, a start stops counting as typical at all this many minutes further out. */
 const FADE = 180;
 
 /**
- * How typical a start (minutes from midnight) is for the part of the day: 1 at the ideal start,
- * 0.75 at the edges of the band (linear between), then down to 0 at {@link FADE} minutes beyond.
+ * How typical a start (minutes from midnight) is for the part of the day: 1 within {@link PLATEAU}
+ * minutes of the ideal start, 0.75 at the edges of the band (linear between), then down to 0 at
+ * {@link FADE} minutes beyond. The plateau lets a search stop at a showing it knows cannot be beaten.
  */
 export function typicality(start: number, t: TypicalStart): number {
   const d = Math.abs(start - t.ideal);
   const edge = start < t.ideal ? t.ideal - t.from : t.to - t.ideal;
-  const score = d <= edge ? 1 - (0.25 * d) / edge : 0.75 * Math.max(0, 1 - (d - edge) / FADE);
+  const score =
+    d <= PLATEAU
+      ? 1
+      : d <= edge
+        ? 1 - (0.25 * (d - PLATEAU)) / (edge - PLATEAU)
+        : 0.75 * Math.max(0, 1 - (d - edge) / FADE);
   return Math.round(score * 100) / 100;
 }
 
