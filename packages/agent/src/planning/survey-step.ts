@@ -13,6 +13,7 @@ import {
   nextToSurvey,
   partyCost,
   provenBest,
+  repriced,
   type Survey,
   slotKey,
   startSurvey,
@@ -147,7 +148,9 @@ function timeStep(
     const m = measure(survey.goal, spec, viable, input.model, survey.prices);
     const more = nextToSurvey(survey, new Set(), key);
     const [unpriced] = m.unpriced;
-    if (unpriced && more && survey.probes < MAX_PROBES) {
+    // Read a price only once this theater's days are all seen: a later day may show Standard.
+    const lastDayHere = more?.theater !== theater;
+    if (unpriced && more && lastDayHere && survey.probes < MAX_PROBES) {
       survey.probes += 1;
       survey.probe = unpriced;
       return moves.selectOrNext(
@@ -162,6 +165,7 @@ function timeStep(
       priced: m.priced,
       ...(m.itemId && { itemId: m.itemId }),
       ...(m.format && { format: m.format }),
+      ...(m.formats && { formats: m.formats }),
     };
     survey.found.set(key, finding);
     if (provenBest(survey.goal, m.value) || !more) survey.done = true;
@@ -175,7 +179,8 @@ function timeStep(
     }
   }
   if (!survey.done) return undefined;
-  const here = survey.found.get(key);
+  const seen = survey.found.get(key);
+  const here = seen && repriced(seen, survey.prices);
   // The last list's format may have no known price yet: book here, and compare on the ticket stage.
   const best = here && survey.goal === 'cheapest' && !here.priced && here.itemId ? here : bestSurveyed(survey);
   if (!best) return undefined;
@@ -238,9 +243,6 @@ export function surveyOnBooking(
   const date = booking?.date;
   // Standard carries no surcharge: nothing is cheaper. Going back happens once, to a known price.
   if (!survey.done || !theater || !date || format === 'Standard' || survey.rebooked) return undefined;
-  const key = slotKey(theater, date);
-  const here = survey.found.get(key);
-  if (here && !here.priced && here.format === format) survey.found.set(key, { ...here, value: cost, priced: true });
   const best = bestSurveyed(survey);
   if (!best || !(best.value < cost)) return undefined;
   survey.rebooked = true;

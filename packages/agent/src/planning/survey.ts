@@ -53,6 +53,20 @@ export interface Finding {
   format?: string;
   /** For the cheapest: whether the value is a known price (Standard, or a format whose tickets were seen). */
   priced: boolean;
+  /** For the cheapest: the best fitting showing of each format on the list, to price it again as prices become known. */
+  formats?: Array<{ itemId: string; format: string }>;
+}
+
+/** A cheapest finding at the prices known now: its cheapest priced format, or unpriced when none is. */
+export function repriced(f: Finding, prices: ReadonlyMap<string, number>): Finding {
+  if (!f.formats || f.formats.length === 0) return f;
+  let best: Finding | undefined;
+  for (const o of f.formats) {
+    const cost = o.format === 'Standard' ? 0 : prices.get(o.format);
+    if (cost !== undefined && (!best || cost < best.value)) best = { ...f, ...o, value: cost, priced: true };
+  }
+  const [first] = f.formats;
+  return best ?? { ...f, ...first, value: Number.NaN, priced: false };
 }
 
 export interface Survey {
@@ -193,7 +207,8 @@ export function bestSurveyed(survey: Survey): Finding | undefined {
   let best: Finding | undefined;
   for (const theater of survey.candidates) {
     for (const date of survey.dates.get(theater) ?? []) {
-      const f = survey.found.get(slotKey(theater, date));
+      const found = survey.found.get(slotKey(theater, date));
+      const f = found && repriced(found, survey.prices);
       if (!f || Number.isNaN(f.value) || (survey.goal === 'cheapest' && !f.priced)) continue;
       if (!best || better(survey.goal, f.value, best.value)) best = f;
     }
@@ -214,6 +229,8 @@ export interface Measured {
   priced: boolean;
   /** For the cheapest: the best showing of each fitting format with no known price, best first. */
   unpriced: Array<{ itemId: string; format: string }>;
+  /** For the cheapest: the best fitting showing of each format. */
+  formats?: Array<{ itemId: string; format: string }>;
 }
 
 /** How well the time stage's fitting options (best first) meet the goal (see {@link Finding.value}). */
@@ -235,8 +252,10 @@ export function measure(
   }
   let best: Measured | undefined;
   const unpriced: Measured['unpriced'] = [];
+  const formats: NonNullable<Measured['formats']> = [];
   for (const o of options) {
     const f = text(itemOf(o) ?? { id: '', value: '' }, 'format');
+    if (!formats.some((x) => x.format === f)) formats.push({ itemId: o.itemId, format: f });
     const cost = f === 'Standard' ? 0 : prices.get(f);
     if (cost === undefined) {
       if (!unpriced.some((u) => u.format === f)) unpriced.push({ itemId: o.itemId, format: f });
@@ -244,13 +263,13 @@ export function measure(
       best = { value: cost, itemId: o.itemId, format: f, priced: true, unpriced: [] };
     }
   }
-  if (best?.value === 0) return best;
-  if (best && unpriced.length === 0) return best;
+  if (best?.value === 0) return { ...best, formats };
+  if (best && unpriced.length === 0) return { ...best, formats };
   // A format with no known price may be the cheaper: the value is not known until it is read.
   const [u] = unpriced;
   return best
-    ? { ...best, unpriced }
-    : { value: Number.NaN, itemId: u?.itemId, format: u?.format, priced: false, unpriced };
+    ? { ...best, unpriced, formats }
+    : { value: Number.NaN, itemId: u?.itemId, format: u?.format, priced: false, unpriced, formats };
 }
 
 /**
