@@ -164,6 +164,7 @@ function timeStep(
       value: m.value,
       priced: m.priced,
       ...(m.itemId && { itemId: m.itemId }),
+      ...(m.label && { label: m.label }),
       ...(m.format && { format: m.format }),
       ...(m.formats && { formats: m.formats }),
     };

@@ -19,12 +19,19 @@ import { mixSize, ofKind, requiredSeats } from './solver/model.ts';
  * a surcharge, never a discount).
  *
  * For the cheapest, premium formats are compared by price, and prices show only on the ticket
- * stage: when a list's best format has no known price and more lists are to come, the planner
- * goes on to that showing's ticket stage with one seat (select, next, a seat, next, two `prev`;
- * at most MAX_PROBES times) and notes what the party's tickets cost in that format. The last list
- * needs no trip: the booking itself reaches the ticket stage, and there the price is compared
- * with the best known; a dearer one goes back to the cheaper showing. A format's ticket prices are
- * taken to hold at every theater (the host prices a format by its surcharge).
+ * stage: when a list's best format has no known price, more lists are to come and the theater has
+ * no other day to show (a later day may show Standard), the planner goes on to that showing's
+ * ticket stage with one seat (select, next, a seat, next, two `prev`; at most MAX_PROBES times)
+ * and notes what the party's tickets cost in that format; lists seen before are priced again.
+ * The last list needs no trip: the booking itself reaches the ticket stage, and there the price is
+ * compared with the best known; a dearer one goes back (once) to the cheaper showing. A format's
+ * ticket prices are taken to hold at every theater (the host prices a format by its surcharge).
+ *
+ * For a time window that is a named part of the day ("preferably in the evening"), a list is as
+ * good as its most typical start (`typicality` of @usher/booking, the checker's own measure), so
+ * only a start within half an hour of the typical one (18:30–19:30 for the evening) ends the
+ * search early. For the earliest, the date stage already proves a theater whose first fitting day
+ * is after the soonest showing found cannot do better: its times are not looked at.
  */
 
 /** At most this many theaters are looked at before choosing. */
@@ -48,8 +55,9 @@ export interface Finding {
    * window for window; NaN when nothing fits or the price is not known.
    */
   value: number;
-  /** The showtime that gave it. */
+  /** The showtime that gave it, and its label ("20:10 · Standard"). */
   itemId?: string;
+  label?: string;
   format?: string;
   /** For the cheapest: whether the value is a known price (Standard, or a format whose tickets were seen). */
   priced: boolean;
@@ -225,6 +233,7 @@ export function provenBest(goal: SurveyGoal, value: number): boolean {
 export interface Measured {
   value: number;
   itemId?: string;
+  label?: string;
   format?: string;
   priced: boolean;
   /** For the cheapest: the best showing of each fitting format with no known price, best first. */
@@ -248,7 +257,7 @@ export function measure(
   const format = text(item, 'format');
   if (goal !== 'cheapest') {
     const value = goal === 'window' ? outsideWindow(item, model) : startOf(spec, first);
-    return { value, itemId: first.itemId, format, priced: true, unpriced: [] };
+    return { value, itemId: first.itemId, label: first.label, format, priced: true, unpriced: [] };
   }
   let best: Measured | undefined;
   const unpriced: Measured['unpriced'] = [];
@@ -324,7 +333,7 @@ export function partyCost(model: PreferenceModel, items: readonly Item[]): numbe
 }
 
 /** How the agent states a value found, for its reasons. */
-export function describe(goal: SurveyGoal, finding: Pick<Finding, 'value' | 'format' | 'priced'>): string {
+export function describe(goal: SurveyGoal, finding: Pick<Finding, 'value' | 'format' | 'priced' | 'label'>): string {
   const { value } = finding;
   if (Number.isNaN(value) && (goal !== 'cheapest' || finding.format === undefined)) return 'no showing there fits';
   if (goal === 'earliest' || goal === 'latest') return `the ${goal} showing that fits starts at ${clock(value)}`;
@@ -334,10 +343,11 @@ export function describe(goal: SurveyGoal, finding: Pick<Finding, 'value' | 'for
       return `its cheapest fitting format is ${finding.format}, whose price shows on the ticket stage`;
     return `${finding.format} tickets for your party cost ${value.toFixed(2)} there`;
   }
-  if (value === 0) return 'it has a showing at the time you prefer';
+  const which = finding.label ? ` (${finding.label})` : '';
+  if (value === 0) return `it has a showing at the time you prefer${which}`;
   return value < 100
-    ? 'its best showing is in the time you prefer, if not at its most typical'
-    : `its closest showing is ${value - 100} minutes outside the time you prefer`;
+    ? `its best showing${which} is in the time you prefer, though not at its most typical start`
+    : `its closest showing${which} is ${value - 100} minutes outside the time you prefer`;
 }
 
 /** When the best showtime option of the time stage starts, counted across days. */
