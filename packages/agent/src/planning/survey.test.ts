@@ -1,7 +1,7 @@
 import type { UiSpec } from '@usher/protocol';
 import { startTestServer } from '@usher/server/testing';
 import { describe, expect, it } from 'vitest';
-import { loadSuite, runScenario, type StartHost } from '../suite/index.ts';
+import { loadSuite, runScenario, type StartHost, type SuiteEntry } from '../suite/index.ts';
 import type { PreferenceModel } from './solver/index.ts';
 import {
   bestSurveyed,
@@ -147,7 +147,7 @@ describe('the search across theaters', () => {
     expect(nextToSurvey(survey, new Set())).toEqual({ theater: 'a' });
   });
 
-  const run = async (prefix: string) => {
+  const run = async (prefix: string, change?: (world: SuiteEntry['world']) => void) => {
     const startHost: StartHost = async (world) => {
       const server = await startTestServer({ headlessHost: true, scenario: world });
       return {
@@ -159,6 +159,7 @@ describe('the search across theaters', () => {
     };
     const entry = loadSuite().find((e) => e.file.startsWith(prefix));
     if (!entry) throw new Error(`${prefix} is missing`);
+    change?.(entry.world);
     return runScenario(entry, startHost);
   };
 
@@ -206,6 +207,18 @@ describe('the search across theaters', () => {
     expect(report.passed).toBe(true);
     expect(report.best).toBe(true);
     expect(report.toolCalls).toBeLessThanOrEqual((report.minimumToolCalls ?? 0) + 4 * 6);
+  });
+
+  it('goes back to the format whose price it read when the last one turns out dearer (f01 with IMAX cheaper than 3D)', async () => {
+    const report = await run('f01-', (world) => {
+      world.formatSurcharges = { ...world.formatSurcharges, IMAX: 2, '3D': 4 };
+    });
+    expect(report.passed).toBe(true);
+    expect(report.booking?.format).toBe('IMAX');
+    expect(report.best).toBe(true);
+    // The trip for IMAX's price (6), the other theater (6), its showtime and seats (5), back from
+    // its ticket stage (4), and the first theater and day again (4).
+    expect(report.toolCalls).toBeLessThanOrEqual((report.minimumToolCalls ?? 0) + 6 + 6 + 5 + 4 + 4);
   });
 
   it("books a Standard showing elsewhere over the first theater's IMAX when the cheapest is wanted (suite f09)", async () => {
