@@ -23,6 +23,7 @@ describe('choice stages', () => {
     expect(ids(decideStage(spec, model([], [evening])))).toEqual(['sh-grand-1122-2010', 'sh-grand-1122-1740']);
     expect(options(decideStage(spec, model([], [evening])))[0]?.reason).toContain('within the typical evening hours');
     expect(ids(decideStage(spec, model([evening])))).toEqual(['sh-grand-1122-2010', 'sh-grand-1122-1740']);
+    expect(options(decideStage(spec, model([evening])))[0]?.reason).toContain('within the typical evening hours');
     // A plain clock bound ranks nothing inside it: catalog order.
     expect(ids(decideStage(spec, model([{ kind: 'startTime', after: '17:30' }])))).toEqual([
       'sh-grand-1122-1740',

@@ -106,7 +106,11 @@ export function scoreOption(stage: OptionStage, item: Item, pool: readonly Item[
     score += WEIGHTS.soft * s.score;
     notes.push(...s.notes);
   }
-  if (stage === 'time') score += typicalHint(item, model);
+  if (stage === 'time') {
+    const hint = typicalHint(item, pool, model);
+    score += hint.score;
+    notes.push(...hint.notes);
+  }
   if (stage === 'theater') {
     const wanted = wantedAmenities(model);
     const has = (i: Item) =>
@@ -141,13 +145,18 @@ function typicalNote(t: TypicalStart, score: number): string {
  * A hard window that is a named part of the day ("tonight", "Sunday afternoon"): among the starts
  * inside it, the typical ones first, as a hint (a hard window ranks no option by itself).
  */
-function typicalHint(item: Item, model: PreferenceModel): number {
+function typicalHint(item: Item, pool: readonly Item[], model: PreferenceModel): Scored {
   let score = 0;
+  const notes: string[] = [];
   for (const c of ofKind(model.hard, 'startTime')) {
     const typical = typicalStartOf(c);
-    if (typical) score += WEIGHTS.hint * typicality(startOf(item), typical);
+    if (!typical) continue;
+    const own = typicality(startOf(item), typical);
+    score += WEIGHTS.hint * own;
+    // Worth saying only when it sets this showtime apart.
+    if (own >= 0.75 && pool.some((i) => typicality(startOf(i), typical) < own)) notes.push(typicalNote(typical, own));
   }
-  return score;
+  return { score, notes };
 }
 
 /** The checker's centring: 1 for the middle seat of the middle row, 0 at a corner. */
