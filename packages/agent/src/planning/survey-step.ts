@@ -231,15 +231,20 @@ export function surveyOnBooking(
   if (spec.stage !== 'ticket' || survey.goal !== 'cheapest') return undefined;
   const format = booking?.showing?.format ?? probe?.format;
   const cost = partyCost(input.model, spec.items);
-  if (!format || Number.isNaN(cost)) return undefined;
-  survey.prices.set(format, cost);
+  const readable = Boolean(format) && !Number.isNaN(cost);
+  if (format && readable) survey.prices.set(format, cost);
   if (probe) {
     survey.probe = null;
+    // A host whose ticket stage shows no prices: no more trips, the search goes by what it saw.
+    if (!readable) survey.probes = MAX_PROBES;
     return moves.back(
       'time',
-      `${format} tickets for your party cost ${cost.toFixed(2)}; back to the showtimes to compare.`,
+      readable
+        ? `${format} tickets for your party cost ${cost.toFixed(2)}; back to the showtimes to compare.`
+        : 'The ticket stage shows no prices to compare; back to the showtimes.',
     );
   }
+  if (!format || !readable) return undefined;
   const theater = booking?.theater?.id;
   const date = booking?.date;
   // Standard carries no surcharge: nothing is cheaper. Going back happens once, to a known price.

@@ -267,7 +267,8 @@ export function measure(
     if (!formats.some((x) => x.format === f)) formats.push({ itemId: o.itemId, format: f });
     const cost = f === 'Standard' ? 0 : prices.get(f);
     if (cost === undefined) {
-      if (!unpriced.some((u) => u.format === f)) unpriced.push({ itemId: o.itemId, format: f });
+      // A showtime that names no format cannot be priced by its format.
+      if (f !== '' && !unpriced.some((u) => u.format === f)) unpriced.push({ itemId: o.itemId, format: f });
     } else if (!best || cost < best.value) {
       best = { value: cost, itemId: o.itemId, format: f, priced: true, unpriced: [] };
     }
