@@ -24,4 +24,12 @@ export * from './scenario/schema.ts';
 export { type Seat, seatsOf } from './scenario/seats.ts';
 export { type BookingCheck, candidateShowings, checkBooking } from './story/checker.ts';
 export * from './story/constraints.ts';
+export {
+  PERIODS,
+  type Period,
+  type TypicalStart,
+  typicalDetail,
+  typicality,
+  typicalStartOf,
+} from './story/time-of-day.ts';
 export { shortDateLabel } from './time.ts';

@@ -6,16 +6,8 @@ import type { PerceivedContext } from '../perception/perceive.ts';
 import { assistAction } from './assist.ts';
 import type { NavigationPlan, PlannedAction } from './plan.ts';
 import { decideStage, type PreferenceModel, type RankedOption, type StageDecision } from './solver/index.ts';
-import {
-  bestSurveyed,
-  describe,
-  measure,
-  nextToSurvey,
-  provenBest,
-  type Survey,
-  startSurvey,
-  surveyGoal,
-} from './survey.ts';
+import type { Survey } from './survey.ts';
+import { type SurveyMoves, surveyOnBooking, surveyStep } from './survey-step.ts';
 import { listKeyOf, selectParams } from './tool-shapes.ts';
 
 /** How far the agent explores dead ends before it stops and asks the participant to relax a wish. */
@@ -184,6 +176,8 @@ function planStage(input: PlannerInput, spec: UiSpec, decision: StageDecision): 
   }
   const stage = spec.stage;
   const booking = spec.state.booking;
+  const searching = surveyOnBooking(input, spec, decision, surveyMoves(input, spec));
+  if (searching) return searching;
   switch (decision.kind) {
     case 'options': {
       const dead = input.memory.tried(stage, contextKeyOf(stage, booking));
@@ -196,7 +190,7 @@ function planStage(input: PlannerInput, spec: UiSpec, decision: StageDecision): 
       if (selected && input.picked?.has(selected) && viable.some((o) => o.itemId === selected)) {
         return plan(input, call('next', {}, `You picked ${labelOf(spec, selected)}; moving on`), 0.9);
       }
-      const surveyed = surveyStep(input, spec, viable, dead);
+      const surveyed = surveyStep(input, spec, viable, dead, surveyMoves(input, spec));
       if (surveyed) return surveyed;
       const best = viable[0];
       if (!best) return deadEnd(input, spec, `none of the ${stage} options I tried works out.`);
@@ -301,64 +295,26 @@ function adultFilmWithChild(input: PlannerInput, spec: UiSpec, best: RankedOptio
   );
 }
 
-/**
- * The search across theaters (survey.ts): on the theater stage, the next theater to look at, or the
- * best one found; on the time stage, notes the best start here and goes back while theaters remain.
- * Undefined when no search runs and the stage is decided as usual.
- */
-function surveyStep(
-  input: PlannerInput,
-  spec: UiSpec,
-  viable: RankedOption[],
-  dead: ReadonlySet<string>,
-): NavigationPlan | undefined {
-  const { exploration } = input;
-  const goal = surveyGoal(input.model);
-  if (!goal || input.mode !== 'autopilot') return undefined;
-  const selectOrNext = (itemId: string, reason: string) =>
-    plan(
-      input,
-      spec.state.selected === itemId
-        ? call('next', {}, reason)
-        : call('select', selectParams(selectTool(input), [itemId]), reason),
-      0.85,
-    );
-  if (spec.stage === 'theater') {
-    exploration.survey ??= startSurvey(goal, viable, spec, input.model);
-    const survey = exploration.survey;
-    if (survey.done) {
-      const best = bestSurveyed(survey);
-      if (!best || dead.has(best)) return undefined;
-      return selectOrNext(
-        best,
-        `${survey.labels.get(best)}: ${describe(goal, survey.found.get(best) ?? 0)}, the best of the ${survey.found.size} theaters I compared`,
-      );
-    }
-    const next = nextToSurvey(survey, dead);
-    if (!next) {
-      survey.done = true;
-      return surveyStep(input, spec, viable, dead);
-    }
-    return selectOrNext(
-      next,
-      `${survey.labels.get(next)}: looking at its showtimes to find the best showing across theaters`,
-    );
-  }
-  const survey = exploration.survey;
-  const theater = spec.state.booking?.theater?.id;
-  if (spec.stage !== 'time' || !survey || survey.done || !theater || survey.found.has(theater)) return undefined;
-  const value = measure(survey.goal, spec, viable[0], input.model);
-  survey.found.set(theater, value);
-  // What this stage shows proves no other theater does better: book here, no looking further.
-  if (provenBest(survey.goal, value)) survey.done = true;
-  if (survey.done || nextToSurvey(survey, new Set()) === undefined) {
-    survey.done = true;
-    // Already at the best theater: book here, no going back.
-    if (bestSurveyed(survey) === theater) return undefined;
-  }
-  exploration.backtrackTo = 'theater';
-  exploration.why = `${survey.labels.get(theater)}: ${describe(survey.goal, value)}; ${survey.done ? 'going back to the theater with the best one' : 'comparing another theater'}.`;
-  return plan(input, call('prev', {}, exploration.why), 0.8);
+/** The search's moves (survey-step.ts) as tool calls. */
+function surveyMoves(input: PlannerInput, spec: UiSpec): SurveyMoves {
+  const tool = () => selectTool(input);
+  return {
+    selectOrNext: (itemId, reason) =>
+      plan(
+        input,
+        spec.state.selected === itemId
+          ? call('next', {}, reason)
+          : call('select', selectParams(tool(), [itemId]), reason),
+        0.85,
+      ),
+    selectSeat: (seatId, reason) => plan(input, call('select', selectParams(tool(), [seatId]), reason), 0.85),
+    next: (reason) => plan(input, call('next', {}, reason), 0.85),
+    back: (stage, reason) => {
+      input.exploration.backtrackTo = stage;
+      input.exploration.why = reason;
+      return plan(input, call('prev', {}, reason), 0.8);
+    },
+  };
 }
 
 /** Goes back to the stage that can fix a dead end, or stops and says which wish cannot be met. */

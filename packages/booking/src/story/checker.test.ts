@@ -198,6 +198,18 @@ describe('checkBooking: soft constraints', () => {
     expect(soft({ kind: 'format', is: ['3D'] })?.score).toBe(0);
   });
 
+  it('a soft evening scores how typical the start is: 18:45 beats 22:40, and before 17:00 scores 0', () => {
+    const evening = { kind: 'startTime' as const, after: '17:00' };
+    const typical = soft(evening, book('sh-starlight-1121-1845', ['A1']))?.score ?? 0;
+    const late = soft(evening, book('sh-riverside-1121-2240', ['A1']))?.score ?? 1;
+    expect(typical).toBeGreaterThan(0.9);
+    expect(late).toBeLessThan(0.5);
+    expect(late).toBeGreaterThan(0);
+    expect(soft(evening, book('sh-riverside-1121-1410', ['A1']))?.score).toBe(0);
+    // A plain clock window still scores 1 inside.
+    expect(soft({ kind: 'startTime', after: '18:00' }, book('sh-riverside-1121-2240', ['A1']))?.score).toBe(1);
+  });
+
   it('cheapest: 1 for the cheapest option, lower for dearer ones', () => {
     const standard = book('sh-riverside-1121-1410', ['A1', 'A2']); // no IMAX surcharge, standard seats
     expect(soft({ kind: 'cheapest' }, standard, orbitalToday)?.score).toBe(1);
@@ -212,7 +224,15 @@ describe('checkBooking: soft constraints', () => {
     expect(soft({ kind: 'closest' }, far, orbitalToday)?.score).toBe(0);
   });
 
-  it('earliest and latest: against the options on the booked day', () => {
+  it('earliest: against every option, days first; a later day scores below an earlier one', () => {
+    const orbital: HardConstraint[] = [{ kind: 'title', is: ['Orbital Drift'] }];
+    const saturday = book('sh-starlight-1121-1200', ['A1']);
+    const sunday = book('sh-starlight-1122-1200', ['A1']);
+    expect(soft({ kind: 'earliest' }, saturday, orbital)?.score).toBe(1);
+    expect(soft({ kind: 'earliest' }, sunday, orbital)?.score).toBeLessThan(1);
+  });
+
+  it('earliest and latest on one day: against the options on that day', () => {
     const late = book('sh-riverside-1121-2240', ['A1']);
     const first = book('sh-starlight-1121-1200', ['A1']);
     expect(soft({ kind: 'earliest' }, first, orbitalToday)?.score).toBe(1);

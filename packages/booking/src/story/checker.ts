@@ -6,13 +6,17 @@ import type { Constraint, HardConstraint, Story } from './constraints.ts';
 import { type ShowingFacts, showingFacts } from './facts.ts';
 import { scorePreference } from './preferences.ts';
 import { checkShowingConstraint, seatsFeasible, type Verdict } from './showing-rules.ts';
+import { typicalDetail, typicality, typicalStartOf } from './time-of-day.ts';
 
 /** How a submitted booking fares against a story. */
 export interface BookingCheck {
   /** Every hard constraint holds. */
   satisfied: boolean;
   hard: Array<{ constraint: HardConstraint; ok: boolean; detail: string }>;
-  /** Soft constraints scored 0..1; a hard-style constraint used softly scores 1 or 0. */
+  /**
+   * Soft constraints scored 0..1; a hard-style constraint used softly scores 1 or 0, except a start
+   * window that is a named part of the day, which scores how typical the start is (time-of-day.ts).
+   */
   soft: Array<{ constraint: Constraint; score: number; detail: string }>;
 }
 
@@ -74,6 +78,12 @@ export function checkBooking(scenario: Scenario, booking: SubmittedBooking, stor
       }
       default: {
         const v = verdict(constraint, booking, booked);
+        // A named part of the day ("preferably in the evening") prefers its typical start.
+        const typical = constraint.kind === 'startTime' ? typicalStartOf(constraint) : undefined;
+        if (typical && v.ok) {
+          const score = typicality(booked.startMinutes, typical);
+          return { constraint, score, detail: `${v.detail}; ${typicalDetail(typical, score)}` };
+        }
         return { constraint, score: v.ok ? 1 : 0, detail: v.detail };
       }
     }

@@ -25,6 +25,7 @@ function relative(value: number, values: readonly number[], higherIsBetter: bool
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
+const dayNumber = (date: string) => Date.parse(`${date}T00:00:00Z`) / 86_400_000;
 
 /**
  * Scores a preference against the alternatives: `options` are the candidate showings (those the
@@ -32,7 +33,8 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
  * - cheapest: the total against the cheapest and dearest totals the same tickets and seat count
  *   could cost at any option (cheapest/dearest free seats; seat-level wishes are ignored here).
  * - closest: the theater's distance against the options' distances.
- * - earliest / latest: the start time against the options on the booked day.
+ * - earliest: the start, day and time, against every option's (the soonest showing scores 1).
+ * - latest: the start time against the options on the booked day (a late showtime).
  * - centered: how near each seat is to the middle of its row and of the room, averaged.
  * - highestRated: the movie's audience score against the options' movies.
  */
@@ -71,10 +73,21 @@ export function scorePreference(
         detail: `${d} km; options range ${Math.min(...all)}–${Math.max(...all)} km`,
       };
     }
-    case 'earliest':
+    case 'earliest': {
+      // The soonest showing: days count ("the earliest you have" on Saturday beats Sunday morning).
+      const at = (o: ShowingFacts) => dayNumber(o.showing.date) * 1440 + o.startMinutes;
+      const all = options.map(at);
+      const score = relative(at(booked), all, false);
+      const first = options.reduce((a, b) => (at(b) < at(a) ? b : a), booked);
+      return {
+        score: round2(score),
+        detail: `starts ${booked.showing.date} ${booked.showing.time}; the soonest option starts ${first.showing.date} ${first.showing.time}`,
+      };
+    }
     case 'latest': {
+      // A late showtime, judged within its day: "as late as possible" does not mean the last day.
       const sameDay = options.filter((o) => o.showing.date === booked.showing.date).map((o) => o.startMinutes);
-      const score = relative(booked.startMinutes, sameDay, p.kind === 'latest');
+      const score = relative(booked.startMinutes, sameDay, true);
       return {
         score: round2(score),
         detail: `starts ${booked.showing.time}; options on ${booked.showing.date} start ${clockOf(Math.min(...sameDay))}–${clockOf(Math.max(...sameDay))}`,

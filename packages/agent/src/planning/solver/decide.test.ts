@@ -16,6 +16,21 @@ function deadEnd(decision: StageDecision) {
 const ids = (decision: StageDecision) => options(decision).map((o) => o.itemId);
 
 describe('choice stages', () => {
+  it('"in the evening" prefers a typical evening start, hard or soft: 20:10 over 17:40', () => {
+    // Second Helpings at Grand Central on Sun 22 Nov: 17:40 and 20:10.
+    const spec = specOf(engineAt(['m-second-helpings', 't-grand', '2026-11-22']));
+    const evening = { kind: 'startTime' as const, after: '17:00' };
+    expect(ids(decideStage(spec, model([], [evening])))).toEqual(['sh-grand-1122-2010', 'sh-grand-1122-1740']);
+    expect(options(decideStage(spec, model([], [evening])))[0]?.reason).toContain('within the typical evening hours');
+    expect(ids(decideStage(spec, model([evening])))).toEqual(['sh-grand-1122-2010', 'sh-grand-1122-1740']);
+    expect(options(decideStage(spec, model([evening])))[0]?.reason).toContain('within the typical evening hours');
+    // A plain clock bound ranks nothing inside it: catalog order.
+    expect(ids(decideStage(spec, model([{ kind: 'startTime', after: '17:30' }])))).toEqual([
+      'sh-grand-1122-1740',
+      'sh-grand-1122-2010',
+    ]);
+  });
+
   it('keeps only the movies meeting the hard constraints, best rated first when that is wished', () => {
     const spec = specOf(engineAt([]));
     const decision = decideStage(

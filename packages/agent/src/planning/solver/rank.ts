@@ -1,4 +1,4 @@
-import type { Constraint, HardConstraint } from '@usher/booking';
+import { type Constraint, type HardConstraint, type TypicalStart, typicality, typicalStartOf } from '@usher/booking';
 import type { Item } from '@usher/protocol';
 import { list, num, text } from './fields.ts';
 import { judgeOption, kindMet, type SeatLayout, type SeatView, seatInRows, startOf, together } from './judge.ts';
@@ -76,7 +76,11 @@ function preference(stage: OptionStage, kind: string, item: Item, pool: readonly
     case 'time:latest':
       return best(relative(startOf(item), pool.map(startOf), kind === 'latest'), `the ${kind} showtime that fits`);
     case 'time:cheapest':
-      return best(relative(formatCost(item), pool.map(formatCost), false), 'Standard format, no premium surcharge');
+      return {
+        ...best(relative(formatCost(item), pool.map(formatCost), false), 'Standard format, no premium surcharge'),
+        // Among premium formats alone the stage cannot tell which is cheaper: nothing to say.
+        ...(formatCost(item) > 0 && { notes: [] }),
+      };
     default:
       return undefined;
   }
@@ -102,6 +106,11 @@ export function scoreOption(stage: OptionStage, item: Item, pool: readonly Item[
     score += WEIGHTS.soft * s.score;
     notes.push(...s.notes);
   }
+  if (stage === 'time') {
+    const hint = typicalHint(item, pool, model);
+    score += hint.score;
+    notes.push(...hint.notes);
+  }
   if (stage === 'theater') {
     const wanted = wantedAmenities(model);
     const has = (i: Item) =>
@@ -117,7 +126,37 @@ export function scoreOption(stage: OptionStage, item: Item, pool: readonly Item[
 function softVerdict(stage: OptionStage, c: HardConstraint, item: Item): Scored | undefined {
   const v = judgeOption(stage, c, item);
   if (!v) return undefined;
+  // A named part of the day ("preferably in the evening"): how typical the start is, as the checker scores it.
+  const typical = stage === 'time' && c.kind === 'startTime' ? typicalStartOf(c) : undefined;
+  if (typical && v.ok) {
+    const score = typicality(startOf(item), typical);
+    return { score, notes: [`as you prefer: ${v.detail}; ${typicalNote(typical, score)}`] };
+  }
   return { score: v.ok ? 1 : 0, notes: [v.ok ? `as you prefer: ${v.detail}` : `misses a wish: ${v.detail}`] };
+}
+
+/** How the agent says how typical a start is for the part of the day. */
+function typicalNote(t: TypicalStart, score: number): string {
+  if (score === 1) return `a typical ${t.period} start`;
+  return score >= 0.75 ? `within the typical ${t.period} hours` : `outside the typical ${t.period} hours`;
+}
+
+/**
+ * A hard window that is a named part of the day ("tonight", "Sunday afternoon"): among the starts
+ * inside it, the typical ones first, as a hint (a hard window ranks no option by itself).
+ */
+function typicalHint(item: Item, pool: readonly Item[], model: PreferenceModel): Scored {
+  let score = 0;
+  const notes: string[] = [];
+  for (const c of ofKind(model.hard, 'startTime')) {
+    const typical = typicalStartOf(c);
+    if (!typical) continue;
+    const own = typicality(startOf(item), typical);
+    score += WEIGHTS.hint * own;
+    // Worth saying only when it sets this showtime apart.
+    if (own >= 0.75 && pool.some((i) => typicality(startOf(i), typical) < own)) notes.push(typicalNote(typical, own));
+  }
+  return { score, notes };
 }
 
 /** The checker's centring: 1 for the middle seat of the middle row, 0 at a corner. */

@@ -1,0 +1,99 @@
+import type { Stage, UiSpec } from '@usher/protocol';
+import { describe, expect, it } from 'vitest';
+import { freshExploration, type PlannerInput } from './deterministic.ts';
+import type { NavigationPlan } from './plan.ts';
+import type { StageDecision } from './solver/index.ts';
+import { MAX_PROBES, startSurvey } from './survey.ts';
+import { type SurveyMoves, surveyOnBooking } from './survey-step.ts';
+
+/** Moves that record what the search asked for. */
+function recorder() {
+  const done: string[] = [];
+  const plan = (what: string) => {
+    done.push(what);
+    return {
+      goal: '',
+      currentStage: null,
+      remainingSteps: [],
+      nextAction: { type: 'wait' },
+      confidence: 1,
+    } as unknown as NavigationPlan;
+  };
+  const moves: SurveyMoves = {
+    selectOrNext: (id) => plan(`select ${id}`),
+    selectSeat: (id) => plan(`seat ${id}`),
+    next: () => plan('next'),
+    back: (stage: Stage) => plan(`back ${stage}`),
+  };
+  return { done, moves };
+}
+
+function inputWithProbe(): PlannerInput {
+  const exploration = freshExploration();
+  exploration.survey = startSurvey('cheapest', [
+    { itemId: 'dome', label: 'Dome', score: 1, reason: '', why: '' },
+    { itemId: 'harbour', label: 'Harbour', score: 1, reason: '', why: '' },
+  ]);
+  exploration.survey.probe = { itemId: 'sh-1', format: 'IMAX' };
+  exploration.survey.probes = 1;
+  return {
+    mode: 'autopilot',
+    model: { hard: [{ kind: 'seatCount', count: 2 }], soft: [{ kind: 'cheapest' }] },
+    exploration,
+    goal: '',
+  } as unknown as PlannerInput;
+}
+
+const booking = {
+  theater: { id: 'dome', name: 'Dome' },
+  date: '2026-11-26',
+  showing: { id: 'sh-1', time: '11:00', endTime: '13:00', format: 'IMAX' },
+};
+const spec = (stage: Stage, items: UiSpec['items'], selectedList: string[] = []) =>
+  ({ stage, items, visibleItems: items, state: { booking, selectedList } }) as unknown as UiSpec;
+
+describe('a trip to a ticket stage to read a format price', () => {
+  it('takes one seat of the best set, then moves on', () => {
+    const input = inputWithProbe();
+    const seats: StageDecision = {
+      stage: 'seat',
+      kind: 'seats',
+      options: [{ seatIds: ['E8', 'E9'], toSelect: ['E8', 'E9'], score: 1, reason: '' }],
+    };
+    const { done, moves } = recorder();
+    surveyOnBooking(input, spec('seat', []), seats, moves);
+    surveyOnBooking(input, spec('seat', [], ['E8']), seats, moves);
+    expect(done).toEqual(['seat E8', 'next']);
+  });
+
+  it("notes what the party's tickets cost in the format and goes back to the showtimes", () => {
+    const input = inputWithProbe();
+    const { done, moves } = recorder();
+    const tickets = [{ id: 'adult', value: 'Adult', isDisabled: false, price: 25 }];
+    surveyOnBooking(
+      input,
+      spec('ticket', tickets),
+      { stage: 'ticket', kind: 'dead-end', failing: [], summary: '' },
+      moves,
+    );
+    expect(done).toEqual(['back time']);
+    expect(input.exploration.survey?.prices.get('IMAX')).toBe(50);
+    expect(input.exploration.survey?.probe).toBeNull();
+  });
+
+  it('goes back without a price, and makes no more trips, when the ticket stage shows none', () => {
+    const input = inputWithProbe();
+    const { done, moves } = recorder();
+    const tickets = [{ id: 'adult', value: 'Adult', isDisabled: false }];
+    surveyOnBooking(
+      input,
+      spec('ticket', tickets),
+      { stage: 'ticket', kind: 'dead-end', failing: [], summary: '' },
+      moves,
+    );
+    expect(done).toEqual(['back time']);
+    expect(input.exploration.survey?.prices.size).toBe(0);
+    expect(input.exploration.survey?.probe).toBeNull();
+    expect(input.exploration.survey?.probes).toBe(MAX_PROBES);
+  });
+});
