@@ -32,8 +32,12 @@ it('leaves a valid JSONL prefix holding every forwarded frame after kill -9 mid-
 
   const [file] = readdirSync(logs);
   const text = readFileSync(join(logs, file as string), 'utf8');
-  expect(text.endsWith('\n')).toBe(true);
-  const records = text
+  // kill -9 can stop a record's write of several pages part-way: after the last line end lies at
+  // most a record cut short, whose frame nobody received (it is written whole before it is
+  // forwarded); the next start cuts it back (study-log/repair.test.ts).
+  const whole = text.slice(0, text.lastIndexOf('\n') + 1);
+  expect(text.length - whole.length).toBeLessThan(64 * 1024);
+  const records = whole
     .trimEnd()
     .split('\n')
     .map((line) => StudyLogRecordSchema.parse(JSON.parse(line)));

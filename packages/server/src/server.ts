@@ -18,6 +18,7 @@ import { DEFAULT_LIMITS, type RelayLimits } from './relay/limits.ts';
 import { Relay } from './relay/relay.ts';
 import { StudyMode, type TaskHooks } from './study/study-mode.ts';
 import { AnswersLog } from './study-log/answers-log.ts';
+import { repairTornLogs } from './study-log/repair.ts';
 import type { LogFileIo } from './study-log/study-log.ts';
 
 export interface ServerOptions {
@@ -37,6 +38,8 @@ export interface ServerOptions {
   access?: 'open' | 'token';
   /** The server's secret (see `loadSecret`); required with `access: 'token'`. */
   secret?: Uint8Array;
+  /** How long a study log found ending in a record cut short must stay so before it is mended (study-log/repair.ts); 10 s. */
+  logRepairSettleMs?: number;
   /** Origins of pages allowed to connect and to change state besides the server's own (`*` for any). */
   allowOrigins?: string[];
   /** Sites besides the server's own that may show study pages in a frame (`https://*.example.org` allowed); none by default. */
@@ -109,6 +112,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // Open mode on a loopback address answers only requests that name it (no DNS rebinding).
   const loopbackOnly = !capabilities && loopbackHostRefusal(options.bind) === null;
   const warn = options.warn ?? ((line: string) => console.error(line));
+  // Logs a server killed mid-write left ending in a record cut short are cut back to their last whole record.
+  void repairTornLogs(options.logsDir, warn, options.logRepairSettleMs ?? 10_000).catch((err: Error) =>
+    warn(`study logs in ${options.logsDir} could not be checked for records cut short: ${err.message}`),
+  );
   let trustedProxies: TrustedProxies | null = null;
   try {
     trustedProxies = options.trustProxy?.length ? new TrustedProxies(options.trustProxy) : null;
