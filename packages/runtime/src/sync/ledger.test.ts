@@ -46,9 +46,20 @@ describe('RequestLedger', () => {
     expect(resend.map((r) => r.frame)).toEqual(['added 2', 'completed']);
     expect(ledger.requestIds()).toEqual(['r']);
     ledger.delivered(resend[0] as (typeof resend)[0]);
-    expect(frames(ledger)).toEqual(['completed']);
+    // Its end has not left: the answer goes again with it, however it went before.
+    expect(frames(ledger)).toEqual(['added 2', 'completed']);
     ledger.delivered(resend[1] as (typeof resend)[0]);
     expect(ledger.replay()).toEqual([]);
+  });
+
+  it('sends a finished answer again with its end when only the end never left (the answer may have been lost with the connection)', () => {
+    const ledger = new RequestLedger();
+    ledger.begin('r');
+    ledger.record('r', 'created', 'created', true);
+    ledger.record('r', 'added', 'the booking is confirmed', true);
+    ledger.record('r', 'end', 'completed', false);
+    ledger.finish('r');
+    expect(frames(ledger)).toEqual(['the booking is confirmed', 'completed']);
   });
 
   it('names a request being answered even before it has sent anything', () => {

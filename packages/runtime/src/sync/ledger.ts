@@ -29,7 +29,8 @@ const KEPT_FINISHED = 32;
  * it answered. The protocol has no acknowledgements, so after a reconnection the agent sends
  * again only what may not have arrived ({@link replay}): the latest frames of requests still
  * being answered (each is idempotent for an orchestrator that follows the spec), and of a
- * finished request only the frames that were never handed to an open socket. A finished
+ * finished request the frames that were never handed to an open socket (with its latest answer
+ * again when its end is among them). A finished
  * request's frames that were sent are never replayed: the spec's orchestrator matches an event
  * to *the waiting interaction of the session*, so an old completion replayed after a restart
  * would end a newer request waiting in the same session.
@@ -81,7 +82,13 @@ export class RequestLedger {
   /** What to send after a reconnection, each request's frames in protocol order. */
   replay(): Resend[] {
     const all = (entry: Entry) => SLOTS.flatMap((slot) => resend(entry, slot, () => true));
-    const unsent = (entry: Entry) => SLOTS.flatMap((slot) => resend(entry, slot, (kept) => !kept.sent));
+    // A finished request whose end never left still has its interaction waiting: its latest answer
+    // goes again before the end even if it was sent, as a frame handed to a socket the peer then
+    // dropped may never have arrived (the answer is cumulative: message_added overwrites).
+    const unsent = (entry: Entry) => {
+      const waiting = entry.frames.end?.sent === false;
+      return SLOTS.flatMap((slot) => resend(entry, slot, (kept) => !kept.sent || (waiting && slot === 'added')));
+    };
     return [...[...this.active.values()].flatMap(all), ...this.finished.flatMap(unsent)];
   }
 

@@ -82,7 +82,8 @@ describe('a participant’s questionnaires', () => {
       await page.getByRole('button', { name: 'Next' }).click();
       await page.getByRole('alert').filter({ hasText: '4 questions on this page still need an answer.' }).waitFor();
       expect(await page.locator('.q-item--invalid').count()).toBe(4);
-      expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name)).toBe('effort');
+      // The focus moves once the screen shows the marks (the next frame): waited for, not raced.
+      await page.waitForFunction(() => (document.activeElement as HTMLInputElement | null)?.name === 'effort');
       await screenshot(page, `questionnaire-${viewport}-2-missing`);
 
       // By keyboard: arrows move along a scale, space ticks a box.
