@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { Peer } from './peer.ts';
+import { loopLoad, Peer } from './peer.ts';
 
 /** A peer over a stream that stands in for its TCP socket; `ws.send` writes the text to it. */
 function peerOverStream() {
@@ -17,6 +17,16 @@ function peerOverStream() {
 }
 
 describe('Peer.sendText', () => {
+  const measured = loopLoad.busy;
+  let busy = false;
+  beforeEach(() => {
+    busy = false;
+    loopLoad.busy = () => busy;
+  });
+  afterEach(() => {
+    loopLoad.busy = measured;
+  });
+
   it('queues pushed frames until the turn is handled, then writes them together', async () => {
     const { peer, socket, written } = peerOverStream();
     peer.sendText('a', { pushed: true });
@@ -41,5 +51,27 @@ describe('Peer.sendText', () => {
     peer.sendText('reply');
     expect(socket.writableCorked).toBe(0);
     expect(written()).toBe('reply');
+  });
+
+  it('groups replies too while the event loop is busy, and sends them in the order given', async () => {
+    const { peer, socket, written } = peerOverStream();
+    busy = true;
+    peer.sendText('reply');
+    peer.sendText('state', { pushed: true });
+    expect(socket.writableCorked).toBe(1);
+    expect(written()).toBe('');
+    await Promise.resolve();
+    expect(written()).toBe('replystate');
+  });
+
+  it('measures the loop as busy after it worked without a break, and as not busy after it waited', async () => {
+    measured();
+    const until = performance.now() + 200;
+    while (performance.now() < until) {
+      // Working: the loop takes no event meanwhile.
+    }
+    expect(measured()).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(measured()).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { Duplex } from 'node:stream';
 import type { Role } from '@usher/protocol';
 import { WebSocket } from 'ws';
@@ -6,6 +7,31 @@ import type { Room } from './room.ts';
 
 /** Sockets corked in this turn of the event loop, uncorked together once it is handled. */
 const corked = new Set<Duplex>();
+
+/** Above this share of the last {@link LOAD_WINDOW_MS} spent working, the event loop counts as busy. */
+const BUSY_UTILIZATION = 0.9;
+const LOAD_WINDOW_MS = 100;
+const sampled = { at: 0, busy: false, elu: performance.eventLoopUtilization() };
+
+/**
+ * Whether the process's event loop was busy nearly all of the last 100 ms (sampled at most that
+ * often, from Node's event-loop utilization). Replies then wait for the turn's end like pushed
+ * frames: a saturated relay gains more from one write per peer and turn than a reply loses by
+ * waiting for it, as the reply would have waited in the queue anyway.
+ */
+function eventLoopBusy(): boolean {
+  const now = performance.now();
+  if (now - sampled.at >= LOAD_WINDOW_MS) {
+    const elu = performance.eventLoopUtilization();
+    sampled.busy = performance.eventLoopUtilization(elu, sampled.elu).utilization >= BUSY_UTILIZATION;
+    sampled.elu = elu;
+    sampled.at = now;
+  }
+  return sampled.busy;
+}
+
+/** How {@link Peer.sendText} learns whether the loop is busy (tests set it). */
+export const loopLoad = { busy: eventLoopBusy };
 
 function uncorkAll(): void {
   for (const socket of corked) socket.uncork();
@@ -59,18 +85,20 @@ export class Peer {
 
   /**
    * Sends one text frame; a Buffer must hold UTF-8 text (a frame forwarded as it arrived). A frame
-   * someone waits for (a reply, a request) leaves at once, after anything queued before it. Pushed
-   * frames (state updates, notices) are queued while the turn of the event loop goes on, so that
-   * several for one peer leave in one `writev` once the turn is handled.
+   * someone waits for (a reply, a request) leaves at once, after anything queued before it, unless
+   * the event loop is busy ({@link loopLoad}). Pushed frames (state updates, notices) are queued
+   * while the turn of the event loop goes on, so that several for one peer leave in one `writev`
+   * once the turn is handled.
    */
   sendText(text: string | Buffer, { pushed = false } = {}): void {
     if (this.closing || this.ws.readyState !== WebSocket.OPEN) return;
     const queued = corked.has(this.socket);
-    if (pushed && !queued) {
+    const batch = pushed || loopLoad.busy();
+    if (batch && !queued) {
       if (corked.size === 0) queueMicrotask(uncorkAll);
       this.socket.cork();
       corked.add(this.socket);
-    } else if (!pushed && queued) {
+    } else if (!batch && queued) {
       this.socket.uncork();
       corked.delete(this.socket);
     }
