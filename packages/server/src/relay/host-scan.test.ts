@@ -64,6 +64,25 @@ describe('scanHostFrame', () => {
     for (const text of [bad, good, bad, bad]) expect(scanHostFrame(text, DEPTH) === null).toBe(text === bad);
   });
 
+  // Regression: the scan once remembered its text and compared it with the next frame's, and two
+  // strings of equal content compare by reading both whole; a host sending the same 1 MiB state
+  // twice made the relay read the whole frame again for each of its ~250,000 strings (a minute or
+  // more on one core, every room stalled). Fixed, the second scan costs what the first does (tens
+  // of ms); the test's timeout is the only clock here, two orders of magnitude above that.
+  it('scans a frame sent again as fast as the first time: the work stays linear in its size', {
+    timeout: 10_000,
+  }, () => {
+    const items = Array.from({ length: 250_000 }, () => 'x');
+    const payload = { source: 'host', uiSpec: { stage: 'movie', items }, messageHistory: [], toolSchema: [] };
+    const bytes = Buffer.from(JSON.stringify({ v: 'mvp-0.2', type: 'state.updated', payload }));
+    expect(bytes.length).toBeGreaterThan(1_000_000);
+    expect(bytes.length).toBeLessThan(1_100_000);
+    // Each arrival is a new string of the same text, as the relay decodes each frame it receives.
+    for (let arrival = 0; arrival < 3; arrival++) {
+      expect(scanHostFrame(bytes.toString('utf8'), DEPTH)?.payloadEnd).toBe(bytes.length - 1);
+    }
+  });
+
   it(`reads at most ${MAX_MEMBERS} members of an envelope or a payload, so a payload of countless keys costs a bounded check`, () => {
     const object = (n: number) => `{${Array.from({ length: n }, (_, i) => `"k${i}":${i}`).join(',')}}`;
     expect(scanMembers(object(MAX_MEMBERS), 0, 2)?.members).toHaveLength(MAX_MEMBERS);

@@ -26,21 +26,23 @@ function skipSpaces(text: string, i: number): number {
 }
 
 /**
- * The first backslash at or after `from` in `text` (its index, or the text's length for none): no
- * backslash lies in between, whichever scan asks next.
+ * The first backslash at or after `from` in the text being scanned (its index, or the text's
+ * length for none): no backslash lies in between, whichever string of the scan asks next. Only
+ * {@link scanMembers} starts a scan, and it forgets the last scan's backslash: the cache is never
+ * keyed by the text itself, since comparing two strings of equal content reads both whole, and a
+ * frame sent twice would then cost a read of the whole frame for every string in it.
  */
-const escapes = { text: '', from: 0, at: 0 };
+const escapes = { from: 0, at: -1 };
 
 /** The index just past the string whose opening quote is at `i`, or {@link INVALID}. */
-export function scanString(text: string, i: number): number {
+function scanString(text: string, i: number): number {
   const close = text.indexOf('"', i + 1);
   if (close < 0) return INVALID;
   // Most strings hold no escape: one native search each, and the characters in between are
   // already known to be at or above U+0020 (the caller's check), which is all JSON asks of them.
   // The next backslash is searched once and remembered, as the scan only moves forward.
-  if (escapes.text !== text || escapes.at <= i || escapes.from > i + 1) {
+  if (escapes.at <= i || escapes.from > i + 1) {
     const at = text.indexOf('\\', i + 1);
-    escapes.text = text;
     escapes.from = i + 1;
     escapes.at = at < 0 ? text.length : at;
   }
@@ -100,7 +102,7 @@ function scanWord(text: string, i: number, word: string): number {
  * The index just past the JSON value that starts at `i` (no space before it), or
  * {@link INVALID}. Objects and arrays may nest `depthLeft` levels (the value's own counts as one).
  */
-export function scanValue(text: string, i: number, depthLeft: number): number {
+function scanValue(text: string, i: number, depthLeft: number): number {
   const c = text.charCodeAt(i);
   if (c === QUOTE) return scanString(text, i);
   if (c === 0x7b) return scanObject(text, i, depthLeft);
@@ -171,6 +173,17 @@ export function scanMembers(
   depthLeft: number,
   open?: string,
 ): { members: Member[]; end: number } | null {
+  escapes.from = 0;
+  escapes.at = -1;
+  return readMembers(text, i, depthLeft, open);
+}
+
+function readMembers(
+  text: string,
+  i: number,
+  depthLeft: number,
+  open?: string,
+): { members: Member[]; end: number } | null {
   if (depthLeft <= 0 || text.charCodeAt(i) !== 0x7b) return null;
   const members: Member[] = [];
   i = skipSpaces(text, i + 1);
@@ -187,7 +200,7 @@ export function scanMembers(
     const start = skipSpaces(text, i + 1);
     let end: number;
     if (key === open) {
-      const inner = scanMembers(text, start, depthLeft - 1);
+      const inner = readMembers(text, start, depthLeft - 1);
       if (!inner) return null;
       end = inner.end;
       members.push({ key, start, end, members: inner.members });
