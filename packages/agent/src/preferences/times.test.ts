@@ -51,12 +51,16 @@ describe('start time phrasings', () => {
     ['6-9pm', { after: '18:00', before: '21:00' }],
     ['at 10:30 in the morning', { after: '10:30', before: '10:30' }],
     ['after 6pm but before 9', { after: '18:00', before: '21:00' }],
+    // A unit after a number must be a whole word: "start" is not "stars".
+    ['before 8pm start', { before: '20:00' }],
+    ['an after 7 start', { after: '19:00' }],
   ])('"%s"', (text, expected) => {
     expect(start(text)).toEqual({ kind: 'startTime', ...expected });
   });
 
   it('does not take counts, amounts or ratings for times', () => {
     expect(start('2 adults, within 5 km, under $15, rated at least 7, for 7 people')).toBeUndefined();
+    expect(start('from 8 stars up, after 3 kids')).toBeUndefined();
   });
 
   it('applies a named period before a clock time wherever each is written', () => {

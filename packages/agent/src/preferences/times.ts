@@ -24,8 +24,8 @@ export function minutesOf(time: string): number {
 const HOUR = String.raw`(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)`;
 /** One clock time as written: "7", "7pm", "7:30 pm", "19:30", "seven o'clock", "8ish", "noon". */
 export const CLOCK = String.raw`(?:noon|midday|midnight|(?:half|quarter) past ${HOUR}(?:\s*(?:am|pm))?|half ${HOUR}(?!\s*(?:an?\s+hour|hours?|price|off))(?:\s*(?:am|pm))?|quarter to ${HOUR}(?:\s*(?:am|pm))?|${HOUR}(?:[:.]\d{2})?(?:\s*(?:am|pm|o'?clock))?(?:-?ish)?)`;
-/* A number followed by these is a count or an amount, not a time. */
-const NOT_A_TIME = String.raw`(?!\s*(?:km|kilomet|mi\b|miles?|people|persons?|tickets?|seats?|adults?|kids?|child|children|seniors?|dollars|bucks|euros?|usd|%|of us|rows?|stars?|/))`;
+/* A number followed by these whole words is a count or an amount, not a time ("8 stars", but "8pm start"). */
+const NOT_A_TIME = String.raw`(?!\s*(?:(?:kms?|kilomet(?:er|re)s?|mi|miles?|people|persons?|tickets?|seats?|adults?|kids?|child|children|seniors?|dollars|bucks|euros?|usd|of us|rows?|stars?)(?!\w)|%|/))`;
 const EARLY_CUTOFF = 5 * 60;
 
 /**
