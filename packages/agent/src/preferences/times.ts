@@ -83,15 +83,24 @@ const window = (kind: Kind, after: number, before: number): Draft => ({
 
 const END_CUE = '(?:done|finish(?:ed|es|ing)?|end(?:s|ed|ing)?|over|out|home|back|wrapped up)';
 
-/** End times: "done by 10pm", "finish before 22:30", "home by 11", "ending after 9"; "not too late" (vague). */
+/**
+ * End times: "done by 10pm", "finish before 22:30", "home by 11", "ending after 9"; a refused bound
+ * turns round ("nothing that finishes after 11" ends before 23:00); "not too late" (vague).
+ */
 export const endTimeRule: Rule = (scan) => [
   ...hits(
     scan,
     `${END_CUE}\\s+(by|before|no later than|not later than|until|at|around)\\s+(${CLOCK})${NOT_A_TIME}`,
-    (m) => at(m, readClock(scan, m.index ?? 0, m[2], false), (t) => [bound('endTime', 'before', t)]),
+    (m) =>
+      at(m, readClock(scan, m.index ?? 0, m[2], false), (t) => {
+        const turns = !/^(?:at|around)$/i.test(m[1] ?? '') && refused(scan, m);
+        return [bound('endTime', turns ? 'after' : 'before', t)];
+      }),
   ),
   ...hits(scan, `${END_CUE}\\s+(?:after|later than|no earlier than)\\s+(${CLOCK})${NOT_A_TIME}`, (m) =>
-    at(m, readClock(scan, m.index ?? 0, m[1], false), (t) => [bound('endTime', 'after', t)]),
+    at(m, readClock(scan, m.index ?? 0, m[1], false), (t) => [
+      bound('endTime', refused(scan, m) ? 'before' : 'after', t),
+    ]),
   ),
   ...hits(scan, 'not (?:too|very|that) late', (m) => ({
     ...span(m),
@@ -156,7 +165,7 @@ export const startTimeRule: Rule = (scan) => {
 
 /* Words that may stand between a refusal and a bound it turns round: "nothing that starts after 9". */
 const REFUSAL =
-  /\b(?:no|not|nothing|none|don'?t want|do not want|doesn'?t want)\b((?:\s+(?:that|which|starting|starts|start|to|anything|something|showings?|shows?|films?|movies?|one|ones|screenings?))*)\s*$/i;
+  /\b(?:no|not|nothing|none|don'?t want|do not want|doesn'?t want)\b((?:\s+(?:a|an|the|that|which|starting|starts|start|to|anything|something|showings?|shows?|films?|movies?|one|ones|screenings?))*)\s*$/i;
 
 /** Whether a bound is refused ("nothing that starts after 9pm" is a start before 21:00). */
 function refused(scan: Scan, m: RegExpExecArray): boolean {
