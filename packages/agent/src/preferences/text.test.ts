@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clauseAt, clauseStrength, normalize, polarity } from './text.ts';
+import { clauseAt, clauseStrength, DAY_BRIDGE, normalize, polarity } from './text.ts';
 
 const at = (text: string, word: string) => text.indexOf(word);
 
@@ -49,5 +49,15 @@ describe('polarity', () => {
     ['a comedy', 'comedy', 'positive'],
   ] as const)('"%s": %s is %s', (text, word, expected) => {
     expect(polarity(text, at(text, word))).toBe(expected);
+  });
+
+  it.each([
+    ['not on monday', 'monday', 'negative'],
+    ['not this coming sunday', 'sunday', 'negative'],
+    ['not sunday or monday', 'monday', 'negative'],
+    ['anything but horror on monday', 'monday', 'positive'],
+    ['no imax in the evening', 'evening', 'positive'],
+  ] as const)('"%s": with the day bridge, %s is %s', (text, word, expected) => {
+    expect(polarity(text, at(text, word), 3, DAY_BRIDGE)).toBe(expected);
   });
 });

@@ -79,11 +79,24 @@ const REFUSED_AFTER =
 const NEGATION_REACH = 4;
 
 /**
+ * The only words a refusal of a day or a part of the day reaches across: "not on the 24th", "not
+ * this monday", "no sunday or monday evening"; in "anything but horror on monday" it ends with horror.
+ */
+export const DAY_BRIDGE =
+  /^(?:on|in|at|the|a|an|this|that|next|coming|any|or|nor|and|either|for|of|today|tonight|tomorrow|weekends?|(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?s?|\d{1,2}(?:st|nd|rd|th)?|jan\w*|feb\w*|mar\w*|apr\w*|may|june?|july?|aug\w*|sept?\w*|oct\w*|nov\w*|dec\w*)$/i;
+
+/**
  * Whether the phrase at `index` is wanted (`positive`), refused (`negative`: "no horror", "not
  * in 3D", "nothing scary", "no romantic comedies or horror"), or only mentioned as what is being
- * replaced (`skip`: "3D instead of IMAX"). Looks back within the clause only.
+ * replaced (`skip`: "3D instead of IMAX"). Looks back within the clause only, at most `reach`
+ * words, and only across words of `bridge` when one is given.
  */
-export function polarity(text: string, index: number, reach = NEGATION_REACH): 'positive' | 'negative' | 'skip' {
+export function polarity(
+  text: string,
+  index: number,
+  reach = NEGATION_REACH,
+  bridge?: RegExp,
+): 'positive' | 'negative' | 'skip' {
   const [start] = clauseAt(text, index);
   const before = text.slice(start, index);
   if (SKIP.test(before)) return 'skip';
@@ -93,6 +106,8 @@ export function polarity(text: string, index: number, reach = NEGATION_REACH): '
   const between = before.slice((last.index ?? 0) + last[0].length);
   const words = between.split(/[\s-]+/).filter(Boolean);
   if (words.length > reach || PIVOT.test(between)) return 'positive';
+  // With a bridge, every word between must be one of its words: anything else is what the refusal was about.
+  if (bridge && !words.every((w) => bridge.test(w))) return 'positive';
   return 'negative';
 }
 

@@ -144,6 +144,22 @@ describe('direction and refusal of a time', () => {
     });
   });
 
+  it('a refusal of a genre or format does not reach the day and part of the day after it', () => {
+    const model = read('anything but horror on monday evening, 2 tix').model;
+    expect(model.hard).toContainEqual({ kind: 'genre', exclude: ['Horror'] });
+    expect(model.hard).toContainEqual({ kind: 'date', dates: ['2026-11-23'] });
+    expect(model.hard).toContainEqual({ kind: 'startTime', after: '17:00' });
+    expect(hard('no 3d on sunday afternoon')).toEqual([
+      { kind: 'format', not: ['3D'] },
+      { kind: 'date', dates: ['2026-11-22'] },
+      { kind: 'startTime', after: '12:00', before: '17:00' },
+    ]);
+  });
+
+  it('a refusal of a day reaches across other days and its part of the day', () => {
+    expect(read('tomorrow', 'not monday evening').model.hard).toEqual([{ kind: 'date', dates: ['2026-11-22'] }]);
+  });
+
   it('a refusal of a film does not reach the day after it', () => {
     const model = read('anything but the hollow house tonight').model;
     expect(model.hard).toContainEqual({ kind: 'date', dates: ['2026-11-21'] });

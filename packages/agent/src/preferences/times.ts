@@ -1,6 +1,6 @@
 import { hits, span } from './match.ts';
 import { parseCount } from './numbers.ts';
-import { clauseAt, polarity } from './text.ts';
+import { clauseAt, DAY_BRIDGE, polarity } from './text.ts';
 import type { Draft, Hit, Rule, Scan } from './types.ts';
 
 /*
@@ -224,8 +224,8 @@ export const periodRule: Rule = (scan) => [
   }),
   ...PERIODS.flatMap(([source, from, to]) =>
     hits(scan, source, (m) => {
-      // Refused only right after the refusal ("not in the evening"), as a day is.
-      if (polarity(scan.original, m.index ?? 0, 3) !== 'positive') return { ...span(m), drafts: [] };
+      // Refused only right after the refusal ("not in the evening", "not monday evening"), as a day is.
+      if (polarity(scan.original, m.index ?? 0, 3, DAY_BRIDGE) !== 'positive') return { ...span(m), drafts: [] };
       const [start, end] = clauseAt(scan.original, m.index ?? 0);
       const widening = WIDENING.test(scan.original.slice(start, end));
       return {
