@@ -18,8 +18,9 @@ export function normalize(text: string): string {
 
 /* Commas split clauses too: "IMAX if possible, tomorrow" hedges only the IMAX. */
 /* "Anything but X" is one clause: there "but" means "except". */
+/* "And" or "or" before a hedge starts a new wish: "no 3D and preferably not too late" hedges only the time. */
 const BOUNDARY =
-  /[;:!?\n,]|\.(?!\d)|(?<!\b(?:anything|everything|all|nothing)\s+)\bbut\b|\b(?:though|although|however|whereas)\b/gi;
+  /[;:!?\n,]|\.(?!\d)|(?<!\b(?:anything|everything|all|nothing)\s+)\bbut\b|\b(?:though|although|however|whereas)\b|\b(?:and|or)\b(?=\s+(?:ideally|preferably|if possible|maybe|perhaps|possibly|hopefully)\b)/gi;
 
 /** The clause (between punctuation or "but") around `index`, as [start, end). */
 export function clauseAt(text: string, index: number): [number, number] {
@@ -59,6 +60,27 @@ export function clauseStrength(text: string, index: number): Strength | undefine
   // "Scratch that, we'd rather see X" is a change of mind, not a hedge.
   if (CHANGE_OF_MIND.test(text) && !HEDGE.test(clause.replace(RATHER, ''))) return undefined;
   if (HEDGE.test(clause)) return 'soft';
+  // An example says what the clause before it meant, as firmly: "preferably not too late, like before 9".
+  const before = EXAMPLE.test(clause) ? previousClauseEnd(text, start) : undefined;
+  return before === undefined ? undefined : clauseStrength(text, before);
+}
+
+/* A clause that gives an example of the wish before it: "like starting before 9", "say by 10". */
+const EXAMPLE = /^\s*(?:(?:something|anything)\s+)?(?:like|say|meaning|as in)\b/i;
+
+/** The example of the wish ending at `end` that follows it ("not too late, like starting before 9"), if any. */
+export function exampleAfter(text: string, end: number): string | undefined {
+  const from = end + (/^\s*,?\s*/.exec(text.slice(end))?.[0].length ?? 0);
+  const clause = text.slice(from, clauseAt(text, from)[1]);
+  return EXAMPLE.test(clause) ? clause : undefined;
+}
+
+/** An index inside the clause just before the one starting at `start`, or undefined at the first. */
+function previousClauseEnd(text: string, start: number): number | undefined {
+  for (const m of text.matchAll(BOUNDARY)) {
+    const at = m.index ?? 0;
+    if (at + m[0].length === start) return at > 0 ? at - 1 : undefined;
+  }
   return undefined;
 }
 

@@ -85,6 +85,16 @@ describe('end time phrasings', () => {
   it('"not too late" is a soft end before 23:00', () => {
     expect(soft('not too late')).toEqual([{ kind: 'endTime', before: '23:00' }]);
   });
+
+  it('an example of "not too late" says what it means instead, as firmly as it was said', () => {
+    expect(read('preferably not too late, like starting before 9').model).toMatchObject({
+      hard: [],
+      soft: [{ kind: 'startTime', before: '21:00' }],
+    });
+    expect(hard('not too late, say home by 10')).toEqual([{ kind: 'endTime', before: '22:00' }]);
+    // An example that names no time leaves the vague wish as it was.
+    expect(soft('2 tickets, not too late, like the two of us')).toEqual([{ kind: 'endTime', before: '23:00' }]);
+  });
 });
 
 describe('earliest and latest', () => {

@@ -1,6 +1,6 @@
 import { hits, span } from './match.ts';
 import { parseCount } from './numbers.ts';
-import { clauseAt, DAY_BRIDGE, polarity } from './text.ts';
+import { clauseAt, DAY_BRIDGE, exampleAfter, polarity } from './text.ts';
 import type { Draft, Hit, Rule, Scan } from './types.ts';
 
 /*
@@ -83,9 +83,16 @@ const window = (kind: Kind, after: number, before: number): Draft => ({
 
 const END_CUE = '(?:done|finish(?:ed|es|ing)?|end(?:s|ed|ing)?|over|out|home|back|wrapped up)';
 
+/* A time said as a bound or a clock: what an example of "not too late" says instead. */
+const CLOCK_BOUND = new RegExp(
+  String.raw`\b(?:before|after|by|until|till|at|around|about|from|no later than)\s+${CLOCK}(?!\w)|\b\d{1,2}(?::\d{2})?\s*(?:am|pm)\b`,
+  'i',
+);
+
 /**
  * End times: "done by 10pm", "finish before 22:30", "home by 11", "ending after 9"; a refused bound
- * turns round ("nothing that finishes after 11" ends before 23:00); "not too late" (vague).
+ * turns round ("nothing that finishes after 11" ends before 23:00); "not too late" (vague), unless
+ * an example right after says what it means ("not too late, like starting before 9").
  */
 export const endTimeRule: Rule = (scan) => [
   ...hits(
@@ -104,7 +111,9 @@ export const endTimeRule: Rule = (scan) => [
   ),
   ...hits(scan, 'not (?:too|very|that) late', (m) => ({
     ...span(m),
-    drafts: [{ set: { kind: 'endTime', before: '23:00' }, vague: true, mode: 'refine' }],
+    drafts: CLOCK_BOUND.test(exampleAfter(scan.original, span(m).end) ?? '')
+      ? []
+      : [{ set: { kind: 'endTime', before: '23:00' }, vague: true, mode: 'refine' }],
   })),
 ];
 
