@@ -239,7 +239,7 @@ export const periodRule: Rule = (scan) => [
       const widening = WIDENING.test(scan.original.slice(start, end));
       return {
         ...span(m),
-        drafts: [{ set: periodWindow(from, to), rank: 0, ...(widening ? { mode: 'add' as const } : {}) }],
+        drafts: [{ set: periodWindow(from, to), rank: 0, ...(widening ? { mode: 'widen' as const } : {}) }],
       };
     }),
   ),
