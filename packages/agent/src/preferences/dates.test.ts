@@ -72,6 +72,13 @@ describe('date phrasings', () => {
     expect(dates('this weekend', 'actually make it Sunday')?.dates).toEqual(['2026-11-22']);
     expect(dates('Monday', 'Tuesday works too')?.dates).toEqual(['2026-11-23', '2026-11-24']);
     expect(dates('this weekend', 'not Saturday')?.dates).toEqual(['2026-11-22']);
+    expect(dates('monday, tuesday or wednesday', 'not monday or tuesday')?.dates).toEqual(['2026-11-25']);
+  });
+
+  it('a refusal of something else does not reach the day after it', () => {
+    expect(dates('anything but horror on monday')?.dates).toEqual(['2026-11-23']);
+    expect(dates('no 3D on the 24th')?.dates).toEqual(['2026-11-24']);
+    expect(dates('nothing scary this sunday')?.dates).toEqual(['2026-11-22']);
   });
 
   it('ignores past dates and "the 2nd row"', () => {

@@ -1,5 +1,5 @@
 import { hits, span } from './match.ts';
-import { clauseAt, polarity } from './text.ts';
+import { clauseAt, DAY_BRIDGE, polarity } from './text.ts';
 import type { Draft, Hit, Rule, Scan } from './types.ts';
 
 /*
@@ -157,8 +157,8 @@ export const dateRule: Rule = (scan) =>
 function dateDrafts(scan: Scan, m: RegExpExecArray, dates: string[]): Hit['drafts'] {
   const at = m.index ?? 0;
   // A day is refused only right after the refusal ("not on Monday"): in "anything but the Hollow
-  // House tonight" the refusal ends with the film.
-  const p = polarity(scan.original, at, DAY_NEGATION_REACH);
+  // House tonight" and "anything but horror on monday" the refusal ends with the film or genre.
+  const p = polarity(scan.original, at, DAY_NEGATION_REACH, DAY_BRIDGE);
   if (p === 'skip') return [];
   if (p === 'negative') return dates.map((value): Draft => ({ remove: 'date', value }));
   const [start, end] = clauseAt(scan.original, at);

@@ -51,6 +51,19 @@ describe('merge', () => {
     expect(merge(EMPTY, [clockFirst, period]).hard).toEqual([{ kind: 'startTime', after: '20:00', before: '20:00' }]);
   });
 
+  it('widens a list with a fallback: all acceptable as firmly as the fallback, the old values preferred', () => {
+    const before: PreferenceModel = { hard: [{ kind: 'format', is: ['3D'], not: ['IMAX'] }], soft: [] };
+    expect(merge(before, [set({ kind: 'format', is: ['Standard'] }, 'hard', 'widen')])).toEqual({
+      hard: [{ kind: 'format', is: ['3D', 'Standard'], not: ['IMAX'] }],
+      soft: [{ kind: 'format', is: ['3D'] }],
+    });
+    // With nothing wanted before, the fallback is simply what is wanted.
+    expect(merge(EMPTY, [set({ kind: 'format', is: ['Standard'] }, 'hard', 'widen')])).toEqual({
+      hard: [{ kind: 'format', is: ['Standard'] }],
+      soft: [],
+    });
+  });
+
   it('removes a value, and the constraint when nothing is left', () => {
     const before: PreferenceModel = { hard: [{ kind: 'format', is: ['IMAX'] }], soft: [] };
     expect(merge(before, [{ type: 'remove', kind: 'format', value: 'imax', at: 0, rank: 1 }])).toEqual(EMPTY);
@@ -90,6 +103,16 @@ describe('refinement sequences', () => {
       { kind: 'date', dates: ['2026-11-22'] },
       { kind: 'startTime', after: '17:00' },
     ]);
+  });
+
+  it('widens the format wanted when a later message says another will do', () => {
+    expect(read('3D please, 2 tickets', 'regular is fine too').model).toEqual({
+      hard: [
+        { kind: 'seatCount', count: 2 },
+        { kind: 'format', is: ['3D', 'Standard'] },
+      ],
+      soft: [{ kind: 'format', is: ['3D'] }],
+    });
   });
 
   it('narrows a title choice, then swaps it', () => {

@@ -12,6 +12,8 @@ import type { Op, PreferenceModel, Strength } from './types.ts';
  * - time windows: a named window ("evening", "around 7") replaces both bounds, a single bound
  *   ("before 9") changes only its side, dropping the other side if they no longer fit together;
  * - counts (seat count, ticket mix, dates) may be added to ("plus a child", "Sunday works too");
+ * - a fallback widens what is acceptable and keeps the old wish as the preference ("afternoon works
+ *   too", "otherwise regular is fine");
  * - everything else is replaced whole.
  * A kind can then sit in both lists (hard "not 3D", soft "IMAX"); each list holds at most one
  * constraint per kind once a message has touched it.
@@ -102,6 +104,9 @@ function setSides(lists: Lists, op: Extract<Op, { type: 'set' }>, strength: Stre
     }
   };
   const positives = pos ? fields(op.constraint)[pos] : undefined;
+  if (op.mode === 'widen' && entries.some((e) => e.positive)) {
+    return writeSides(lists, kind, widenSides(entries, (positives as string[] | undefined) ?? [], strength));
+  }
   if (positives !== undefined && op.mode !== 'add' && !replaced.has(kind)) {
     entries = entries.filter((e) => !e.positive);
     replaced.add(kind);
@@ -109,6 +114,20 @@ function setSides(lists: Lists, op: Extract<Op, { type: 'set' }>, strength: Stre
   put(positives, true);
   if (neg) put(fields(op.constraint)[neg], false);
   writeSides(lists, kind, entries);
+}
+
+/**
+ * "Is there a 3D showing? Otherwise regular is fine": the values wanted so far and the fallback
+ * are all acceptable, said as firmly as the fallback; the values wanted so far stay as the preference.
+ */
+function widenSides(entries: Side[], fallback: string[], strength: Strength): Side[] {
+  const wanted = [...new Set(entries.filter((e) => e.positive).map((e) => e.value))];
+  const union = [...wanted, ...fallback.filter((v) => !wanted.some((w) => key(w) === key(v)))];
+  const refused = entries.filter((e) => !e.positive && !fallback.some((v) => key(v) === key(e.value)));
+  const acceptable = union.map((value) => ({ value, positive: true, strength }));
+  const preferred =
+    strength === 'hard' ? wanted.map((value) => ({ value, positive: true, strength: 'soft' as const })) : [];
+  return [...refused, ...acceptable, ...preferred];
 }
 
 function readSides(lists: Lists, kind: ConstraintKind): Side[] {
@@ -140,7 +159,7 @@ function setBounds(lists: Lists, op: Extract<Op, { type: 'set' }>, strength: Str
   const kind = op.constraint.kind;
   const given = fields(op.constraint) as { after?: string; before?: string };
   const bounds: { after?: Bound; before?: Bound } = {};
-  if (op.mode === 'add') return widenBounds(lists, op, strength);
+  if (op.mode === 'widen') return widenBounds(lists, op, strength);
   if (op.mode === 'refine') {
     for (const { c, strength: s } of ofKind(lists, kind)) {
       const f = fields(c) as { after?: string; before?: string };

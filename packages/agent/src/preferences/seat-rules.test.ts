@@ -41,6 +41,18 @@ describe('seat kind', () => {
     expect(hard(text).find((c) => c.kind === 'seatKind')).toEqual({ kind: 'seatKind', ...expected });
   });
 
+  it.each([
+    'a wheelchair space plus the seat next to it',
+    'a wheelchair spot for myself and a normal seat next to it for my carer',
+    'a wheelchair space for my dad, and a regular seat beside it for me',
+  ])('"%s": the space and an ordinary seat beside it', (text) => {
+    expect(hard(text)).toEqual([
+      { kind: 'seatCount', count: 2 },
+      { kind: 'adjacent' },
+      { kind: 'seatKind', seatKind: 'wheelchair', count: 1 },
+    ]);
+  });
+
   it('"2 premium seats" also sets the seat count', () => {
     expect(hard('2 premium seats')).toEqual([
       { kind: 'seatCount', count: 2 },

@@ -88,8 +88,16 @@ function rowLabels(m: RegExpExecArray): string[] | undefined {
   return upper;
 }
 
-const COMPANION_SEAT =
-  /^\s*(?:plus|and|with)\s+(?:the|a|one)\s+(?:seat|chair|companion seat|place)\s+(?:next to|beside|by)\s+(?:it|that|them)\b/i;
+/* Whom a seat is for: "for myself", "for my carer". */
+const FOR_SOMEONE = String.raw`\s+for\s+(?:me|myself|him|her|them|us|(?:my|our|his|her|their)\s+[a-z]+)`;
+/*
+ * A seat beside the space, for a companion: "plus the seat next to it", "for myself and a normal
+ * seat next to it for my carer". The seat is an ordinary one: it says no seat kind.
+ */
+const COMPANION_SEAT = new RegExp(
+  String.raw`^(?:${FOR_SOMEONE})?\s*,?\s*(?:plus|and|with)\s+(?:the|a|an|one)\s+(?:(?:normal|regular|standard|ordinary|extra|second|companion|carer'?s?|plain)\s+)?(?:seat|chair|place|spot)\s+(?:right\s+)?(?:next to|beside|by|alongside)\s+(?:it|that|them)\b(?:${FOR_SOMEONE}\b)?`,
+  'i',
+);
 
 /** Seat kinds: "premium seats", "a wheelchair space", "standard seats"; "no premium" means standard seats. */
 export const seatKindRule: Rule = (scan) => [
@@ -106,12 +114,13 @@ export const seatKindRule: Rule = (scan) => [
       if (polarity(scan.original, m.index ?? 0) !== 'positive') return { ...span(m), drafts: [] };
       const count = parseCount(m[1] ?? '') ?? 1;
       const drafts: Draft[] = [{ set: { kind: 'seatKind', seatKind: 'wheelchair', count } }];
-      // "a wheelchair space plus the seat next to it": one more seat, beside the space.
-      const after = scan.original.slice((m.index ?? 0) + m[0].length);
-      if (COMPANION_SEAT.test(after)) {
-        drafts.push({ set: { kind: 'seatCount', count: count + 1 } }, { set: { kind: 'adjacent' } });
-      }
-      return { ...span(m), drafts };
+      // "a wheelchair space plus the seat next to it": one more seat, beside the space; its words are
+      // this phrase's, so "a normal seat" is no seat kind.
+      const { start, end } = span(m);
+      const companion = COMPANION_SEAT.exec(scan.original.slice(end));
+      if (!companion) return { start, end, drafts };
+      drafts.push({ set: { kind: 'seatCount', count: count + 1 } }, { set: { kind: 'adjacent' } });
+      return { start, end: end + companion[0].length, drafts };
     },
   ),
   ...hits(scan, String.raw`(?:(${COUNT})\s+)?(?:standard|regular|normal)\s+seats?`, (m) => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clauseAt, clauseStrength, normalize, polarity } from './text.ts';
+import { clauseAt, clauseStrength, DAY_BRIDGE, exampleAfter, normalize, polarity } from './text.ts';
 
 const at = (text: string, word: string) => text.indexOf(word);
 
@@ -19,6 +19,22 @@ describe('clauses', () => {
     expect(text.slice(...clauseAt(text, at(text, '19:30')))).toBe(' at 19:30');
     expect(text.slice(...clauseAt(text, at(text, '7.5')))).toBe(' rated 7.5 ');
     expect(text.slice(...clauseAt(text, at(text, 'tomorrow')))).toBe(' tomorrow');
+  });
+
+  it('starts a new clause at "and" or "or" before a hedge', () => {
+    const text = 'no 3d and preferably not too late';
+    expect(text.slice(...clauseAt(text, at(text, '3d')))).toBe('no 3d ');
+    expect(clauseStrength(text, at(text, '3d'))).toBeUndefined();
+    expect(clauseStrength(text, at(text, 'late'))).toBe('soft');
+    expect(polarity('no horror and ideally imax', at('no horror and ideally imax', 'imax'))).toBe('positive');
+  });
+
+  it('gives an example the strength of the clause it explains', () => {
+    const text = '2 tickets, preferably not too late, like starting before 9';
+    expect(clauseStrength(text, at(text, 'starting'))).toBe('soft');
+    expect(clauseStrength('2 tickets, like before 9', 16)).toBeUndefined();
+    expect(exampleAfter(text, at(text, ', like'))).toBe('like starting before 9');
+    expect(exampleAfter(text, at(text, ', preferably'))).toBeUndefined();
   });
 
   it.each([
@@ -49,5 +65,15 @@ describe('polarity', () => {
     ['a comedy', 'comedy', 'positive'],
   ] as const)('"%s": %s is %s', (text, word, expected) => {
     expect(polarity(text, at(text, word))).toBe(expected);
+  });
+
+  it.each([
+    ['not on monday', 'monday', 'negative'],
+    ['not this coming sunday', 'sunday', 'negative'],
+    ['not sunday or monday', 'monday', 'negative'],
+    ['anything but horror on monday', 'monday', 'positive'],
+    ['no imax in the evening', 'evening', 'positive'],
+  ] as const)('"%s": with the day bridge, %s is %s', (text, word, expected) => {
+    expect(polarity(text, at(text, word), 3, DAY_BRIDGE)).toBe(expected);
   });
 });

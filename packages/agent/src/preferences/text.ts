@@ -18,8 +18,9 @@ export function normalize(text: string): string {
 
 /* Commas split clauses too: "IMAX if possible, tomorrow" hedges only the IMAX. */
 /* "Anything but X" is one clause: there "but" means "except". */
+/* "And" or "or" before a hedge starts a new wish: "no 3D and preferably not too late" hedges only the time. */
 const BOUNDARY =
-  /[;:!?\n,]|\.(?!\d)|(?<!\b(?:anything|everything|all|nothing)\s+)\bbut\b|\b(?:though|although|however|whereas)\b/gi;
+  /[;:!?\n,]|\.(?!\d)|(?<!\b(?:anything|everything|all|nothing)\s+)\bbut\b|\b(?:though|although|however|whereas)\b|\b(?:and|or)\b(?=\s+(?:ideally|preferably|if possible|maybe|perhaps|possibly|hopefully)\b)/gi;
 
 /** The clause (between punctuation or "but") around `index`, as [start, end). */
 export function clauseAt(text: string, index: number): [number, number] {
@@ -59,6 +60,27 @@ export function clauseStrength(text: string, index: number): Strength | undefine
   // "Scratch that, we'd rather see X" is a change of mind, not a hedge.
   if (CHANGE_OF_MIND.test(text) && !HEDGE.test(clause.replace(RATHER, ''))) return undefined;
   if (HEDGE.test(clause)) return 'soft';
+  // An example says what the clause before it meant, as firmly: "preferably not too late, like before 9".
+  const before = EXAMPLE.test(clause) ? previousClauseEnd(text, start) : undefined;
+  return before === undefined ? undefined : clauseStrength(text, before);
+}
+
+/* A clause that gives an example of the wish before it: "like starting before 9", "say by 10". */
+const EXAMPLE = /^\s*(?:(?:something|anything)\s+)?(?:like|say|meaning|as in)\b/i;
+
+/** The example of the wish ending at `end` that follows it ("not too late, like starting before 9"), if any. */
+export function exampleAfter(text: string, end: number): string | undefined {
+  const from = end + (/^\s*,?\s*/.exec(text.slice(end))?.[0].length ?? 0);
+  const clause = text.slice(from, clauseAt(text, from)[1]);
+  return EXAMPLE.test(clause) ? clause : undefined;
+}
+
+/** An index inside the clause just before the one starting at `start`, or undefined at the first. */
+function previousClauseEnd(text: string, start: number): number | undefined {
+  for (const m of text.matchAll(BOUNDARY)) {
+    const at = m.index ?? 0;
+    if (at + m[0].length === start) return at > 0 ? at - 1 : undefined;
+  }
   return undefined;
 }
 
@@ -79,11 +101,24 @@ const REFUSED_AFTER =
 const NEGATION_REACH = 4;
 
 /**
+ * The only words a refusal of a day or a part of the day reaches across: "not on the 24th", "not
+ * this monday", "no sunday or monday evening"; in "anything but horror on monday" it ends with horror.
+ */
+export const DAY_BRIDGE =
+  /^(?:on|in|at|the|a|an|this|that|next|coming|any|or|nor|and|either|for|of|today|tonight|tomorrow|weekends?|(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?s?|\d{1,2}(?:st|nd|rd|th)?|jan\w*|feb\w*|mar\w*|apr\w*|may|june?|july?|aug\w*|sept?\w*|oct\w*|nov\w*|dec\w*)$/i;
+
+/**
  * Whether the phrase at `index` is wanted (`positive`), refused (`negative`: "no horror", "not
  * in 3D", "nothing scary", "no romantic comedies or horror"), or only mentioned as what is being
- * replaced (`skip`: "3D instead of IMAX"). Looks back within the clause only.
+ * replaced (`skip`: "3D instead of IMAX"). Looks back within the clause only, at most `reach`
+ * words, and only across words of `bridge` when one is given.
  */
-export function polarity(text: string, index: number, reach = NEGATION_REACH): 'positive' | 'negative' | 'skip' {
+export function polarity(
+  text: string,
+  index: number,
+  reach = NEGATION_REACH,
+  bridge?: RegExp,
+): 'positive' | 'negative' | 'skip' {
   const [start] = clauseAt(text, index);
   const before = text.slice(start, index);
   if (SKIP.test(before)) return 'skip';
@@ -93,6 +128,8 @@ export function polarity(text: string, index: number, reach = NEGATION_REACH): '
   const between = before.slice((last.index ?? 0) + last[0].length);
   const words = between.split(/[\s-]+/).filter(Boolean);
   if (words.length > reach || PIVOT.test(between)) return 'positive';
+  // With a bridge, every word between must be one of its words: anything else is what the refusal was about.
+  if (bridge && !words.every((w) => bridge.test(w))) return 'positive';
   return 'negative';
 }
 

@@ -51,12 +51,16 @@ describe('start time phrasings', () => {
     ['6-9pm', { after: '18:00', before: '21:00' }],
     ['at 10:30 in the morning', { after: '10:30', before: '10:30' }],
     ['after 6pm but before 9', { after: '18:00', before: '21:00' }],
+    // A unit after a number must be a whole word: "start" is not "stars".
+    ['before 8pm start', { before: '20:00' }],
+    ['an after 7 start', { after: '19:00' }],
   ])('"%s"', (text, expected) => {
     expect(start(text)).toEqual({ kind: 'startTime', ...expected });
   });
 
   it('does not take counts, amounts or ratings for times', () => {
     expect(start('2 adults, within 5 km, under $15, rated at least 7, for 7 people')).toBeUndefined();
+    expect(start('from 8 stars up, after 3 kids')).toBeUndefined();
   });
 
   it('applies a named period before a clock time wherever each is written', () => {
@@ -80,6 +84,16 @@ describe('end time phrasings', () => {
 
   it('"not too late" is a soft end before 23:00', () => {
     expect(soft('not too late')).toEqual([{ kind: 'endTime', before: '23:00' }]);
+  });
+
+  it('an example of "not too late" says what it means instead, as firmly as it was said', () => {
+    expect(read('preferably not too late, like starting before 9').model).toMatchObject({
+      hard: [],
+      soft: [{ kind: 'startTime', before: '21:00' }],
+    });
+    expect(hard('not too late, say home by 10')).toEqual([{ kind: 'endTime', before: '22:00' }]);
+    // An example that names no time leaves the vague wish as it was.
+    expect(soft('2 tickets, not too late, like the two of us')).toEqual([{ kind: 'endTime', before: '23:00' }]);
   });
 });
 
@@ -120,6 +134,9 @@ describe('direction and refusal of a time', () => {
     ["we can't start before 6:30 pm", { kind: 'startTime', after: '18:30' }],
     ['we cannot get there before 7:15pm', { kind: 'startTime', after: '19:15' }],
     ['nothing that starts after 9pm', { kind: 'startTime', before: '21:00' }],
+    ['we dont want anything that finishes after 11', { kind: 'endTime', before: '23:00' }],
+    ["we don't want a film that ends later than 10:30", { kind: 'endTime', before: '22:30' }],
+    ['nothing that ends before 9', { kind: 'endTime', after: '21:00' }],
     ['not earlier than 7', { kind: 'startTime', after: '19:00' }],
     ['need to be out by half past ten', { kind: 'endTime', before: '22:30' }],
     ['home by quarter to eleven', { kind: 'endTime', before: '22:45' }],
@@ -135,6 +152,22 @@ describe('direction and refusal of a time', () => {
       soft: [{ kind: 'startTime', after: '17:00' }],
       questions: [HOW_MANY],
     });
+  });
+
+  it('a refusal of a genre or format does not reach the day and part of the day after it', () => {
+    const model = read('anything but horror on monday evening, 2 tix').model;
+    expect(model.hard).toContainEqual({ kind: 'genre', exclude: ['Horror'] });
+    expect(model.hard).toContainEqual({ kind: 'date', dates: ['2026-11-23'] });
+    expect(model.hard).toContainEqual({ kind: 'startTime', after: '17:00' });
+    expect(hard('no 3d on sunday afternoon')).toEqual([
+      { kind: 'format', not: ['3D'] },
+      { kind: 'date', dates: ['2026-11-22'] },
+      { kind: 'startTime', after: '12:00', before: '17:00' },
+    ]);
+  });
+
+  it('a refusal of a day reaches across other days and its part of the day', () => {
+    expect(read('tomorrow', 'not monday evening').model.hard).toEqual([{ kind: 'date', dates: ['2026-11-22'] }]);
   });
 
   it('a refusal of a film does not reach the day after it', () => {

@@ -1,6 +1,6 @@
 import { hits, span } from './match.ts';
 import { parseCount } from './numbers.ts';
-import { clauseAt, polarity } from './text.ts';
+import { clauseAt, DAY_BRIDGE, exampleAfter, polarity } from './text.ts';
 import type { Draft, Hit, Rule, Scan } from './types.ts';
 
 /*
@@ -24,8 +24,8 @@ export function minutesOf(time: string): number {
 const HOUR = String.raw`(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)`;
 /** One clock time as written: "7", "7pm", "7:30 pm", "19:30", "seven o'clock", "8ish", "noon". */
 export const CLOCK = String.raw`(?:noon|midday|midnight|(?:half|quarter) past ${HOUR}(?:\s*(?:am|pm))?|half ${HOUR}(?!\s*(?:an?\s+hour|hours?|price|off))(?:\s*(?:am|pm))?|quarter to ${HOUR}(?:\s*(?:am|pm))?|${HOUR}(?:[:.]\d{2})?(?:\s*(?:am|pm|o'?clock))?(?:-?ish)?)`;
-/* A number followed by these is a count or an amount, not a time. */
-const NOT_A_TIME = String.raw`(?!\s*(?:km|kilomet|mi\b|miles?|people|persons?|tickets?|seats?|adults?|kids?|child|children|seniors?|dollars|bucks|euros?|usd|%|of us|rows?|stars?|/))`;
+/* A number followed by these whole words is a count or an amount, not a time ("8 stars", but "8pm start"). */
+const NOT_A_TIME = String.raw`(?!\s*(?:(?:kms?|kilomet(?:er|re)s?|mi|miles?|people|persons?|tickets?|seats?|adults?|kids?|child|children|seniors?|dollars|bucks|euros?|usd|of us|rows?|stars?)(?!\w)|%|/))`;
 const EARLY_CUTOFF = 5 * 60;
 
 /**
@@ -83,19 +83,37 @@ const window = (kind: Kind, after: number, before: number): Draft => ({
 
 const END_CUE = '(?:done|finish(?:ed|es|ing)?|end(?:s|ed|ing)?|over|out|home|back|wrapped up)';
 
-/** End times: "done by 10pm", "finish before 22:30", "home by 11", "ending after 9"; "not too late" (vague). */
+/* A time said as a bound or a clock: what an example of "not too late" says instead. */
+const CLOCK_BOUND = new RegExp(
+  String.raw`\b(?:before|after|by|until|till|at|around|about|from|no later than)\s+${CLOCK}(?!\w)|\b\d{1,2}(?::\d{2})?\s*(?:am|pm)\b`,
+  'i',
+);
+
+/**
+ * End times: "done by 10pm", "finish before 22:30", "home by 11", "ending after 9"; a refused bound
+ * turns round ("nothing that finishes after 11" ends before 23:00); "not too late" (vague), unless
+ * an example right after says what it means ("not too late, like starting before 9").
+ */
 export const endTimeRule: Rule = (scan) => [
   ...hits(
     scan,
     `${END_CUE}\\s+(by|before|no later than|not later than|until|at|around)\\s+(${CLOCK})${NOT_A_TIME}`,
-    (m) => at(m, readClock(scan, m.index ?? 0, m[2], false), (t) => [bound('endTime', 'before', t)]),
+    (m) =>
+      at(m, readClock(scan, m.index ?? 0, m[2], false), (t) => {
+        const turns = !/^(?:at|around)$/i.test(m[1] ?? '') && refused(scan, m);
+        return [bound('endTime', turns ? 'after' : 'before', t)];
+      }),
   ),
   ...hits(scan, `${END_CUE}\\s+(?:after|later than|no earlier than)\\s+(${CLOCK})${NOT_A_TIME}`, (m) =>
-    at(m, readClock(scan, m.index ?? 0, m[1], false), (t) => [bound('endTime', 'after', t)]),
+    at(m, readClock(scan, m.index ?? 0, m[1], false), (t) => [
+      bound('endTime', refused(scan, m) ? 'before' : 'after', t),
+    ]),
   ),
   ...hits(scan, 'not (?:too|very|that) late', (m) => ({
     ...span(m),
-    drafts: [{ set: { kind: 'endTime', before: '23:00' }, vague: true, mode: 'refine' }],
+    drafts: CLOCK_BOUND.test(exampleAfter(scan.original, span(m).end) ?? '')
+      ? []
+      : [{ set: { kind: 'endTime', before: '23:00' }, vague: true, mode: 'refine' }],
   })),
 ];
 
@@ -156,7 +174,7 @@ export const startTimeRule: Rule = (scan) => {
 
 /* Words that may stand between a refusal and a bound it turns round: "nothing that starts after 9". */
 const REFUSAL =
-  /\b(?:no|not|nothing|none|don'?t want|do not want|doesn'?t want)\b((?:\s+(?:that|which|starting|starts|start|to|anything|something|showings?|shows?|films?|movies?|one|ones|screenings?))*)\s*$/i;
+  /\b(?:no|not|nothing|none|don'?t want|do not want|doesn'?t want)\b((?:\s+(?:a|an|the|that|which|starting|starts|start|to|anything|something|showings?|shows?|films?|movies?|one|ones|screenings?))*)\s*$/i;
 
 /** Whether a bound is refused ("nothing that starts after 9pm" is a start before 21:00). */
 function refused(scan: Scan, m: RegExpExecArray): boolean {
@@ -215,13 +233,13 @@ export const periodRule: Rule = (scan) => [
   }),
   ...PERIODS.flatMap(([source, from, to]) =>
     hits(scan, source, (m) => {
-      // Refused only right after the refusal ("not in the evening"), as a day is.
-      if (polarity(scan.original, m.index ?? 0, 3) !== 'positive') return { ...span(m), drafts: [] };
+      // Refused only right after the refusal ("not in the evening", "not monday evening"), as a day is.
+      if (polarity(scan.original, m.index ?? 0, 3, DAY_BRIDGE) !== 'positive') return { ...span(m), drafts: [] };
       const [start, end] = clauseAt(scan.original, m.index ?? 0);
       const widening = WIDENING.test(scan.original.slice(start, end));
       return {
         ...span(m),
-        drafts: [{ set: periodWindow(from, to), rank: 0, ...(widening ? { mode: 'add' as const } : {}) }],
+        drafts: [{ set: periodWindow(from, to), rank: 0, ...(widening ? { mode: 'widen' as const } : {}) }],
       };
     }),
   ),

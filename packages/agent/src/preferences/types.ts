@@ -56,8 +56,10 @@ export type Strength = 'hard' | 'soft';
  * - `replace`: the kind is stated afresh (a date, a named time window, a seat count).
  * - `refine`: only the stated field changes (one time bound, "after 7").
  * - `add`: the stated amounts join the old ones ("also Sunday", "plus a child").
+ * - `widen`: a fallback; the old wish and the new one are both acceptable, and the old one stays as
+ *   the preference ("afternoon works too", "otherwise regular is fine").
  */
-export type Mode = 'replace' | 'refine' | 'add';
+export type Mode = 'replace' | 'refine' | 'add' | 'widen';
 
 /** What a rule read from one phrase, before the clause around it decides hard or soft. */
 export type Draft =

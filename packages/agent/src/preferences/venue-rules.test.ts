@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hard, soft } from './testing.ts';
+import { hard, read, soft } from './testing.ts';
 
 describe('distance', () => {
   it.each([
@@ -33,6 +33,20 @@ describe('format', () => {
     ['3D instead of IMAX', { is: ['3D'] }],
   ])('"%s"', (text, expected) => {
     expect(hard(text)).toEqual([{ kind: 'format', ...expected }]);
+  });
+
+  it.each([
+    ['is there a 3d showing tomorrow? otherwise regular is fine', ['3D', 'Standard'], ['3D']],
+    ['3D if possible, if not 2D is fine', ['3D', 'Standard'], ['3D']],
+    ['IMAX, otherwise 3D would do', ['IMAX', '3D'], ['IMAX']],
+  ])('"%s": the fallback widens the formats, the first stays preferred', (text, acceptable, preferred) => {
+    const { hard: firm, soft: wished } = read(text).model;
+    expect(firm.filter((c) => c.kind === 'format')).toEqual([{ kind: 'format', is: acceptable }]);
+    expect(wished.filter((c) => c.kind === 'format')).toEqual([{ kind: 'format', is: preferred }]);
+  });
+
+  it('a plain "regular" is a format only as a fallback', () => {
+    expect(hard('a regular, 2 tickets')).toEqual([{ kind: 'seatCount', count: 2 }]);
   });
 
   it('"standard seats" is a seat kind, not a format', () => {

@@ -1,3 +1,4 @@
+import type { Format } from '@usher/booking';
 import { hits, span } from './match.ts';
 import { polarity } from './text.ts';
 import type { Rule } from './types.ts';
@@ -32,10 +33,29 @@ export const closestRule: Rule = (scan) =>
   );
 
 const formats = lexicon(FORMAT_WORDS);
+/* In a fallback a plain word names the standard format: "otherwise regular is fine". */
+const fallbackFormats = lexicon<Format>([
+  ...FORMAT_WORDS,
+  { pattern: '(?:standard|regular|normal|plain)(?: 2d)?', value: 'Standard' },
+]);
+const FALLBACK_BEFORE = String.raw`(?:otherwise|or else|else|if not|failing that)\s+(?:an?\s+|the\s+)?`;
+const FALLBACK_AFTER = String.raw`\s+(?:(?:is|'s|would be|will be|is also|would also be)\s+(?:fine|ok|okay|good|alright|all right)|(?:will|would) do|works)(?:\s+(?:too|as well))?`;
 
-/** "IMAX", "in 3D", "2D"/"regular screening" (Standard); "no IMAX", "not 3D", "non-3D" exclude. */
-export const formatRule: Rule = (scan) =>
-  hits(scan, formats.source, (m) => {
+/**
+ * "IMAX", "in 3D", "2D"/"regular screening" (Standard); "no IMAX", "not 3D", "non-3D" exclude. A
+ * fallback ("otherwise regular is fine", "2D would do too") widens the formats wanted so far.
+ */
+export const formatRule: Rule = (scan) => [
+  ...hits(
+    scan,
+    `${FALLBACK_BEFORE}(${fallbackFormats.source})(?:${FALLBACK_AFTER})?|(${fallbackFormats.source})${FALLBACK_AFTER}`,
+    (m) => {
+      const format = fallbackFormats.lookup(m[1] ?? m[2] ?? '');
+      if (!format || polarity(scan.original, m.index ?? 0) !== 'positive') return undefined;
+      return { ...span(m), drafts: [{ set: { kind: 'format', is: [format] }, mode: 'widen' }] };
+    },
+  ),
+  ...hits(scan, formats.source, (m) => {
     const format = formats.lookup(m[0]);
     if (!format) return undefined;
     const p = polarity(scan.original, m.index ?? 0);
@@ -44,7 +64,8 @@ export const formatRule: Rule = (scan) =>
       ...span(m),
       drafts: [{ set: { kind: 'format', ...(p === 'negative' ? { not: [format] } : { is: [format] }) } }],
     };
-  });
+  }),
+];
 
 /** "Cheapest", "as cheap as possible", "not too expensive": a soft preference for the lowest total. */
 export const cheapestRule: Rule = (scan) =>
