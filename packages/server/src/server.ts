@@ -7,7 +7,7 @@ import type { Scenario } from '@usher/booking';
 import { AGENT_WS_PATH } from '@usher/protocol';
 import type { Study, StudyRegistry } from '@usher/study';
 import { Capabilities, type Capability, CredentialError, presentedToken } from './access/capabilities.ts';
-import { clientView, TrustedProxies } from './access/client-address.ts';
+import { clientView, markOwnConnection, TrustedProxies } from './access/client-address.ts';
 import { checkFrameSource } from './access/framing.ts';
 import { loopbackHostRefusal, originRefusal } from './access/origin.ts';
 import { StudyConsole } from './console/study-console.ts';
@@ -197,6 +197,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }
     capabilities.verify(token).then(
       (capability: Capability) => {
+        if (capability.kind === 'agent' && capability.own) markOwnConnection(request);
         if (!socket.destroyed) relay.handleUpgrade(request, socket, head, capability);
       },
       (err: unknown) => {
