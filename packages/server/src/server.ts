@@ -148,6 +148,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         now,
         options.study.hooks,
         new AnswersLog(options.logsDir, options.study.study.id),
+        options.limits?.maxRooms ?? DEFAULT_LIMITS.maxRooms,
       )
     : null;
   const studyConsole = studyMode ? new StudyConsole(studyMode, relay, options.logsDir) : null;
