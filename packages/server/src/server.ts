@@ -10,6 +10,7 @@ import { Capabilities, type Capability, CredentialError, presentedToken } from '
 import { clientView, markOwnConnection, TrustedProxies } from './access/client-address.ts';
 import { checkFrameSource } from './access/framing.ts';
 import { loopbackHostRefusal, originRefusal } from './access/origin.ts';
+import { SocketLimits } from './access/socket-limits.ts';
 import { StudyConsole } from './console/study-console.ts';
 import { HeadlessHost } from './headless-host/headless-host.ts';
 import { createApp } from './http/app.ts';
@@ -178,6 +179,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
   }
   const server = createServer(getRequestListener(app.fetch));
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const sockets = new SocketLimits(limits, trustedProxies, warn, options.now);
+  server.on('connection', (socket) => sockets.accept(socket));
   server.on('upgrade', (request, socket, head) => {
     socket.on('error', () => socket.destroy());
     const path = new URL(request.url ?? '/', 'http://relay').pathname;
