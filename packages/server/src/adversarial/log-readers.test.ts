@@ -114,6 +114,39 @@ describe('a key named twice in an agent payload', () => {
   });
 });
 
+describe("a key named twice inside a host's state", () => {
+  it('is logged and forwarded once, with the value the agent reads', async () => {
+    const { host, agent, logPath } = await scriptedSession();
+    host.send(
+      raw(
+        'state.updated',
+        '{"source":"user","uiSpec":{"stage":"seat","title":"LOGGED","title":"SHOWN"},' +
+          '"messageHistory":[{"role":"user","text":"I said A","t\\u0065xt":"I said B"}],"toolSchema":[]}',
+      ),
+    );
+    const state = await agent.waitFor((f) => f.type === 'state.updated');
+    expect(state.payload.uiSpec).toEqual({ stage: 'seat', title: 'SHOWN' });
+    expect(state.payload.messageHistory).toEqual([{ role: 'user', text: 'I said B' }]);
+    const line = wellFormedLines(logPath).find((l) => l.includes('"type":"state.updated"')) as string;
+    expect(line).not.toContain('LOGGED');
+    expect(line).not.toContain('I said A');
+    expect(JSON.parse(line).payload.uiSpec).toEqual({ stage: 'seat', title: 'SHOWN' });
+  });
+
+  it('still lets a state without one through byte for byte', async () => {
+    const { host, agent } = await scriptedSession();
+    const texts: string[] = [];
+    agent.ws.on('message', (data) => texts.push(String(data)));
+    const text = raw(
+      'state.updated',
+      '{"source":"user","uiSpec":{"stage":"seat","items":[{"id":"a","title":"x"},{"id":"b","title":"y"}]},"messageHistory":[],"toolSchema":[]}',
+    );
+    host.send(text);
+    await agent.waitFor((f) => f.type === 'state.updated');
+    expect(texts.filter((t) => t.includes('state.updated'))).toEqual([text]);
+  });
+});
+
 describe('half a surrogate pair', () => {
   it('is never made by the relay cutting a long error text, so the record stays readable', async () => {
     const { agent, logPath, host } = await scriptedSession((frame) => {
