@@ -174,7 +174,8 @@ export async function serve(flags: ServeFlags): Promise<number> {
   if (study && registry && server.study) {
     supervisor = new AgentSupervisor({
       relayUrl: server.url,
-      ...(capabilities && { token: await capabilities.issue({ kind: 'agent' }, 3650) }),
+      // The server's own agents: the per-address connection limit does not count them.
+      ...(capabilities && { token: await capabilities.issue({ kind: 'agent', own: true }, 3650) }),
       studyId: study.id,
       episodesDir: './logs/agent',
       llm: llmConfigFromEnv(process.env),

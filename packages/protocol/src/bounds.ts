@@ -41,9 +41,16 @@ export function exceedsDepth(text: string, limit = MAX_JSON_DEPTH): boolean {
 /** Longest text of an error message a sender puts on the wire; longer ones are cut (see {@link capText}). */
 export const MAX_ERROR_TEXT = 2000;
 
-/** `text` cut to at most `max` characters, saying how much was left out, so a message stays readable and bounded. */
+/**
+ * `text` cut to at most `max` characters, saying how much was left out, so a message stays readable
+ * and bounded. The cut never falls inside a surrogate pair (an emoji): half of one is not Unicode,
+ * and a study log line holding it is refused by strict JSON readers (DuckDB's, the export's).
+ */
 export function capText(text: string, max: number): string {
   if (text.length <= max) return text;
   const note = ` … (${text.length - max} more characters)`;
-  return `${text.slice(0, Math.max(0, max - note.length))}${note}`;
+  let keep = Math.max(0, max - note.length);
+  const last = text.charCodeAt(keep - 1);
+  if (keep > 0 && last >= 0xd800 && last <= 0xdbff) keep -= 1;
+  return `${text.slice(0, keep)}${note}`;
 }

@@ -7,9 +7,10 @@ import type { Scenario } from '@usher/booking';
 import { AGENT_WS_PATH } from '@usher/protocol';
 import type { Study, StudyRegistry } from '@usher/study';
 import { Capabilities, type Capability, CredentialError, presentedToken } from './access/capabilities.ts';
-import { clientView, TrustedProxies } from './access/client-address.ts';
+import { clientView, markOwnConnection, TrustedProxies } from './access/client-address.ts';
 import { checkFrameSource } from './access/framing.ts';
 import { loopbackHostRefusal, originRefusal } from './access/origin.ts';
+import { SocketLimits } from './access/socket-limits.ts';
 import { StudyConsole } from './console/study-console.ts';
 import { HeadlessHost } from './headless-host/headless-host.ts';
 import { createApp } from './http/app.ts';
@@ -148,6 +149,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         now,
         options.study.hooks,
         new AnswersLog(options.logsDir, options.study.study.id),
+        options.limits?.maxRooms ?? DEFAULT_LIMITS.maxRooms,
       )
     : null;
   const studyConsole = studyMode ? new StudyConsole(studyMode, relay, options.logsDir) : null;
@@ -177,6 +179,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
   }
   const server = createServer(getRequestListener(app.fetch));
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const sockets = new SocketLimits(limits, trustedProxies, warn, options.now);
+  server.on('connection', (socket) => sockets.accept(socket));
   server.on('upgrade', (request, socket, head) => {
     socket.on('error', () => socket.destroy());
     const path = new URL(request.url ?? '/', 'http://relay').pathname;
@@ -197,6 +202,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }
     capabilities.verify(token).then(
       (capability: Capability) => {
+        if (capability.kind === 'agent' && capability.own) markOwnConnection(request);
         if (!socket.destroyed) relay.handleUpgrade(request, socket, head, capability);
       },
       (err: unknown) => {

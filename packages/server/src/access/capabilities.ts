@@ -6,13 +6,14 @@ import { z } from 'zod';
 /**
  * What a credential lets its holder do (README, "Security model"):
  * - `host`: be the host of one room (a participant's link) and use that room's participant API;
- * - `agent`: join any room as an agent;
+ * - `agent`: join any room as an agent (`own`: one of the server's own agents, a study's supervisor's,
+ *   which the per-address connection limit does not count: they all come from the server's machine);
  * - `experimenter`: watch any room (observer), join as an agent (to step in), list rooms, read scenarios whole;
  * - `open`: everything, for a server in open mode (no credentials; loopback only unless forced).
  */
 export type Capability =
   | { kind: 'host'; room: string }
-  | { kind: 'agent' }
+  | { kind: 'agent'; own?: true }
   /** `name` says which experimenter, in the study log of what they do from the console. */
   | { kind: 'experimenter'; name?: string }
   | { kind: 'open' };
@@ -50,7 +51,9 @@ export class Capabilities {
         ? { cap: 'host', room: capability.room }
         : capability.kind === 'experimenter' && capability.name
           ? { cap: 'experimenter', name: capability.name }
-          : { cap: capability.kind };
+          : capability.kind === 'agent' && capability.own
+            ? { cap: 'agent', own: true }
+            : { cap: capability.kind };
     const issuedAt = Math.floor(this.now().getTime() / 1000);
     return new SignJWT(claims)
       .setProtectedHeader({ alg: ALGORITHM })
@@ -76,7 +79,7 @@ export class Capabilities {
       if (err instanceof errors.JWTExpired) throw new CredentialError('the credential has expired');
       throw new CredentialError('the credential is not valid for this server');
     }
-    if (payload.cap === 'agent') return { kind: 'agent' };
+    if (payload.cap === 'agent') return payload.own === true ? { kind: 'agent', own: true } : { kind: 'agent' };
     if (payload.cap === 'experimenter') {
       const name = ExperimenterNameSchema.safeParse(payload.name);
       return name.success ? { kind: 'experimenter', name: name.data } : { kind: 'experimenter' };

@@ -40,6 +40,22 @@ export class TrustedProxies {
   }
 }
 
+/**
+ * What {@link clientAddress} says of a connection of the server's own agents (a study's
+ * supervisor's, marked with {@link markOwnConnection}): not an address, and counted by no
+ * per-address limit. They all come from the server's machine, so counted by their address they
+ * would share one allowance, and a study with more participants at once than it has would leave the
+ * rest without their agent.
+ */
+export const OWN_AGENTS = 'usher-own-agents';
+
+const ownConnections = new WeakSet<object>();
+
+/** Marks an upgrade request as one of the server's own agents' (its credential says so; see {@link OWN_AGENTS}). */
+export function markOwnConnection(request: object): void {
+  ownConnections.add(request);
+}
+
 /** `::ffff:1.2.3.4` (how a dual-stack socket shows an IPv4 peer) as `1.2.3.4`; other addresses as they are. */
 function plain(address: string): string {
   const v4 = address.startsWith('::ffff:') ? address.slice(7) : '';
@@ -58,6 +74,7 @@ export function clientAddress(
   request: Pick<IncomingMessage, 'headers'> & { socket: { remoteAddress?: string | undefined } },
   proxies: TrustedProxies | null,
 ): string {
+  if (ownConnections.has(request)) return OWN_AGENTS;
   const peer = request.socket.remoteAddress;
   if (peer === undefined) return 'unknown';
   let client = plain(peer);

@@ -7,7 +7,7 @@ import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import type { Capabilities, Capability } from '../access/capabilities.ts';
 import { type ClientView, limitKey } from '../access/client-address.ts';
-import { FlowError, type StudyMode } from '../study/study-mode.ts';
+import { FlowError, StudyFullError, type StudyMode } from '../study/study-mode.ts';
 import { mountQuestionnaireRoutes } from './questionnaire-routes.ts';
 import { readJson } from './read-json.ts';
 
@@ -23,7 +23,7 @@ export function mountStudyRoutes(
   app: Hono<{ Variables: { capability: Capability | null } }>,
   mode: StudyMode,
   capabilities: Capabilities | null,
-  fail: (code: string, message: string, status: 400 | 401 | 403 | 404 | 409 | 429) => Response,
+  fail: (code: string, message: string, status: 400 | 401 | 403 | 404 | 409 | 429 | 503) => Response,
   /** How many new participants one address may admit a minute: each opening of the link makes one. */
   admissionsPerMinute: number,
   /** Where a request comes from, and whether over HTTPS (access/client-address.ts). */
@@ -114,6 +114,7 @@ export function mountStudyRoutes(
       return c.json(mode.step(participant, body.data));
     } catch (err) {
       if (err instanceof FlowError) return fail('OUT_OF_STEP', err.message, 409);
+      if (err instanceof StudyFullError) return fail('STUDY_FULL', err.message, 503);
       throw err;
     }
   });

@@ -1,4 +1,4 @@
-import { limitKey } from '../access/client-address.ts';
+import { limitKey, OWN_AGENTS } from '../access/client-address.ts';
 import type { Peer } from './peer.ts';
 
 /**
@@ -24,6 +24,8 @@ export class Admission {
     if (this.peers.size >= this.limits.maxConnections) {
       return `the server holds its maximum of ${this.limits.maxConnections} connections (maxConnections)`;
     }
+    // The server's own agents count toward the total only (client-address.ts, OWN_AGENTS).
+    if (address === OWN_AGENTS) return null;
     const key = limitKey(address);
     if ((this.byAddress.get(key) ?? 0) >= this.limits.maxConnectionsPerAddress) {
       return `${key} holds its maximum of ${this.limits.maxConnectionsPerAddress} connections (maxConnectionsPerAddress)`;

@@ -113,14 +113,63 @@ function scanValue(text: string, i: number, depthLeft: number): number {
   return scanNumber(text, i);
 }
 
+/** The most keys one object may have for the scan to accept it (a uiSpec's have about 10); more go to the full decoder. */
+const MAX_OBJECT_KEYS = 64;
+
+/**
+ * Where the keys of the objects being scanned lie (start and end of each, innermost object last,
+ * up to {@link keyTop}): the scan runs synchronously, and each object takes back its part before
+ * it returns. Typed and never shrunk, so the hot path allocates nothing for it.
+ */
+let keySpans = new Int32Array(512);
+let keyTop = 0;
+
+/**
+ * Whether the key whose text (quotes included) lies from `start` to `end` is new in the object whose
+ * keys start at `base` in {@link keySpans}, and is recorded. A key named twice is read as its last
+ * value by JavaScript and as its first by DuckDB (the export's reader), so an object with one is
+ * left to the full decoder, which serializes the value the readers agree on; so is a key with an
+ * escape (its text is not its name) and an object of more than {@link MAX_OBJECT_KEYS} keys.
+ */
+function newKey(text: string, start: number, end: number, base: number): boolean {
+  // scanString has just found the key's first backslash, if any (escapes.at).
+  if (escapes.at < end) return false;
+  const length = end - start;
+  for (let k = base; k < keyTop; k += 2) {
+    const other = keySpans[k] as number;
+    if ((keySpans[k + 1] as number) - other !== length) continue;
+    let j = 1;
+    while (j < length - 1 && text.charCodeAt(other + j) === text.charCodeAt(start + j)) j++;
+    if (j >= length - 1) return false;
+  }
+  if (keyTop - base >= 2 * MAX_OBJECT_KEYS) return false;
+  if (keyTop + 2 > keySpans.length) {
+    const grown = new Int32Array(keySpans.length * 2);
+    grown.set(keySpans);
+    keySpans = grown;
+  }
+  keySpans[keyTop] = start;
+  keySpans[keyTop + 1] = end;
+  keyTop += 2;
+  return true;
+}
+
 function scanObject(text: string, i: number, depthLeft: number): number {
   if (depthLeft <= 0) return INVALID;
+  const base = keyTop;
+  const value = scanObjectBody(text, i, depthLeft, base);
+  keyTop = base;
+  return value;
+}
+
+function scanObjectBody(text: string, i: number, depthLeft: number, base: number): number {
   i = skipSpaces(text, i + 1);
   if (text.charCodeAt(i) === 0x7d) return i + 1;
   for (;;) {
     if (text.charCodeAt(i) !== QUOTE) return INVALID;
+    const keyStart = i;
     i = scanString(text, i);
-    if (i < 0) return INVALID;
+    if (i < 0 || !newKey(text, keyStart, i, base)) return INVALID;
     i = skipSpaces(text, i);
     if (text.charCodeAt(i) !== 0x3a) return INVALID;
     i = scanValue(text, skipSpaces(text, i + 1), depthLeft - 1);

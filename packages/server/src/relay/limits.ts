@@ -24,6 +24,14 @@ export interface RelayLimits {
   requestTimeoutMs: number;
   /** New participants one address may admit through a study link per minute (study mode). */
   admissionsPerMinute: number;
+  /**
+   * Open TCP connections in all, HTTP or WebSocket, joined or not: beyond it a new one is closed at
+   * once, before a byte is read, so no stranger can take every file descriptor with sockets that
+   * never become WebSockets.
+   */
+  maxSockets: number;
+  /** Open TCP connections from one remote address (not counted from loopback or a trusted proxy, which speak for many). */
+  maxSocketsPerAddress: number;
 }
 
 export const DEFAULT_LIMITS: RelayLimits = {
@@ -37,4 +45,6 @@ export const DEFAULT_LIMITS: RelayLimits = {
   heartbeatMs: 15_000,
   requestTimeoutMs: 30_000,
   admissionsPerMinute: 30,
+  maxSockets: 4000,
+  maxSocketsPerAddress: 256,
 };

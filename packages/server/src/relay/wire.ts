@@ -43,7 +43,8 @@ const NO_SLICE: PayloadSlice = { ok: false, tooDeep: false };
  * must be those, each once, strings but for the payload, which must come last: its object is
  * scanned to its closing brace (strings skipped), which must be the envelope's last character, so
  * a second `payload` or any member after it (keys a parser would let override the first) makes it
- * give up. The scan also bounds the payload's nesting at `maxDepth`. Any other layout gives
+ * give up, as does a key named twice in any object of the payload (readers differ on which value
+ * counts). The scan also bounds the payload's nesting at `maxDepth`. Any other layout gives
  * `{ok: false}`, and the caller serializes the parsed payload instead.
  */
 export function payloadSlice(text: string, envelope: object, maxDepth = 63): PayloadSlice {
@@ -73,7 +74,11 @@ export function payloadSlice(text: string, envelope: object, maxDepth = 63): Pay
     if (key === 'payload') {
       const close = closingBrace(text, i, maxDepth);
       if (close === TOO_DEEP) return { ok: false, tooDeep: true };
-      return close === last ? { ok: true, json: text.slice(i, last + 1) } : NO_SLICE;
+      if (close !== last) return NO_SLICE;
+      // A key named twice is read as its last value by the relay's checks and by JavaScript
+      // readers, but as its first by others (DuckDB, which the export reads the logs with): the
+      // payload is serialized again from what was checked, so the log says what the host was sent.
+      return duplicateKey(text, i, last) ? NO_SLICE : { ok: true, json: text.slice(i, last + 1) };
     }
     if (text.charCodeAt(i) !== QUOTE) return NO_SLICE; // only payload may be anything but a string
     i = skipString(text, i);
@@ -84,6 +89,43 @@ export function payloadSlice(text: string, envelope: object, maxDepth = 63): Pay
 }
 
 const TOO_DEEP = -2;
+
+/**
+ * Whether an object in the valid JSON value from `start` to `end` (inclusive) names a key twice,
+ * escapes read (`"a"` and `"\u0061"` are one key). One pass; a set per object, so an object of
+ * many keys costs no more than its length.
+ */
+function duplicateKey(text: string, start: number, end: number): boolean {
+  // For each open container, its keys so far (an object) or null (an array).
+  const open: (Set<string> | null)[] = [];
+  let atKey = false;
+  for (let j = start; j <= end; j++) {
+    const c = text.charCodeAt(j);
+    if (c === QUOTE) {
+      const close = skipString(text, j);
+      if (close < 0) return false;
+      if (atKey) {
+        const raw = text.slice(j + 1, close - 1);
+        const key = raw.includes('\\') ? (JSON.parse(text.slice(j, close)) as string) : raw;
+        const keys = open[open.length - 1] as Set<string>;
+        if (keys.has(key)) return true;
+        keys.add(key);
+        atKey = false;
+      }
+      j = close - 1;
+    } else if (c === 0x7b) {
+      open.push(new Set());
+      atKey = true;
+    } else if (c === 0x5b) {
+      open.push(null);
+    } else if (c === 0x7d || c === 0x5d) {
+      open.pop();
+    } else if (c === 0x2c) {
+      atKey = open[open.length - 1] != null;
+    }
+  }
+  return false;
+}
 
 /** The index of the brace closing the object that opens at `start`, -1 if none, or {@link TOO_DEEP}. */
 function closingBrace(text: string, start: number, maxDepth: number): number {

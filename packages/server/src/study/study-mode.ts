@@ -18,6 +18,14 @@ export class FlowError extends Error {
 }
 
 /**
+ * A task cannot start now: the server holds its maximum of rooms (`maxRooms`), which a task's
+ * session would pass. Nothing changed; the participant may try again once rooms are freed.
+ */
+export class StudyFullError extends Error {
+  override readonly name = 'StudyFullError';
+}
+
+/**
  * A study run by the server (`usher serve --study`): participants come in through the study
  * link, are admitted by the registry (their assignment and an unguessable room of their own), and
  * move through consent → briefing → task (a study session opened by the server in their room,
@@ -36,7 +44,21 @@ export class StudyMode {
     private readonly hooks: TaskHooks = {},
     /** Where submitted questionnaires are logged, beside the registry. */
     private readonly answersLog: AnswersLog,
+    /**
+     * The relay's `maxRooms`: a task's study session opens a room (and its log file, and its agent),
+     * and anyone may open the study link and start tasks, so starting one counts against it too.
+     */
+    private readonly maxRooms = Number.POSITIVE_INFINITY,
   ) {}
+
+  /** Refuses to open a room for `participant`'s task when that would pass `maxRooms` (a room already open is theirs to use). */
+  private roomAvailable(participant: Participant): void {
+    if (this.relay.hasStudySession(participant.room) || this.relay.load().rooms < this.maxRooms) return;
+    if (this.relay.status().some((room) => room.room === participant.room)) return;
+    throw new StudyFullError(
+      `the server holds its maximum of ${this.maxRooms} rooms (maxRooms); try again in a few minutes`,
+    );
+  }
 
   /** Listens for participants who arrive or move on (the console's live list); returns the function that stops it. */
   onChange(listener: (participantId: string) => void): () => void {
@@ -203,11 +225,13 @@ export class StudyMode {
       case 'start-task': {
         // A reload or a return mid-task: the task goes on, its session and agent too.
         if (participant.status === 'task') {
+          this.roomAvailable(participant);
           this.resume(participant, change.at ? { at: change.at } : undefined);
           break;
         }
         if (participant.status !== 'briefing' || !planned)
           throw new FlowError(`no task to start (${participant.status})`);
+        this.roomAvailable(participant);
         moved('task');
         // The page's own moments go beside the server's: when it showed the briefing, when the task started.
         const page = {

@@ -53,7 +53,7 @@ export async function startStudyServer(
   });
   supervisor = new AgentSupervisor({
     relayUrl: server.url,
-    ...(server.capabilities && { token: await server.capabilities.issue({ kind: 'agent' }) }),
+    ...(server.capabilities && { token: await server.capabilities.issue({ kind: 'agent', own: true }) }),
     studyId: study.id,
     episodesDir: null,
     llm: null,
