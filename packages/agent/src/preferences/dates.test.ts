@@ -8,7 +8,7 @@ import {
   shortDateLabel,
   weekendDates,
 } from './dates.ts';
-import { hard } from './testing.ts';
+import { hard, soft } from './testing.ts';
 
 // The default scenario's today: Saturday 21 November 2026.
 const dates = (...messages: string[]) => hard(...messages).find((c) => c.kind === 'date');
@@ -71,8 +71,28 @@ describe('date phrasings', () => {
   it('a later day replaces the earlier one; "too" adds; "not" removes', () => {
     expect(dates('this weekend', 'actually make it Sunday')?.dates).toEqual(['2026-11-22']);
     expect(dates('Monday', 'Tuesday works too')?.dates).toEqual(['2026-11-23', '2026-11-24']);
+    expect(dates('Monday', 'also Tuesday')?.dates).toEqual(['2026-11-23', '2026-11-24']);
     expect(dates('this weekend', 'not Saturday')?.dates).toEqual(['2026-11-22']);
     expect(dates('monday, tuesday or wednesday', 'not monday or tuesday')?.dates).toEqual(['2026-11-25']);
+  });
+
+  it('a day that "works too" widens the days wanted: either is acceptable, the first preferred', () => {
+    const dateOf = (list: ReturnType<typeof hard>) => list.find((c) => c.kind === 'date');
+    expect(dateOf(hard('preferably saturday, sunday works too'))).toEqual({
+      kind: 'date',
+      dates: ['2026-11-21', '2026-11-22'],
+    });
+    expect(dateOf(soft('preferably saturday, sunday works too'))).toEqual({ kind: 'date', dates: ['2026-11-21'] });
+    expect(dateOf(hard('ideally tomorrow but monday would be ok too'))?.dates).toEqual(['2026-11-22', '2026-11-23']);
+    expect(dateOf(soft('ideally tomorrow but monday would be ok too'))?.dates).toEqual(['2026-11-22']);
+    // Across messages, as a window widens: the day said first stays the preference.
+    expect(dateOf(hard('wednesday if possible', 'thursday is fine as well'))?.dates).toEqual([
+      '2026-11-25',
+      '2026-11-26',
+    ]);
+    expect(dateOf(soft('wednesday if possible', 'thursday is fine as well'))?.dates).toEqual(['2026-11-25']);
+    // A day offered as only a soft fallback leaves everything soft.
+    expect(dateOf(hard('friday if we can, saturday would be nice too'))).toBeUndefined();
   });
 
   it('a refusal of something else does not reach the day after it', () => {

@@ -141,8 +141,12 @@ const optNumber = (s: string | undefined) => (s === undefined ? undefined : Numb
 
 const DAY_NEGATION_REACH = 2;
 
-/* "Sunday works too", "also Monday": add to the dates already wanted rather than replace them. */
-const ADDING = /\b(?:also|too|as well|either)\b/i;
+/*
+ * "Sunday works too", "also Monday": a fallback, which widens the days wanted as "afternoon works
+ * too" widens a window (either day acceptable, the first still preferred); "either" adds.
+ */
+const WIDENING = /\b(?:also|too|as well)\b/i;
+const ADDING = /\beither\b/i;
 
 /** Dates: today, tonight, tomorrow, weekends, weekday names, explicit dates; "not Monday" drops one. */
 export const dateRule: Rule = (scan) =>
@@ -162,7 +166,8 @@ function dateDrafts(scan: Scan, m: RegExpExecArray, dates: string[]): Hit['draft
   if (p === 'skip') return [];
   if (p === 'negative') return dates.map((value): Draft => ({ remove: 'date', value }));
   const [start, end] = clauseAt(scan.original, at);
-  const mode = ADDING.test(scan.original.slice(start, end)) ? 'add' : 'replace';
+  const clause = scan.original.slice(start, end);
+  const mode = WIDENING.test(clause) ? 'widen' : ADDING.test(clause) ? 'add' : 'replace';
   const drafts: Draft[] = [{ set: { kind: 'date', dates }, mode }];
   // "Tonight" is a time as well as a day: the evening, unless a clock time says otherwise.
   if (/^tonight$/i.test(m[0])) drafts.push({ set: { kind: 'startTime', after: '17:00' }, rank: 0 });

@@ -11,9 +11,9 @@ import type { Op, PreferenceModel, Strength } from './types.ts';
  *   ("no horror", later "no thrillers either"), and a value moves sides when restated;
  * - time windows: a named window ("evening", "around 7") replaces both bounds, a single bound
  *   ("before 9") changes only its side, dropping the other side if they no longer fit together;
- * - counts (seat count, ticket mix, dates) may be added to ("plus a child", "Sunday works too");
+ * - counts (seat count, ticket mix, dates) may be added to ("plus a child", "either day");
  * - a fallback widens what is acceptable and keeps the old wish as the preference ("afternoon works
- *   too", "otherwise regular is fine");
+ *   too", "otherwise regular is fine", "Sunday works too");
  * - everything else is replaced whole.
  * A kind can then sit in both lists (hard "not 3D", soft "IMAX"); each list holds at most one
  * constraint per kind once a message has touched it.
