@@ -101,6 +101,16 @@ describe('date phrasings', () => {
     expect(dates('nothing scary this sunday')?.dates).toEqual(['2026-11-22']);
   });
 
+  it('reads days named for a fixed date, this year or next once past', () => {
+    expect(dates('christmas day, 2 tickets')?.dates).toEqual(['2026-12-25']);
+    expect(dates('on xmas eve')?.dates).toEqual(['2026-12-24']);
+    expect(dates("new year's eve")?.dates).toEqual(['2026-12-31']);
+    expect(dates('new years day')?.dates).toEqual(['2027-01-01']);
+    expect(dates('halloween')?.dates).toEqual(['2027-10-31']);
+    // "Eve" alone is still the evening.
+    expect(hard('friday eve')).toContainEqual({ kind: 'startTime', after: '17:00' });
+  });
+
   it('ignores past dates and "the 2nd row"', () => {
     expect(dates('2026-11-20')).toBeUndefined();
     expect(dates('the 2nd row')).toBeUndefined();

@@ -92,6 +92,9 @@ const YEAR = String.raw`(?:,?\s+(\d{4}))?`;
 const monthOf = (token: string) => MONTHS.findIndex((m) => token.toLowerCase().startsWith(m)) + 1;
 const weekdayOf = (token: string) => WEEKDAYS.findIndex((w) => w.startsWith(token.toLowerCase().slice(0, 3)));
 
+/* Days with a fixed date that people name instead of the date (see NAMED_DAYS). */
+const NAMED_DAY = String.raw`(?:christmas|xmas)(?: eve| day)?|boxing day|new year'?s(?: eve| day)?|hall?owe'?en|valentine'?s(?: day)?`;
+
 /** The date patterns, each resolving a match to the dates it names (several for "this weekend"). */
 const PATTERNS: Array<[string, (m: RegExpExecArray, today: string) => string[]]> = [
   [String.raw`(\d{4})-(\d{2})-(\d{2})`, (m, t) => opt(resolveDayMonth(t, Number(m[3]), Number(m[2]), Number(m[1])))],
@@ -131,11 +134,28 @@ const PATTERNS: Array<[string, (m: RegExpExecArray, today: string) => string[]]>
       return [m[1]?.toLowerCase() === 'next' && day === t ? addDays(t, 7) : day];
     },
   ],
+  // "Christmas day", "new year's eve": this year's, or next year's once past.
+  [`(?:on\\s+)?(${NAMED_DAY})`, (m, t) => namedDay(t, m[1] ?? '')],
   [
     String.raw`(?:the|on)\s+(\d{1,2})(?:st|nd|rd|th)(?!\s*(?:row|seat|place))`,
     (m, t) => opt(resolveDayOfMonth(t, Number(m[1]))),
   ],
 ];
+/** Days with a fixed date that people name instead of the date: day and month. */
+const NAMED_DAYS: Array<[RegExp, number, number]> = [
+  [/^(?:christmas|xmas) eve$/i, 24, 12],
+  [/^(?:christmas|xmas)(?: day)?$/i, 25, 12],
+  [/^boxing day$/i, 26, 12],
+  [/^new year'?s eve$/i, 31, 12],
+  [/^new year'?s(?: day)?$/i, 1, 1],
+  [/^hall?owe'?en$/i, 31, 10],
+  [/^valentine'?s(?: day)?$/i, 14, 2],
+];
+
+function namedDay(today: string, words: string): string[] {
+  const found = NAMED_DAYS.find(([re]) => re.test(words.replace(/\s+/g, ' ')));
+  return found ? opt(resolveDayMonth(today, found[1], found[2])) : [];
+}
 const opt = (d: string | undefined) => (d === undefined ? [] : [d]);
 const optNumber = (s: string | undefined) => (s === undefined ? undefined : Number(s));
 
