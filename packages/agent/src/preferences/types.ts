@@ -78,7 +78,8 @@ export type Draft =
        */
       implied?: boolean;
     }
-  | { remove: ConstraintKind; value?: string };
+  /** `rank` as for a set: a withdrawal with a condition applies before the condition's wish. */
+  | { remove: ConstraintKind; value?: string; rank?: number };
 
 /** A phrase a rule recognized: its span in the message and what it means. */
 export interface Hit {
