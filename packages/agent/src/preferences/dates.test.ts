@@ -1,3 +1,4 @@
+import type { Constraint } from '@usher/booking';
 import { describe, expect, it } from 'vitest';
 import {
   addDays,
@@ -77,7 +78,7 @@ describe('date phrasings', () => {
   });
 
   it('a day that "works too" widens the days wanted: either is acceptable, the first preferred', () => {
-    const dateOf = (list: ReturnType<typeof hard>) => list.find((c) => c.kind === 'date');
+    const dateOf = (list: readonly Constraint[]) => list.find((c) => c.kind === 'date');
     expect(dateOf(hard('preferably saturday, sunday works too'))).toEqual({
       kind: 'date',
       dates: ['2026-11-21', '2026-11-22'],

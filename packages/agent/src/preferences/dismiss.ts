@@ -44,7 +44,8 @@ const DOES_NOT_MATTER = String.raw`(?:really\s+)?(?:(?:doesn'?t|does not|don'?t|
  * "I don't mind what time as long as it's not in the morning", "don't care about the format, just
  * not 3D": a withdrawal with a condition applies first, and the condition's wish then stands.
  */
-const CONDITION = /^\s*,?\s*(?:(?:really|much|at all|tbh)\s+)?(?:as long as|so long as|provided|providing|unless|except|but not|just not|only not)\b/i;
+const CONDITION =
+  /^\s*,?\s*(?:(?:really|much|at all|tbh)\s+)?(?:as long as|so long as|provided|providing|unless|except|but not|just not|only not)\b/i;
 
 /** Withdrawals of a wish, by value or by kind. */
 export const dismissRule: Rule = (scan) => {

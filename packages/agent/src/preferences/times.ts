@@ -278,7 +278,10 @@ export const earliestLatestRule: Rule = (scan) => [
     // "Out by 10.15 latest": right after a time, "latest" means "at the latest", as in "by 11 at the latest".
     (m) => ({
       ...span(m),
-      drafts: /^latest$/i.test(m[0]) && AFTER_A_TIME.test(scan.original.slice(0, m.index)) ? [] : [{ set: { kind: 'latest' } }],
+      drafts:
+        /^latest$/i.test(m[0]) && AFTER_A_TIME.test(scan.original.slice(0, m.index))
+          ? []
+          : [{ set: { kind: 'latest' } }],
     }),
   ),
 ];
