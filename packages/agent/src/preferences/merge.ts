@@ -76,6 +76,7 @@ function set(lists: Lists, op: Extract<Op, { type: 'set' }>, replaced: Set<Const
   if (SIDES[kind]) return setSides(lists, op, strength, replaced);
   if (BOUNDED.includes(kind)) return setBounds(lists, op, strength);
   if (op.mode === 'add') return replaceKind(lists, kind, [{ c: added(lists, op.constraint), strength }]);
+  if (op.mode === 'retype' && op.constraint.kind === 'ticketMix') return retype(lists, op.constraint, strength);
   if (op.mode === 'refine' && kind === 'ticketMix') {
     // "No, just one adult": the named ticket types change, the others stay.
     const old = ofKind(lists, 'ticketMix')[0]?.c;
@@ -214,6 +215,23 @@ function added(lists: Lists, c: Constraint): Constraint {
     old?.kind === 'ticketMix' ? old : { adult: seatCount };
   const sum = (a = 0, b = 0) => a + b;
   return mix(sum(base.adult, c.adult), sum(base.child, c.child), sum(base.senior, c.senior));
+}
+
+/**
+ * "Courtside for me and my dad", then "oh he's 67": the party keeps its size and adults become the
+ * types named, where the party does not hold them yet ("my 2 kids", then "they're 6 and 9", changes
+ * nothing); with no party known, or too few adults, the types are the party.
+ */
+function retype(lists: Lists, c: Extract<Constraint, { kind: 'ticketMix' }>, strength: Strength): void {
+  const old = ofKind(lists, 'ticketMix')[0]?.c;
+  const seats = ofKind(lists, 'seatCount')[0]?.c;
+  const base: { adult?: number; child?: number; senior?: number } | undefined =
+    old?.kind === 'ticketMix' ? old : seats?.kind === 'seatCount' ? { adult: seats.count } : undefined;
+  const child = Math.max(c.child ?? 0, base?.child ?? 0);
+  const senior = Math.max(c.senior ?? 0, base?.senior ?? 0);
+  const adult = (base?.adult ?? 0) - (child - (base?.child ?? 0)) - (senior - (base?.senior ?? 0));
+  if (!base || adult < 0) return replaceKind(lists, 'ticketMix', [{ c, strength }]);
+  replaceKind(lists, 'ticketMix', [{ c: mix(adult, child, senior), strength }]);
 }
 
 function mix(adult: number, child: number, senior: number): Constraint {

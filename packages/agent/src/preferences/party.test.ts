@@ -215,3 +215,22 @@ describe('how people give ages', () => {
     expect(party('me + 3 mates')).toEqual([{ kind: 'seatCount', count: 4 }]);
   });
 });
+
+describe('an age said later of someone already coming', () => {
+  it('changes their ticket and keeps the party', () => {
+    expect(party('courtside tmrw for me and my dad', "oh he's 67 btw so he gets the senior price")).toEqual([
+      { kind: 'seatCount', count: 2 },
+      { kind: 'ticketMix', adult: 1, senior: 1 },
+    ]);
+    expect(party('paper lanterns sunday, 3 tickets', "she's 5")).toEqual([
+      { kind: 'seatCount', count: 3 },
+      { kind: 'ticketMix', adult: 2, child: 1 },
+    ]);
+    // Ages of people already typed change nothing; a teenager pays as an adult.
+    expect(party('me and my 2 kids', "they're 6 and 9")).toEqual([
+      { kind: 'seatCount', count: 3 },
+      { kind: 'ticketMix', adult: 1, child: 2 },
+    ]);
+    expect(party('me and my son', "he's 14")).toEqual([{ kind: 'seatCount', count: 2 }]);
+  });
+});

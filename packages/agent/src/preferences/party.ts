@@ -44,9 +44,9 @@ type Piece =
   | { type: 'total'; n: number }
   | { type: 'more'; n: number }
   /** Companions: `n` undefined when the words give no number ("my kids"). */
-  | { type: 'person'; n?: number; ticket?: TicketTypeId; ages: number[]; related: boolean }
+  | { type: 'person'; n?: number; ticket?: TicketTypeId; ages: number[]; related: boolean; pronoun?: boolean }
   /** An age or a ticket word said of the companion(s) named just before; `all` of every one ("both in their 80s"). */
-  | { type: 'about'; ages: number[]; ticket?: TicketTypeId; all?: boolean }
+  | { type: 'about'; ages: number[]; ticket?: TicketTypeId; all?: boolean; pronoun?: boolean }
   /** The speaker comes; `age` when they say it ("I'm 71"). */
   | { type: 'self'; age?: number };
 
@@ -114,7 +114,8 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
     String.raw`(?:she|he)(?:'?s| is)\s+(?:only\s+|just\s+)?${AGE}${NOT_TIME}|they(?:'re| are)\s+(?:both\s+)?${AGE}(?:\s*(?:and|&|,)\s*\d{1,2})*${NOT_TIME}|who(?:'?s| is)\s+${AGE}${NOT_TIME}|aged\s+${AGE}|\(\s*\d{1,2}(?:\s*(?:and|&|,)\s*\d{1,2})*\s*\)`,
     (m) => {
       const ages = (m[0].match(/\d{1,2}/g) ?? []).map(Number);
-      return ages.length > 0 ? { type: 'about', ages } : undefined;
+      const pronoun = /^(?:s?he|they)/i.test(m[0]);
+      return ages.length > 0 ? { type: 'about', ages, ...(pronoun ? { pronoun } : {}) } : undefined;
     },
   ],
   [
@@ -259,7 +260,8 @@ function attachAges(pieces: Piece[]): Piece[] {
     } else if (p.type === 'about' && (p.ages.length > 0 || p.ticket)) {
       // Said of nobody named before ("Grandma (a senior)"): a person of their own.
       const n = Math.max(1, p.ages.length);
-      out.push({ type: 'person', n, ages: p.ages, related: false, ...(p.ticket ? { ticket: p.ticket } : {}) });
+      const extra = { ...(p.ticket ? { ticket: p.ticket } : {}), ...(p.pronoun ? { pronoun: true } : {}) };
+      out.push({ type: 'person', n, ages: p.ages, related: false, ...extra });
     } else if (p.type !== 'about') out.push(p);
   }
   return out;
@@ -316,6 +318,9 @@ function decide(found: Piece[], scan: Scan, at: number, listed: boolean): Draft[
   const typedSum = (typed.adult ?? 0) + (typed.child ?? 0) + (typed.senior ?? 0);
   const special = (typed.child ?? 0) + (typed.senior ?? 0) > 0;
   const namedTypes = found.some((p) => p.type === 'typed');
+  // "Oh he's 67", "she's 14": said only of someone already in the party, the age changes their
+  // ticket and never the party's size.
+  const retyped = !self && total === undefined && !namedTypes && people.length > 0 && people.every((p) => p.pronoun);
   if (special || namedTypes) {
     const people_ =
       total !== undefined ? Math.max(total, typedSum) : typedSum + (self && selfTicket === 'adult' ? 1 : 0);
@@ -327,9 +332,15 @@ function decide(found: Piece[], scan: Scan, at: number, listed: boolean): Draft[
       ...(mix.senior ? { senior: mix.senior } : {}),
     };
     const onlyTyped = !self && people.length === 0 && total === undefined;
-    const mode = adding ? 'add' : onlyTyped && CORRECTING.test(scan.original) ? 'refine' : 'replace';
+    const mode = adding
+      ? 'add'
+      : retyped
+        ? 'retype'
+        : onlyTyped && CORRECTING.test(scan.original)
+          ? 'refine'
+          : 'replace';
     drafts.push({ set, mode });
-  } else if (total !== undefined || named > 0)
+  } else if (!retyped && (total !== undefined || named > 0))
     drafts.push({ set: { kind: 'seatCount', count: (total ?? named) + more } });
   else if (more > 0) drafts.push({ set: { kind: 'seatCount', count: more }, mode: 'add' });
   const ages = [...counted.flatMap((p) => p.ages), ...(self && selfAge !== undefined ? [selfAge] : [])];

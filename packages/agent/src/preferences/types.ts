@@ -58,8 +58,10 @@ export type Strength = 'hard' | 'soft';
  * - `add`: the stated amounts join the old ones ("also Sunday", "plus a child").
  * - `widen`: a fallback; the old wish and the new one are both acceptable, and the old one stays as
  *   the preference ("afternoon works too", "otherwise regular is fine").
+ * - `retype`: tickets of the party already known change type ("oh he's 67": an adult becomes a
+ *   senior); with no party known, as `replace`.
  */
-export type Mode = 'replace' | 'refine' | 'add' | 'widen';
+export type Mode = 'replace' | 'refine' | 'add' | 'widen' | 'retype';
 
 /** What a rule read from one phrase, before the clause around it decides hard or soft. */
 export type Draft =
