@@ -254,7 +254,8 @@ function remove(lists: Lists, kind: ConstraintKind, value: string | undefined): 
 
 /**
  * Keeps seat count and ticket mix in agreement: a new mix sets the seat count to its total; a new
- * seat count that no longer matches the old mix drops the mix, whose types are then unknown.
+ * seat count that no longer matches the old mix drops the mix, whose types are then unknown, unless
+ * the party shrank and was all of one type.
  */
 function reconcileParty(lists: Lists, touched: Set<ConstraintKind>): void {
   const mixEntry = ofKind(lists, 'ticketMix')[0];
@@ -265,7 +266,13 @@ function reconcileParty(lists: Lists, touched: Set<ConstraintKind>): void {
   if (touched.has('ticketMix') && total > 0) {
     replaceKind(lists, 'seatCount', [{ c: { kind: 'seatCount', count: total }, strength: mixEntry.strength }]);
   } else if (touched.has('seatCount') && seats?.kind === 'seatCount' && seats.count !== total) {
-    replaceKind(lists, 'ticketMix', []);
+    // "All adults", then "just the 2 of us now": those left are of the one type there was.
+    const types = [adult, child, senior].filter((n) => n > 0).length;
+    const shrunk =
+      types === 1 && seats.count < total
+        ? mix(adult > 0 ? seats.count : 0, child > 0 ? seats.count : 0, senior > 0 ? seats.count : 0)
+        : undefined;
+    replaceKind(lists, 'ticketMix', shrunk ? [{ c: shrunk, strength: mixEntry.strength }] : []);
   }
 }
 

@@ -234,3 +234,26 @@ describe('an age said later of someone already coming', () => {
     expect(party('me and my son', "he's 14")).toEqual([{ kind: 'seatCount', count: 2 }]);
   });
 });
+
+describe('one ticket type for the whole party', () => {
+  it('"all adults", "both seniors": the type of everyone counted', () => {
+    expect(party('3 tickets for iron meridian wednesday evening, all adults')).toEqual([
+      { kind: 'seatCount', count: 3 },
+      { kind: 'ticketMix', adult: 3 },
+    ]);
+    expect(party("we're both seniors, encore sunday")).toEqual([
+      { kind: 'seatCount', count: 2 },
+      { kind: 'ticketMix', senior: 2 },
+    ]);
+    expect(party('all kids films please, 2 tickets')).toEqual([{ kind: 'seatCount', count: 2 }]);
+  });
+
+  it('when a party of one type shrinks, those left are of that type; a mixed one is asked afresh', () => {
+    expect(party('3 tickets, all adults', 'ugh my brother bailed. just the 2 of us now')).toEqual([
+      { kind: 'seatCount', count: 2 },
+      { kind: 'ticketMix', adult: 2 },
+    ]);
+    expect(party('two adults and 2 kids', 'actually just 3 of us')).toEqual([{ kind: 'seatCount', count: 3 }]);
+    expect(party('2 adults', 'make it 3')).toEqual([{ kind: 'seatCount', count: 3 }]);
+  });
+});

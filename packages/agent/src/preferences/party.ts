@@ -47,6 +47,8 @@ type Piece =
   | { type: 'person'; n?: number; ticket?: TicketTypeId; ages: number[]; related: boolean; pronoun?: boolean }
   /** An age or a ticket word said of the companion(s) named just before; `all` of every one ("both in their 80s"). */
   | { type: 'about'; ages: number[]; ticket?: TicketTypeId; all?: boolean; pronoun?: boolean }
+  /** One ticket type for the whole party ("all adults"); `n` when the words count it ("both"). */
+  | { type: 'allOf'; ticket: TicketTypeId; n?: number }
   /** The speaker comes; `age` when they say it ("I'm 71"). */
   | { type: 'self'; age?: number };
 
@@ -65,6 +67,15 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
   [
     String.raw`\(\s*(?:a\s+)?(?:pensioner|senior|oap)\s*\)|(?:who(?:'s| is)|(?:she|he)(?:'s| is))\s+(?:a\s+)?(?:pensioner|senior|oap|retired)`,
     () => ({ type: 'about', ages: [], ticket: 'senior' }),
+  ],
+  [
+    // "3 tickets, all adults", "we're both seniors": the type of everyone counted.
+    `(?:(?:we|they)(?:'re|\\s+are)\\s+)?(all|both)\\s+(?:of (?:us|them)\\s+)?(?:are\\s+)?${TYPE_WORD}(?!'?s?[-\\s]*(?:films?|movies?|shows?|stuff|things|friendly))`,
+    (m) => {
+      const ticket = TYPES.find(([re]) => re.test(m[2] ?? ''))?.[1];
+      if (!ticket) return undefined;
+      return { type: 'allOf', ticket, ...(/^both$/i.test(m[1] ?? '') ? { n: 2 } : {}) };
+    },
   ],
   [
     `(${COUNT}|another)\\s+${TYPE_WORD}(?:'s)?(?:\\s+tickets?)?`,
@@ -300,6 +311,15 @@ function decide(found: Piece[], scan: Scan, at: number, listed: boolean): Draft[
   const [start, end] = clauseAt(scan.original, at);
   const clause = scan.original.slice(start, end);
   const adding = ADDING.test(clause) && total === undefined;
+  const allOf = pieces.find((p): p is Extract<Piece, { type: 'allOf' }> => p.type === 'allOf');
+  const everyone = total ?? allOf?.n;
+  if (allOf && everyone !== undefined) {
+    const drafts: Draft[] = [
+      { set: { kind: 'ticketMix', [allOf.ticket]: everyone }, mode: adding ? 'add' : 'replace' },
+    ];
+    if (allOf.ticket === 'child') drafts.push({ set: { kind: 'ageRating', allowed: ['G', 'PG'] }, implied: true });
+    return drafts;
+  }
   // Companions count when the speaker comes along, a total is said or they join ("my son is coming
   // too"); a bare "a 6 year old" always does.
   const counted = people.filter((p) => self || adding || total !== undefined || !p.related || listed);
