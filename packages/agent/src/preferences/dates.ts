@@ -93,7 +93,8 @@ const monthOf = (token: string) => MONTHS.findIndex((m) => token.toLowerCase().s
 const weekdayOf = (token: string) => WEEKDAYS.findIndex((w) => w.startsWith(token.toLowerCase().slice(0, 3)));
 
 /* Days with a fixed date that people name instead of the date (see NAMED_DAYS). */
-const NAMED_DAY = String.raw`(?:christmas|xmas)(?: eve| day)?|boxing day|new year'?s(?: eve| day)?|hall?owe'?en|valentine'?s(?: day)?`;
+const NAMED_DAY =
+  "(?:christmas|xmas)(?: eve| day)?|boxing day|new year'?s(?: eve| day)?|hall?owe'?en|valentine'?s(?: day)?";
 
 /** The date patterns, each resolving a match to the dates it names (several for "this weekend"). */
 const PATTERNS: Array<[string, (m: RegExpExecArray, today: string) => string[]]> = [
