@@ -1,3 +1,4 @@
+import type { Constraint } from '@usher/booking';
 import { describe, expect, it } from 'vitest';
 import {
   addDays,
@@ -8,7 +9,7 @@ import {
   shortDateLabel,
   weekendDates,
 } from './dates.ts';
-import { hard } from './testing.ts';
+import { hard, soft } from './testing.ts';
 
 // The default scenario's today: Saturday 21 November 2026.
 const dates = (...messages: string[]) => hard(...messages).find((c) => c.kind === 'date');
@@ -71,14 +72,44 @@ describe('date phrasings', () => {
   it('a later day replaces the earlier one; "too" adds; "not" removes', () => {
     expect(dates('this weekend', 'actually make it Sunday')?.dates).toEqual(['2026-11-22']);
     expect(dates('Monday', 'Tuesday works too')?.dates).toEqual(['2026-11-23', '2026-11-24']);
+    expect(dates('Monday', 'also Tuesday')?.dates).toEqual(['2026-11-23', '2026-11-24']);
     expect(dates('this weekend', 'not Saturday')?.dates).toEqual(['2026-11-22']);
     expect(dates('monday, tuesday or wednesday', 'not monday or tuesday')?.dates).toEqual(['2026-11-25']);
+  });
+
+  it('a day that "works too" widens the days wanted: either is acceptable, the first preferred', () => {
+    const dateOf = (list: readonly Constraint[]) => list.find((c) => c.kind === 'date');
+    expect(dateOf(hard('preferably saturday, sunday works too'))).toEqual({
+      kind: 'date',
+      dates: ['2026-11-21', '2026-11-22'],
+    });
+    expect(dateOf(soft('preferably saturday, sunday works too'))).toEqual({ kind: 'date', dates: ['2026-11-21'] });
+    expect(dateOf(hard('ideally tomorrow but monday would be ok too'))?.dates).toEqual(['2026-11-22', '2026-11-23']);
+    expect(dateOf(soft('ideally tomorrow but monday would be ok too'))?.dates).toEqual(['2026-11-22']);
+    // Across messages, as a window widens: the day said first stays the preference.
+    expect(dateOf(hard('wednesday if possible', 'thursday is fine as well'))?.dates).toEqual([
+      '2026-11-25',
+      '2026-11-26',
+    ]);
+    expect(dateOf(soft('wednesday if possible', 'thursday is fine as well'))?.dates).toEqual(['2026-11-25']);
+    // A day offered as only a soft fallback leaves everything soft.
+    expect(dateOf(hard('friday if we can, saturday would be nice too'))).toBeUndefined();
   });
 
   it('a refusal of something else does not reach the day after it', () => {
     expect(dates('anything but horror on monday')?.dates).toEqual(['2026-11-23']);
     expect(dates('no 3D on the 24th')?.dates).toEqual(['2026-11-24']);
     expect(dates('nothing scary this sunday')?.dates).toEqual(['2026-11-22']);
+  });
+
+  it('reads days named for a fixed date, this year or next once past', () => {
+    expect(dates('christmas day, 2 tickets')?.dates).toEqual(['2026-12-25']);
+    expect(dates('on xmas eve')?.dates).toEqual(['2026-12-24']);
+    expect(dates("new year's eve")?.dates).toEqual(['2026-12-31']);
+    expect(dates('new years day')?.dates).toEqual(['2027-01-01']);
+    expect(dates('halloween')?.dates).toEqual(['2027-10-31']);
+    // "Eve" alone is still the evening.
+    expect(hard('friday eve')).toContainEqual({ kind: 'startTime', after: '17:00' });
   });
 
   it('ignores past dates and "the 2nd row"', () => {

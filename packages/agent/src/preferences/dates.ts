@@ -92,6 +92,10 @@ const YEAR = String.raw`(?:,?\s+(\d{4}))?`;
 const monthOf = (token: string) => MONTHS.findIndex((m) => token.toLowerCase().startsWith(m)) + 1;
 const weekdayOf = (token: string) => WEEKDAYS.findIndex((w) => w.startsWith(token.toLowerCase().slice(0, 3)));
 
+/* Days with a fixed date that people name instead of the date (see NAMED_DAYS). */
+const NAMED_DAY =
+  "(?:christmas|xmas)(?: eve| day)?|boxing day|new year'?s(?: eve| day)?|hall?owe'?en|valentine'?s(?: day)?";
+
 /** The date patterns, each resolving a match to the dates it names (several for "this weekend"). */
 const PATTERNS: Array<[string, (m: RegExpExecArray, today: string) => string[]]> = [
   [String.raw`(\d{4})-(\d{2})-(\d{2})`, (m, t) => opt(resolveDayMonth(t, Number(m[3]), Number(m[2]), Number(m[1])))],
@@ -131,18 +135,39 @@ const PATTERNS: Array<[string, (m: RegExpExecArray, today: string) => string[]]>
       return [m[1]?.toLowerCase() === 'next' && day === t ? addDays(t, 7) : day];
     },
   ],
+  // "Christmas day", "new year's eve": this year's, or next year's once past.
+  [`(?:on\\s+)?(${NAMED_DAY})`, (m, t) => namedDay(t, m[1] ?? '')],
   [
     String.raw`(?:the|on)\s+(\d{1,2})(?:st|nd|rd|th)(?!\s*(?:row|seat|place))`,
     (m, t) => opt(resolveDayOfMonth(t, Number(m[1]))),
   ],
 ];
+/** Days with a fixed date that people name instead of the date: day and month. */
+const NAMED_DAYS: Array<[RegExp, number, number]> = [
+  [/^(?:christmas|xmas) eve$/i, 24, 12],
+  [/^(?:christmas|xmas)(?: day)?$/i, 25, 12],
+  [/^boxing day$/i, 26, 12],
+  [/^new year'?s eve$/i, 31, 12],
+  [/^new year'?s(?: day)?$/i, 1, 1],
+  [/^hall?owe'?en$/i, 31, 10],
+  [/^valentine'?s(?: day)?$/i, 14, 2],
+];
+
+function namedDay(today: string, words: string): string[] {
+  const found = NAMED_DAYS.find(([re]) => re.test(words.replace(/\s+/g, ' ')));
+  return found ? opt(resolveDayMonth(today, found[1], found[2])) : [];
+}
 const opt = (d: string | undefined) => (d === undefined ? [] : [d]);
 const optNumber = (s: string | undefined) => (s === undefined ? undefined : Number(s));
 
 const DAY_NEGATION_REACH = 2;
 
-/* "Sunday works too", "also Monday": add to the dates already wanted rather than replace them. */
-const ADDING = /\b(?:also|too|as well|either)\b/i;
+/*
+ * "Sunday works too", "also Monday": a fallback, which widens the days wanted as "afternoon works
+ * too" widens a window (either day acceptable, the first still preferred); "either" adds.
+ */
+const WIDENING = /\b(?:also|too|as well)\b/i;
+const ADDING = /\beither\b/i;
 
 /** Dates: today, tonight, tomorrow, weekends, weekday names, explicit dates; "not Monday" drops one. */
 export const dateRule: Rule = (scan) =>
@@ -162,7 +187,8 @@ function dateDrafts(scan: Scan, m: RegExpExecArray, dates: string[]): Hit['draft
   if (p === 'skip') return [];
   if (p === 'negative') return dates.map((value): Draft => ({ remove: 'date', value }));
   const [start, end] = clauseAt(scan.original, at);
-  const mode = ADDING.test(scan.original.slice(start, end)) ? 'add' : 'replace';
+  const clause = scan.original.slice(start, end);
+  const mode = WIDENING.test(clause) ? 'widen' : ADDING.test(clause) ? 'add' : 'replace';
   const drafts: Draft[] = [{ set: { kind: 'date', dates }, mode }];
   // "Tonight" is a time as well as a day: the evening, unless a clock time says otherwise.
   if (/^tonight$/i.test(m[0])) drafts.push({ set: { kind: 'startTime', after: '17:00' }, rank: 0 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { read } from './testing.ts';
+import { hard, read } from './testing.ts';
 
 const kinds = (...m: string[]) => {
   const { hard, soft } = read(...m).model;
@@ -23,6 +23,17 @@ describe('withdrawing wishes', () => {
   ])('"%s" removes %s', (text, kind) => {
     expect(kinds(FULL)).toContain(kind);
     expect(kinds(FULL, text)).not.toContain(kind);
+  });
+
+  it('keeps the wish a condition states: "don\'t mind what time as long as it\'s not in the morning"', () => {
+    expect(hard("tomorrow, i don't mind what time as long as it's not in the morning")).toContainEqual({
+      kind: 'startTime',
+      after: '12:00',
+    });
+    expect(kinds('IMAX', "don't care about the format, just not 3D")).toEqual(['format']);
+    expect(hard('IMAX', "don't care about the format, just not 3D")).toEqual([{ kind: 'format', not: ['3D'] }]);
+    // Without a condition the kind is withdrawn.
+    expect(kinds('after 6pm', "i don't mind what time")).toEqual([]);
   });
 
   it('removes only the named value of a list', () => {

@@ -40,12 +40,22 @@ const NO_PREFERENCE = String.raw`(?:no (?:particular |real |strong )?preferences
 const NOT_NEEDED = String.raw`(?:no need (?:for|to)|don'?t need(?: to)?|do not need(?: to)?|doesn'?t (?:need|have) to|needn'?t)(?:\s+(?:be|sit|have|get|see))?(?:\s+(?:the|an?|in))?`;
 const DOES_NOT_MATTER = String.raw`(?:really\s+)?(?:(?:doesn'?t|does not|don'?t|do not)\s+matter|(?:is|are)\s+(?:flexible|not important|unimportant|optional|negotiable)|(?:isn'?t|aren'?t)\s+important)`;
 
+/*
+ * "I don't mind what time as long as it's not in the morning", "don't care about the format, just
+ * not 3D": a withdrawal with a condition applies first, and the condition's wish then stands.
+ */
+const CONDITION =
+  /^\s*,?\s*(?:(?:really|much|at all|tbh)\s+)?(?:as long as|so long as|provided|providing|unless|except|but not|just not|only not)\b/i;
+
 /** Withdrawals of a wish, by value or by kind. */
 export const dismissRule: Rule = (scan) => {
   const t = targets(scan);
   const read = (term: string | undefined, m: RegExpExecArray) => {
     const target = t.resolve(term ?? '');
-    return target ? { ...span(m), drafts: drafts(target) } : undefined;
+    if (!target) return undefined;
+    const after = scan.original.slice((m.index ?? 0) + m[0].length);
+    const conditional = CONDITION.test(after);
+    return { ...span(m), drafts: drafts(target).map((d) => (conditional ? { ...d, rank: 0 } : d)) };
   };
   return [
     ...hits(scan, `(?:${FORGET}|${NO_PREFERENCE}|${NOT_NEEDED})\\s+(${t.source})`, (m) => read(m[1], m)),

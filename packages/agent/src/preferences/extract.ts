@@ -85,7 +85,7 @@ function nonOverlapping(found: Hit[]): Hit[] {
 }
 
 function toOp(draft: Draft, at: number, original: string): Op {
-  if ('remove' in draft) return { type: 'remove', kind: draft.remove, value: draft.value, at, rank: 1 };
+  if ('remove' in draft) return { type: 'remove', kind: draft.remove, value: draft.value, at, rank: draft.rank ?? 1 };
   const kind = draft.set.kind;
   // Preferences are soft by definition; otherwise the clause decides, and plain statements are hard.
   const strength = PREFERENCE_KINDS.includes(kind)

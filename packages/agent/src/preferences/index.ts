@@ -47,7 +47,7 @@ export function updatePreferences(current: PreferenceModel, text: string, contex
     };
   }
   const merged = merge(current, ops);
-  const questions = openQuestions(merged, reading.text, rest);
+  const questions = openQuestions(merged, reading.text, rest, current);
   const model = questions.length > 0 ? { ...merged, questions } : merged;
   return {
     model,

@@ -11,9 +11,9 @@ import type { Op, PreferenceModel, Strength } from './types.ts';
  *   ("no horror", later "no thrillers either"), and a value moves sides when restated;
  * - time windows: a named window ("evening", "around 7") replaces both bounds, a single bound
  *   ("before 9") changes only its side, dropping the other side if they no longer fit together;
- * - counts (seat count, ticket mix, dates) may be added to ("plus a child", "Sunday works too");
+ * - counts (seat count, ticket mix, dates) may be added to ("plus a child", "either day");
  * - a fallback widens what is acceptable and keeps the old wish as the preference ("afternoon works
- *   too", "otherwise regular is fine");
+ *   too", "otherwise regular is fine", "Sunday works too");
  * - everything else is replaced whole.
  * A kind can then sit in both lists (hard "not 3D", soft "IMAX"); each list holds at most one
  * constraint per kind once a message has touched it.
@@ -76,6 +76,7 @@ function set(lists: Lists, op: Extract<Op, { type: 'set' }>, replaced: Set<Const
   if (SIDES[kind]) return setSides(lists, op, strength, replaced);
   if (BOUNDED.includes(kind)) return setBounds(lists, op, strength);
   if (op.mode === 'add') return replaceKind(lists, kind, [{ c: added(lists, op.constraint), strength }]);
+  if (op.mode === 'retype' && op.constraint.kind === 'ticketMix') return retype(lists, op.constraint, strength);
   if (op.mode === 'refine' && kind === 'ticketMix') {
     // "No, just one adult": the named ticket types change, the others stay.
     const old = ofKind(lists, 'ticketMix')[0]?.c;
@@ -216,6 +217,23 @@ function added(lists: Lists, c: Constraint): Constraint {
   return mix(sum(base.adult, c.adult), sum(base.child, c.child), sum(base.senior, c.senior));
 }
 
+/**
+ * "Courtside for me and my dad", then "oh he's 67": the party keeps its size and adults become the
+ * types named, where the party does not hold them yet ("my 2 kids", then "they're 6 and 9", changes
+ * nothing); with no party known, or too few adults, the types are the party.
+ */
+function retype(lists: Lists, c: Extract<Constraint, { kind: 'ticketMix' }>, strength: Strength): void {
+  const old = ofKind(lists, 'ticketMix')[0]?.c;
+  const seats = ofKind(lists, 'seatCount')[0]?.c;
+  const base: { adult?: number; child?: number; senior?: number } | undefined =
+    old?.kind === 'ticketMix' ? old : seats?.kind === 'seatCount' ? { adult: seats.count } : undefined;
+  const child = Math.max(c.child ?? 0, base?.child ?? 0);
+  const senior = Math.max(c.senior ?? 0, base?.senior ?? 0);
+  const adult = (base?.adult ?? 0) - (child - (base?.child ?? 0)) - (senior - (base?.senior ?? 0));
+  if (!base || adult < 0) return replaceKind(lists, 'ticketMix', [{ c, strength }]);
+  replaceKind(lists, 'ticketMix', [{ c: mix(adult, child, senior), strength }]);
+}
+
 function mix(adult: number, child: number, senior: number): Constraint {
   return {
     kind: 'ticketMix',
@@ -236,7 +254,8 @@ function remove(lists: Lists, kind: ConstraintKind, value: string | undefined): 
 
 /**
  * Keeps seat count and ticket mix in agreement: a new mix sets the seat count to its total; a new
- * seat count that no longer matches the old mix drops the mix, whose types are then unknown.
+ * seat count that no longer matches the old mix drops the mix, whose types are then unknown, unless
+ * the party shrank and was all of one type.
  */
 function reconcileParty(lists: Lists, touched: Set<ConstraintKind>): void {
   const mixEntry = ofKind(lists, 'ticketMix')[0];
@@ -247,7 +266,13 @@ function reconcileParty(lists: Lists, touched: Set<ConstraintKind>): void {
   if (touched.has('ticketMix') && total > 0) {
     replaceKind(lists, 'seatCount', [{ c: { kind: 'seatCount', count: total }, strength: mixEntry.strength }]);
   } else if (touched.has('seatCount') && seats?.kind === 'seatCount' && seats.count !== total) {
-    replaceKind(lists, 'ticketMix', []);
+    // "All adults", then "just the 2 of us now": those left are of the one type there was.
+    const types = [adult, child, senior].filter((n) => n > 0).length;
+    const shrunk =
+      types === 1 && seats.count < total
+        ? mix(adult > 0 ? seats.count : 0, child > 0 ? seats.count : 0, senior > 0 ? seats.count : 0)
+        : undefined;
+    replaceKind(lists, 'ticketMix', shrunk ? [{ c: shrunk, strength: mixEntry.strength }] : []);
   }
 }
 

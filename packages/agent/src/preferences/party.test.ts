@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { hard } from './testing.ts';
+import { HOW_MANY } from './questions.ts';
+import { hard, read } from './testing.ts';
 
 const party = (...m: string[]) => hard(...m).filter((c) => c.kind === 'seatCount' || c.kind === 'ticketMix');
 
@@ -172,5 +173,87 @@ describe('what a young party may see', () => {
       { kind: 'ageRating', allowed: ['G', 'PG', 'PG-13'] },
     ]);
     expect(rating('paper lanterns, 2 adults 2 kids')).toEqual([]);
+  });
+
+  it('children without a number are asked about, and only films for children fit meanwhile', () => {
+    const { model } = read('we want to see something on sunday, me and the grandkids');
+    expect(model.hard).toContainEqual({ kind: 'ageRating', allowed: ['G', 'PG'] });
+    expect(model.questions).toEqual([HOW_MANY]);
+    expect(rating('me and my friends on sunday')).toEqual([]);
+  });
+});
+
+describe('how people give ages', () => {
+  it.each([
+    ['me my husband and our little one whos 6, 3 tickets', { adult: 2, child: 1 }],
+    ['me and my mum, shes 70', { adult: 1, senior: 1 }],
+    ["me and my two granddaughters, they're 5 and 8", { adult: 1, child: 2 }],
+    ['my 3 kids (4, 7 and 11) and me', { adult: 1, child: 3 }],
+    ['for my nan and grandad, both in their 80s', { senior: 2 }],
+    ['me and my aunt, she is in her late 70s', { adult: 1, senior: 1 }],
+    ["me and my two granddaughters, they're 5 and 8. I'm 71", { child: 2, senior: 1 }],
+  ])('"%s"', (text, mix) => {
+    const seats = Object.values(mix).reduce((a, b) => a + b, 0);
+    expect(party(text)).toEqual([
+      { kind: 'seatCount', count: seats },
+      { kind: 'ticketMix', ...mix },
+    ]);
+  });
+
+  it("the speaker's age is their ticket only when it is an age", () => {
+    expect(party("i'm 40, me and my dad who is 70")).toEqual([
+      { kind: 'seatCount', count: 2 },
+      { kind: 'ticketMix', adult: 1, senior: 1 },
+    ]);
+    expect(party("i'm 10 mins away, 2 tickets")).toEqual([{ kind: 'seatCount', count: 2 }]);
+    expect(hard("i'm 15, me and my mate tonight")).toContainEqual({ kind: 'ageRating', allowed: ['G', 'PG', 'PG-13'] });
+  });
+
+  it('"me + 1", "me and 2 others": the speaker and that many more', () => {
+    expect(party('deep blue cities sunday, me + 1')).toEqual([{ kind: 'seatCount', count: 2 }]);
+    expect(party('me and 2 others, friday')).toEqual([{ kind: 'seatCount', count: 3 }]);
+    expect(party('me + 3 mates')).toEqual([{ kind: 'seatCount', count: 4 }]);
+  });
+});
+
+describe('an age said later of someone already coming', () => {
+  it('changes their ticket and keeps the party', () => {
+    expect(party('courtside tmrw for me and my dad', "oh he's 67 btw so he gets the senior price")).toEqual([
+      { kind: 'seatCount', count: 2 },
+      { kind: 'ticketMix', adult: 1, senior: 1 },
+    ]);
+    expect(party('paper lanterns sunday, 3 tickets', "she's 5")).toEqual([
+      { kind: 'seatCount', count: 3 },
+      { kind: 'ticketMix', adult: 2, child: 1 },
+    ]);
+    // Ages of people already typed change nothing; a teenager pays as an adult.
+    expect(party('me and my 2 kids', "they're 6 and 9")).toEqual([
+      { kind: 'seatCount', count: 3 },
+      { kind: 'ticketMix', adult: 1, child: 2 },
+    ]);
+    expect(party('me and my son', "he's 14")).toEqual([{ kind: 'seatCount', count: 2 }]);
+  });
+});
+
+describe('one ticket type for the whole party', () => {
+  it('"all adults", "both seniors": the type of everyone counted', () => {
+    expect(party('3 tickets for iron meridian wednesday evening, all adults')).toEqual([
+      { kind: 'seatCount', count: 3 },
+      { kind: 'ticketMix', adult: 3 },
+    ]);
+    expect(party("we're both seniors, encore sunday")).toEqual([
+      { kind: 'seatCount', count: 2 },
+      { kind: 'ticketMix', senior: 2 },
+    ]);
+    expect(party('all kids films please, 2 tickets')).toEqual([{ kind: 'seatCount', count: 2 }]);
+  });
+
+  it('when a party of one type shrinks, those left are of that type; a mixed one is asked afresh', () => {
+    expect(party('3 tickets, all adults', 'ugh my brother bailed. just the 2 of us now')).toEqual([
+      { kind: 'seatCount', count: 2 },
+      { kind: 'ticketMix', adult: 2 },
+    ]);
+    expect(party('two adults and 2 kids', 'actually just 3 of us')).toEqual([{ kind: 'seatCount', count: 3 }]);
+    expect(party('2 adults', 'make it 3')).toEqual([{ kind: 'seatCount', count: 3 }]);
   });
 });

@@ -44,17 +44,20 @@ type Piece =
   | { type: 'total'; n: number }
   | { type: 'more'; n: number }
   /** Companions: `n` undefined when the words give no number ("my kids"). */
-  | { type: 'person'; n?: number; ticket?: TicketTypeId; ages: number[]; related: boolean }
-  /** An age or a ticket word said of the companion(s) named just before. */
-  | { type: 'about'; ages: number[]; ticket?: TicketTypeId }
-  | { type: 'self' };
+  | { type: 'person'; n?: number; ticket?: TicketTypeId; ages: number[]; related: boolean; pronoun?: boolean }
+  /** An age or a ticket word said of the companion(s) named just before; `all` of every one ("both in their 80s"). */
+  | { type: 'about'; ages: number[]; ticket?: TicketTypeId; all?: boolean; pronoun?: boolean }
+  /** One ticket type for the whole party ("all adults"); `n` when the words count it ("both"). */
+  | { type: 'allOf'; ticket: TicketTypeId; n?: number }
+  /** The speaker comes; `age` when they say it ("I'm 71"). */
+  | { type: 'self'; age?: number };
 
 const countOf = (token: string | undefined) => (token === undefined ? undefined : parseCount(token));
 
 function person(words: string, n: number | undefined, ages: number[] = []): Piece {
   const w = words.toLowerCase().trim();
   const known = n ?? PAIRS[w] ?? (new RegExp(`^(?:${RELATIONS})$`, 'i').test(w) ? undefined : 1);
-  const ticket = CHILD_WORDS.test(w) || /^little (?:girl|boy)s?$/i.test(w) ? 'child' : undefined;
+  const ticket = CHILD_WORDS.test(w) || /^little (?:girl|boy|one)s?$/i.test(w) ? 'child' : undefined;
   return { type: 'person', n: known, ages, related: true, ...(ticket ? { ticket } : {}) };
 }
 
@@ -64,6 +67,15 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
   [
     String.raw`\(\s*(?:a\s+)?(?:pensioner|senior|oap)\s*\)|(?:who(?:'s| is)|(?:she|he)(?:'s| is))\s+(?:a\s+)?(?:pensioner|senior|oap|retired)`,
     () => ({ type: 'about', ages: [], ticket: 'senior' }),
+  ],
+  [
+    // "3 tickets, all adults", "we're both seniors": the type of everyone counted.
+    `(?:(?:we|they)(?:'re|\\s+are)\\s+)?(all|both)\\s+(?:of (?:us|them)\\s+)?(?:are\\s+)?${TYPE_WORD}(?!'?s?[-\\s]*(?:films?|movies?|shows?|stuff|things|friendly))`,
+    (m) => {
+      const ticket = TYPES.find(([re]) => re.test(m[2] ?? ''))?.[1];
+      if (!ticket) return undefined;
+      return { type: 'allOf', ticket, ...(/^both$/i.test(m[1] ?? '') ? { n: 2 } : {}) };
+    },
   ],
   [
     `(${COUNT}|another)\\s+${TYPE_WORD}(?:'s)?(?:\\s+tickets?)?`,
@@ -98,7 +110,7 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
     },
   ],
   [
-    `(?:my|our|his|her|the)\\s+(?:(${SPELLED_OR_DIGITS})\\s+)?(?:little\\s+|young\\s+|elderly\\s+|old\\s+)?(${RELATIONS}|${RELATION}|little (?:girl|boy)s?)(?!\\w)`,
+    `(?:my|our|his|her|the)\\s+(?:(${SPELLED_OR_DIGITS})\\s+)?(?:little\\s+|young\\s+|elderly\\s+|old\\s+)?(${RELATIONS}|${RELATION}|little (?:girl|boy|one)s?)(?!\\w)`,
     (m) => person(m[2] ?? '', countOf(m[1])),
   ],
   [`(${SPELLED_OR_DIGITS})\\s+(?:of my\\s+)?(${RELATIONS})`, (m) => person(m[2] ?? '', countOf(m[1]))],
@@ -109,11 +121,33 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
   ],
   [`(?:a|an|one)\\s+(?:fellow\\s+)?(${RELATION})(?!\\w)`, (m) => ({ ...person(m[1] ?? '', 1), related: true })],
   [
-    // "she's 5", "they're 7", "who is 68", "(6 and 9)", "aged 70", "(a pensioner)"
-    String.raw`(?:she|he)(?:'s| is)\s+(?:only\s+|just\s+)?${AGE}${NOT_TIME}|they(?:'re| are)\s+(?:both\s+)?${AGE}${NOT_TIME}|who(?:'s| is)\s+${AGE}${NOT_TIME}|aged\s+${AGE}|\(\s*(\d{1,2})\s*(?:(?:and|&|,)\s*(\d{1,2}))?\s*\)`,
+    // "she's 5", "they're 5 and 8", "who is 68", "whos 6", "(6 and 9)", "(4, 7 and 11)", "aged 70"
+    String.raw`(?:she|he)(?:'?s| is)\s+(?:only\s+|just\s+)?${AGE}${NOT_TIME}|they(?:'re| are)\s+(?:both\s+)?${AGE}(?:\s*(?:and|&|,)\s*\d{1,2})*${NOT_TIME}|who(?:'?s| is)\s+${AGE}${NOT_TIME}|aged\s+${AGE}|\(\s*\d{1,2}(?:\s*(?:and|&|,)\s*\d{1,2})*\s*\)`,
     (m) => {
-      const ages = [m[1], m[2], m[3], m[4], m[5], m[6]].filter((a) => a !== undefined).map(Number);
-      return ages.length > 0 ? { type: 'about', ages } : undefined;
+      const ages = (m[0].match(/\d{1,2}/g) ?? []).map(Number);
+      const pronoun = /^(?:s?he|they)/i.test(m[0]);
+      return ages.length > 0 ? { type: 'about', ages, ...(pronoun ? { pronoun } : {}) } : undefined;
+    },
+  ],
+  [
+    // "both in their 80s", "in her late 60s": an age by the decade, said of everyone named when "both" or "all"
+    String.raw`(?:(both|all)\s+)?in\s+(?:their|her|his)\s+(?:(early|mid|late)[- ]?)?([1-9])0'?s`,
+    (m) => {
+      const age = Number(m[3]) * 10 + ({ early: 1, mid: 5, late: 7 }[(m[2] ?? '').toLowerCase()] ?? 0);
+      return { type: 'about', ages: [age], ...(m[1] ? { all: true } : {}) };
+    },
+  ],
+  [
+    // "I'm 71": the speaker's own age gives their ticket.
+    String.raw`(?:i'?m|i am)\s+${AGE}${NOT_TIME}(?!\s*(?:mins?|minutes?|hours?|hrs?|km|miles?|mi|%|quid|dollars|bucks))`,
+    (m) => ({ type: 'self', age: Number(m[1] ?? m[2]) }),
+  ],
+  [
+    // "me + 1", "me and 2 others": the speaker and a number of others.
+    `me\\s*(?:\\+|plus|and|&)\\s*(${SPELLED_OR_DIGITS})(?:\\s+(?:others?|more))?(?=\\s*(?:[,.;!?)]|$))`,
+    (m) => {
+      const n = parseCount(m[1] ?? '');
+      return n ? { type: 'total', n: n + 1 } : undefined;
     },
   ],
   [
@@ -223,6 +257,12 @@ function attachAges(pieces: Piece[]): Piece[] {
       out.splice(out.indexOf(previous), 1, { type: 'person', n: ages.length, ages, related: false });
       continue;
     }
+    const unaged = out.filter((q): q is Person => q.type === 'person' && q.ages.length === 0);
+    if (p.type === 'about' && p.all && p.ages.length === 1 && unaged.length > 0) {
+      // "My nan and grandad, both in their 80s": the age is everyone's named so far.
+      for (const q of unaged) Object.assign(q, { n: q.n ?? 1, ages: Array(q.n ?? 1).fill(p.ages[0]) });
+      continue;
+    }
     const last = [...out].reverse().find((q): q is Person => q.type === 'person');
     if (p.type === 'about' && last && last.ages.length === 0) {
       const n = last.n ?? Math.max(1, p.ages.length);
@@ -231,7 +271,8 @@ function attachAges(pieces: Piece[]): Piece[] {
     } else if (p.type === 'about' && (p.ages.length > 0 || p.ticket)) {
       // Said of nobody named before ("Grandma (a senior)"): a person of their own.
       const n = Math.max(1, p.ages.length);
-      out.push({ type: 'person', n, ages: p.ages, related: false, ...(p.ticket ? { ticket: p.ticket } : {}) });
+      const extra = { ...(p.ticket ? { ticket: p.ticket } : {}), ...(p.pronoun ? { pronoun: true } : {}) };
+      out.push({ type: 'person', n, ages: p.ages, related: false, ...extra });
     } else if (p.type !== 'about') out.push(p);
   }
   return out;
@@ -254,6 +295,11 @@ function decide(found: Piece[], scan: Scan, at: number, listed: boolean): Draft[
   const pieces = attachAges(found);
   const people = pieces.filter((p): p is Person => p.type === 'person');
   const self = pieces.some((p) => p.type === 'self');
+  // The speaker's own age ("I'm 71") gives them a ticket other than an adult's.
+  const selfAge = pieces.find(
+    (p): p is Extract<Piece, { type: 'self' }> => p.type === 'self' && p.age !== undefined,
+  )?.age;
+  const selfTicket = selfAge === undefined ? 'adult' : ticketForAge(selfAge);
   const totals = pieces.filter((p) => p.type === 'total');
   const total = totals.length > 0 ? (totals[totals.length - 1] as { n: number }).n : undefined;
   const typed: Partial<Record<TicketTypeId, number>> = {};
@@ -265,10 +311,24 @@ function decide(found: Piece[], scan: Scan, at: number, listed: boolean): Draft[
   const [start, end] = clauseAt(scan.original, at);
   const clause = scan.original.slice(start, end);
   const adding = ADDING.test(clause) && total === undefined;
+  const allOf = pieces.find((p): p is Extract<Piece, { type: 'allOf' }> => p.type === 'allOf');
+  const everyone = total ?? allOf?.n;
+  if (allOf && everyone !== undefined) {
+    const drafts: Draft[] = [
+      { set: { kind: 'ticketMix', [allOf.ticket]: everyone }, mode: adding ? 'add' : 'replace' },
+    ];
+    if (allOf.ticket === 'child') drafts.push({ set: { kind: 'ageRating', allowed: ['G', 'PG'] }, implied: true });
+    return drafts;
+  }
   // Companions count when the speaker comes along, a total is said or they join ("my son is coming
   // too"); a bare "a 6 year old" always does.
   const counted = people.filter((p) => self || adding || total !== undefined || !p.related || listed);
-  if (counted.some((p) => p.n === undefined) && total === undefined && Object.keys(typed).length === 0) return [];
+  if (counted.some((p) => p.n === undefined) && total === undefined && Object.keys(typed).length === 0) {
+    // "Me and the grandkids": how many is a question, but children are coming all the same.
+    const children = counted.some((p) => p.n === undefined && p.ticket === 'child');
+    return children ? [{ set: { kind: 'ageRating', allowed: ['G', 'PG'] }, implied: true }] : [];
+  }
+  if (self && selfTicket !== 'adult') typed[selfTicket] = (typed[selfTicket] ?? 0) + 1;
   for (const p of counted) {
     const tickets = p.ages.length > 0 ? p.ages.map(ticketForAge) : Array(p.n ?? 0).fill(p.ticket ?? 'adult');
     for (const t of tickets) typed[t as TicketTypeId] = (typed[t as TicketTypeId] ?? 0) + 1;
@@ -278,8 +338,12 @@ function decide(found: Piece[], scan: Scan, at: number, listed: boolean): Draft[
   const typedSum = (typed.adult ?? 0) + (typed.child ?? 0) + (typed.senior ?? 0);
   const special = (typed.child ?? 0) + (typed.senior ?? 0) > 0;
   const namedTypes = found.some((p) => p.type === 'typed');
+  // "Oh he's 67", "she's 14": said only of someone already in the party, the age changes their
+  // ticket and never the party's size.
+  const retyped = !self && total === undefined && !namedTypes && people.length > 0 && people.every((p) => p.pronoun);
   if (special || namedTypes) {
-    const people_ = total !== undefined ? Math.max(total, typedSum) : typedSum + (self ? 1 : 0);
+    const people_ =
+      total !== undefined ? Math.max(total, typedSum) : typedSum + (self && selfTicket === 'adult' ? 1 : 0);
     const mix = { ...typed, adult: (typed.adult ?? 0) + Math.max(0, people_ - typedSum) };
     const set = {
       kind: 'ticketMix' as const,
@@ -288,12 +352,18 @@ function decide(found: Piece[], scan: Scan, at: number, listed: boolean): Draft[
       ...(mix.senior ? { senior: mix.senior } : {}),
     };
     const onlyTyped = !self && people.length === 0 && total === undefined;
-    const mode = adding ? 'add' : onlyTyped && CORRECTING.test(scan.original) ? 'refine' : 'replace';
+    const mode = adding
+      ? 'add'
+      : retyped
+        ? 'retype'
+        : onlyTyped && CORRECTING.test(scan.original)
+          ? 'refine'
+          : 'replace';
     drafts.push({ set, mode });
-  } else if (total !== undefined || named > 0)
+  } else if (!retyped && (total !== undefined || named > 0))
     drafts.push({ set: { kind: 'seatCount', count: (total ?? named) + more } });
   else if (more > 0) drafts.push({ set: { kind: 'seatCount', count: more }, mode: 'add' });
-  const ages = counted.flatMap((p) => p.ages);
+  const ages = [...counted.flatMap((p) => p.ages), ...(self && selfAge !== undefined ? [selfAge] : [])];
   const youngest = ages.length > 0 ? Math.min(...ages) : (typed.child ?? 0) > 0 ? 0 : undefined;
   const allowed = youngest === undefined ? undefined : ratingsForAge(youngest);
   if (allowed) drafts.push({ set: { kind: 'ageRating', allowed }, implied: true });

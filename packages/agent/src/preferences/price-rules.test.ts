@@ -58,6 +58,17 @@ describe('price limits without a currency, in total or per ticket', () => {
     expect(price(text)).toEqual({ hard: [{ kind: 'price', maxTotal }], soft: [] });
   });
 
+  it('money the participant has is the budget, when it carries a currency', () => {
+    expect(price("4 adults, we've got about 70 quid between us")).toEqual({
+      hard: [{ kind: 'price', maxTotal: 70 }],
+      soft: [],
+    });
+    expect(price('2 tickets, i only have $30')).toEqual({ hard: [{ kind: 'price', maxTotal: 30 }], soft: [] });
+    expect(price("we've got a tenner each, 2 of us")).toEqual({ hard: [{ kind: 'price', maxTotal: 20 }], soft: [] });
+    // "We have 2 kids": a bare number had is not money.
+    expect(price('we have 2 kids, paper lanterns sunday')).toEqual({ hard: [], soft: [] });
+  });
+
   it('"no more than $30 for both" is a total, and "both" is the party', () => {
     expect(hard('no more than $30 for both')).toEqual([
       { kind: 'seatCount', count: 2 },

@@ -43,7 +43,13 @@ const ABOUT = String.raw`(?:\s+(?:of|about|around|roughly|approx(?:imately)?|lik
 /** After an amount: "40 max", "$40 tops", "25 or less", "50 budget". */
 const AFTER = String.raw`(?:\s+(?:max(?:imum)?|tops|or less|or under|or below|at most|at the most|limit|budget|cap|max(?:imum)? budget))`;
 
+/** An amount that carries its currency: "70 quid", "$40", "a tenner". */
+const MONEY = `(?:${CUR}\\s*${NUMBER}(?:\\s*${CUR_WORD})?|${NUMBER}\\s*(?:${CUR_WORD}|${CUR})|${NOTE})`;
+/** Money the participant has is their budget: "we've got about 70 quid between us", "i only have $30". */
+const HAVE = String.raw`(?:we|i)(?:'ve|\s+have)?\s+(?:only\s+|just\s+)?(?:got|have)`;
+
 const LEADS = [
+  `(?<lead>${HAVE})${ABOUT}\\s+(?<amount>${MONEY})(?<tail>${TAIL})?`,
   `(?<lead>${MONEY_LEAD}(?:\\s+${UP_TO})?|${NOT_OVER}|${UP_TO})${ABOUT}\\s+(?<amount>${AMOUNT})${NOT_MONEY}(?<tail>${TAIL})?${AFTER}?`,
   `(?<amount>${AMOUNT})${NOT_MONEY}(?<tail>${TAIL})?(?<after>${AFTER})`,
   `(?:(?:we|i)(?:'ve|\\s+have)?\\s+(?:got\\s+)?|got\\s+)?(?<amount>${AMOUNT})${NOT_MONEY}(?<tail>${TAIL})?\\s+(?<lead>to spend)`,

@@ -45,4 +45,16 @@ describe('what the reader could not settle', () => {
     expect(understanding.fixes).toContainEqual({ from: 'orbitel drift', to: 'Orbital Drift' });
     expect(understanding.unread).toEqual(['cat', 'says']);
   });
+
+  it('a number naming the hour of a time already wished for refers back to it', () => {
+    const first = 'paper lanterns sunday at 11am, 2 adults 1 kid';
+    expect(read(first, 'wait no 11 is too early for us, make it the afternoon').model.questions).toBe(undefined);
+    // Another number in the same words is still a doubt.
+    expect(read(first, 'wait no 9 is too early for us, make it the afternoon').model.questions).toEqual([
+      'What did you mean by "wait no 9 is"?',
+    ]);
+    // With no time said before, the number is asked about.
+    const later = 'wait no 11 is too early for us, make it the afternoon';
+    expect(read('paper lanterns sunday, 2 adults 1 kid', later).model.questions).toHaveLength(1);
+  });
 });

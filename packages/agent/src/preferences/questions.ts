@@ -8,12 +8,27 @@ import type { Op, PreferenceModel } from './types.ts';
  * week"): booking one ticket would be a guess. Filler words ("please", "hi", "something") are no doubt.
  */
 
-/** Questions still open after a message: a new doubt, or an old one the message did not settle. */
-export function openQuestions(after: PreferenceModel, text: string, rest: string): string[] {
-  const number = /\b\d{1,4}\b/.exec(rest);
+/**
+ * Questions still open after a message: a new doubt, or an old one the message did not settle. A
+ * number that names the hour of a time already wished for ("11am", then "wait no 11 is too early")
+ * refers back to it and is no doubt.
+ */
+export function openQuestions(after: PreferenceModel, text: string, rest: string, before?: PreferenceModel): string[] {
+  const hours = before ? hoursSaid(before) : new Set<number>();
+  const number = [...rest.matchAll(/\b\d{1,4}\b/g)].find((m) => !hours.has(Number(m[0]) % 12));
   // The stray number may be the count itself ("for 7"), so it is the one question asked.
   if (number) return [`What did you mean by "${around(text, number.index, number[0].length)}"?`];
   return partyKnown(after) ? [] : [HOW_MANY];
+}
+
+/** The hours (on a 12-hour clock face) of the start and end bounds a model holds. */
+function hoursSaid(model: PreferenceModel): Set<number> {
+  const out = new Set<number>();
+  for (const c of [...model.hard, ...model.soft]) {
+    if (c.kind !== 'startTime' && c.kind !== 'endTime') continue;
+    for (const bound of [c.after, c.before]) if (bound) out.add(Number(bound.slice(0, 2)) % 12);
+  }
+  return out;
 }
 
 /**

@@ -29,7 +29,8 @@ const SHORTHAND: Array<[RegExp, string]> = [
   // "more then 40", "earlier then 7": "then" after a comparison is "than".
   [/\b(more|less|earlier|later|rather|other|cheaper|further|closer|no more|higher|lower) then\b/gi, '$1 than'],
   [/\barvo\b/gi, 'afternoon'],
-  [/\beve\b/gi, 'evening'],
+  // Not the eve of a named day ("christmas eve", "new year's eve"), which the dates read.
+  [/(?<!\b(?:christmas|xmas|year'?s)\s+)\beve\b/gi, 'evening'],
   [/\bbf\b/gi, 'boyfriend'],
   [/\bgf\b/gi, 'girlfriend'],
   [/\bbro\b/gi, 'brother'],

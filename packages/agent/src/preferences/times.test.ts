@@ -175,4 +175,24 @@ describe('direction and refusal of a time', () => {
     expect(model.hard).toContainEqual({ kind: 'date', dates: ['2026-11-21'] });
     expect(model.hard).toContainEqual({ kind: 'title', not: ['The Hollow House'] });
   });
+
+  it('a part of the day refused as such leaves the rest of the day', () => {
+    expect(start("any day is ok as long as it's not in the morning")).toEqual({ kind: 'startTime', after: '12:00' });
+    expect(start('sunday, not the morning')).toEqual({ kind: 'startTime', after: '12:00' });
+    expect(start('no evening shows on friday')).toEqual({ kind: 'startTime', before: '17:00' });
+    expect(start('nothing late at night please')).toEqual({ kind: 'startTime', before: '21:00' });
+    // The afternoon refused leaves two windows, which one start time cannot say.
+    expect(start('not in the afternoon')).toBeUndefined();
+  });
+});
+
+describe('"latest" after a time', () => {
+  it('means "at the latest", not the latest showing', () => {
+    const model = read('we need to be out by 10.15 latest').model;
+    expect(model.hard).toContainEqual({ kind: 'endTime', before: '22:15' });
+    expect(model.soft).not.toContainEqual({ kind: 'latest' });
+    expect(soft('home by 11pm latest')).not.toContainEqual({ kind: 'latest' });
+    expect(soft('the latest showing, home by 11 at the latest')).toContainEqual({ kind: 'latest' });
+    expect(soft('latest one you have, 2 tickets')).toContainEqual({ kind: 'latest' });
+  });
 });

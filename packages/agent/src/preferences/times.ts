@@ -234,7 +234,9 @@ export const periodRule: Rule = (scan) => [
   ...PERIODS.flatMap(([source, from, to]) =>
     hits(scan, source, (m) => {
       // Refused only right after the refusal ("not in the evening", "not monday evening"), as a day is.
-      if (polarity(scan.original, m.index ?? 0, 3, DAY_BRIDGE) !== 'positive') return { ...span(m), drafts: [] };
+      if (polarity(scan.original, m.index ?? 0, 3, DAY_BRIDGE) !== 'positive') {
+        return { ...span(m), drafts: refusedPeriod(scan, m.index ?? 0, from, to) };
+      }
       const [start, end] = clauseAt(scan.original, m.index ?? 0);
       const widening = WIDENING.test(scan.original.slice(start, end));
       return {
@@ -244,6 +246,24 @@ export const periodRule: Rule = (scan) => [
     }),
   ),
 ];
+
+/* Between a refusal and a part of the day it refuses as such: "not in the morning", "no evening". */
+const PERIOD_BRIDGE = /^(?:in|at|the|a|an|during|too)$/i;
+
+/**
+ * A part of the day refused as such leaves the rest of the day: "not in the morning" is a start
+ * after 12:00, "no evening" or "not a late show" a start before its beginning. A refusal of a day's
+ * period ("not monday evening") refuses that day's evening only, which a start time cannot say, and
+ * the afternoon leaves two windows; neither is read.
+ */
+function refusedPeriod(scan: Scan, at: number, from: number, to: number | undefined): Draft[] {
+  if (polarity(scan.original, at, 3, PERIOD_BRIDGE) !== 'negative') return [];
+  if (from === 0 && to !== undefined) return [{ set: { kind: 'startTime', after: clock(to) }, rank: 0 }];
+  if (to === undefined) return [{ set: { kind: 'startTime', before: clock(from) }, rank: 0 }];
+  return [];
+}
+
+const AFTER_A_TIME = /\d(?:\s*(?:am|pm))?\s*,?\s*(?:at\s+)?$/i;
 
 /** "Earliest", "as early as possible", "first showing" → earliest; "latest", "last showing" → latest. */
 export const earliestLatestRule: Rule = (scan) => [
@@ -255,6 +275,13 @@ export const earliestLatestRule: Rule = (scan) => [
   ...hits(
     scan,
     String.raw`(?<!\bat\s+(?:the\s+)?)(?:the\s+)?latest|as late as possible|(?:the\s+)?last (?:showing|screening|show)|the later the better`,
-    (m) => ({ ...span(m), drafts: [{ set: { kind: 'latest' } }] }),
+    // "Out by 10.15 latest": right after a time, "latest" means "at the latest", as in "by 11 at the latest".
+    (m) => ({
+      ...span(m),
+      drafts:
+        /^latest$/i.test(m[0]) && AFTER_A_TIME.test(scan.original.slice(0, m.index))
+          ? []
+          : [{ set: { kind: 'latest' } }],
+    }),
   ),
 ];

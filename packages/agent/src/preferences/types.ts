@@ -58,8 +58,10 @@ export type Strength = 'hard' | 'soft';
  * - `add`: the stated amounts join the old ones ("also Sunday", "plus a child").
  * - `widen`: a fallback; the old wish and the new one are both acceptable, and the old one stays as
  *   the preference ("afternoon works too", "otherwise regular is fine").
+ * - `retype`: tickets of the party already known change type ("oh he's 67": an adult becomes a
+ *   senior); with no party known, as `replace`.
  */
-export type Mode = 'replace' | 'refine' | 'add' | 'widen';
+export type Mode = 'replace' | 'refine' | 'add' | 'widen' | 'retype';
 
 /** What a rule read from one phrase, before the clause around it decides hard or soft. */
 export type Draft =
@@ -78,7 +80,8 @@ export type Draft =
        */
       implied?: boolean;
     }
-  | { remove: ConstraintKind; value?: string };
+  /** `rank` as for a set: a withdrawal with a condition applies before the condition's wish. */
+  | { remove: ConstraintKind; value?: string; rank?: number };
 
 /** A phrase a rule recognized: its span in the message and what it means. */
 export interface Hit {

@@ -7,6 +7,9 @@ describe('distance', () => {
     ['less than 2.5km away', 2.5],
     ['no further than 3 miles', 4.8],
     ['10 km max', 10],
+    ['nothing more than 5 km away', 5],
+    ['not farther than 2 miles', 3.2],
+    ['nothing over 8km from home', 8],
   ])('"%s" → %s km', (text, maxKm) => {
     expect(hard(text)).toEqual([{ kind: 'distance', maxKm }]);
   });

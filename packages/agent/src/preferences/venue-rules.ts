@@ -9,7 +9,7 @@ import { FORMAT_WORDS, lexicon } from './vocabulary.ts';
 const KM_PER_MILE = 1.609;
 const UNIT = '(km|kms|kilomet(?:er|re)s?|k|mi|miles?)';
 const UP_TO =
-  '(?:within|under|below|less than|no more than|not more than|at most|max(?:imum)?|up to|no further than|not further than|closer than)';
+  '(?:within|under|below|less than|(?:no|not|nothing) (?:more|further|farther) than|at most|max(?:imum)?|up to|closer than|(?:not|nothing) over)';
 
 /** "Within 5 km", "under 3 miles", "5 km max"; miles are converted. */
 export const distanceRule: Rule = (scan) =>
