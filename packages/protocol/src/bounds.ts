@@ -54,3 +54,34 @@ export function capText(text: string, max: number): string {
   if (keep > 0 && last >= 0xd800 && last <= 0xdbff) keep -= 1;
   return `${text.slice(0, keep)}${note}`;
 }
+
+/** A UTF-16 unit of a surrogate pair without its other half: not Unicode text. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** JSON text that may write one as an escape (`\ud83d` alone); a frame of UTF-8 cannot hold one otherwise. */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
+/**
+ * Whether a value parsed from the JSON `text` holds a string (or a key) with half a surrogate pair,
+ * which JSON's grammar lets an escape write (`"\ud83d"`) but which is not Unicode: strict readers
+ * such as DuckDB (the export's) refuse the whole line of a study log that holds one. Only text that
+ * writes such an escape is walked, without recursion (a host's frame is parsed before its depth is
+ * known).
+ */
+export function holdsLoneSurrogate(text: string, value: unknown): boolean {
+  if (!SURROGATE_ESCAPE.test(text)) return false;
+  const left: unknown[] = [value];
+  while (left.length > 0) {
+    const v = left.pop();
+    if (typeof v === 'string') {
+      if (LONE_SURROGATE.test(v)) return true;
+    } else if (Array.isArray(v)) {
+      for (const item of v) left.push(item);
+    } else if (typeof v === 'object' && v !== null) {
+      for (const [key, inner] of Object.entries(v)) {
+        if (LONE_SURROGATE.test(key)) return true;
+        left.push(inner);
+      }
+    }
+  }
+  return false;
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { capText, exceedsDepth, MAX_ERROR_TEXT, MAX_JSON_DEPTH } from './bounds.ts';
+import { capText, exceedsDepth, holdsLoneSurrogate, MAX_ERROR_TEXT, MAX_JSON_DEPTH } from './bounds.ts';
 import { describeZodError, type ErrorCode } from './errors.ts';
 import { isMessageType, MESSAGES, type MessageType, type PayloadInputOf, type PayloadOf } from './messages/index.ts';
 import { MAX_FRAME_BYTES, PROTOCOL_VERSION } from './version.ts';
@@ -140,8 +140,17 @@ export function decodeFrame(text: string): DecodeResult {
   } catch {
     return { ok: false, code: 'INVALID_MESSAGE', message: 'frame is not valid JSON' };
   }
+  if (holdsLoneSurrogate(text, value)) {
+    const replyTo = readableId(value);
+    const failure: DecodeFailure = { ok: false, code: 'INVALID_MESSAGE', message: NOT_UNICODE };
+    return replyTo === undefined ? failure : { ...failure, replyTo };
+  }
   return decodeMessage(value);
 }
+
+/** Why a frame holding half a surrogate pair is refused (see {@link holdsLoneSurrogate}). */
+export const NOT_UNICODE =
+  'frame holds half a surrogate pair (an escape such as \\ud83d without its other half): text must be Unicode';
 
 /**
  * Builds an outbound envelope, checking the payload against its schema so that nothing

@@ -172,4 +172,63 @@ describe('half a surrogate pair', () => {
     }
     wellFormedLines(logPath);
   });
+
+  it("is refused in an agent's frame, and not forwarded: a log line holding it is one DuckDB refuses", async () => {
+    const { host, hostTexts, agent, logPath } = await scriptedSession();
+    agent.send(raw('agent.message', '{"text":"half \\ud83d of a pair"}'));
+    const refusal = await agent.nextMatching((f) => f.type === 'error');
+    expect(refusal.payload).toMatchObject({ code: 'INVALID_MESSAGE', message: expect.stringMatching(/surrogate/) });
+    agent.send(raw('tool.call', '{"toolName":"select","reason":"r","params":{"itemId":"\\udc00"}}', 'lone'));
+    expect((await agent.waitFor((f) => f.replyTo === 'lone')).payload.code).toBe('INVALID_MESSAGE');
+    // A whole pair written as escapes is Unicode, and goes on.
+    agent.send(raw('agent.message', '{"text":"a whole \\ud83d\\ude00"}'));
+    expect((await host.waitFor((f) => f.type === 'agent.message')).payload.text).toBe('a whole 😀');
+    expect(hostTexts.filter((t) => t.includes('agent.message'))).toHaveLength(1);
+    wellFormedLines(logPath);
+  });
+
+  it("is refused in a host's state and reply, whose requester hears why", async () => {
+    const { host, agent, logPath } = await scriptedSession((frame) => {
+      if (frame.type !== 'tool.call') return false;
+      host.send(
+        `{"v":"mvp-0.2","type":"tool.result","replyTo":"${frame.id}","payload":{"ok":true,"toolName":"select\\ud800"}}`,
+      );
+      return true;
+    });
+    host.send(
+      raw(
+        'state.updated',
+        '{"source":"user","uiSpec":null,"messageHistory":[{"role":"user","text":"\\ud83d"}],"toolSchema":[]}',
+      ),
+    );
+    expect((await host.nextMatching((f) => f.type === 'error')).payload.message).toMatch(/surrogate/);
+    const answer = await agent.request('tool.call', { toolName: 'select', reason: 'r', params: {} });
+    expect(answer.payload).toMatchObject({
+      code: 'TOOL_EXECUTION_FAILED',
+      message: expect.stringMatching(/surrogate/),
+    });
+    host.send(
+      raw(
+        'state.updated',
+        '{"source":"user","uiSpec":null,"messageHistory":[{"role":"user","text":"\\ud83d\\ude00"}],"toolSchema":[]}',
+      ),
+    );
+    const state = await agent.waitFor((f) => f.type === 'state.updated');
+    expect(state.payload.messageHistory).toEqual([{ role: 'user', text: '😀' }]);
+    expect(agent.frames.filter((f) => f.type === 'state.updated')).toHaveLength(1);
+    wellFormedLines(logPath);
+  });
+
+  it("is looked for without recursion in a host's frame nested deeper than any stack", async () => {
+    const warnings: string[] = [];
+    const server = await startTestServer({ warn: (l) => warnings.push(l) });
+    const host = await TestClient.join(server.url, 'host');
+    const depth = 200_000;
+    host.send(
+      `{"v":"mvp-0.2","type":"user.message","payload":{"text":"\\ud83d","x":${'['.repeat(depth)}${']'.repeat(depth)}}}`,
+    );
+    const refusal = await host.nextMatching((f) => f.type === 'error');
+    expect(refusal.payload.code).toBe('INVALID_MESSAGE');
+    expect(warnings.join('\n')).not.toMatch(/fault/);
+  });
 });

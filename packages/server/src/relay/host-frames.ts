@@ -1,6 +1,8 @@
 import {
   type DecodeResult,
   decodeMessage,
+  holdsLoneSurrogate,
+  NOT_UNICODE,
   type PayloadOverrides,
   STATE_SOURCES,
   StateActionSchema,
@@ -49,8 +51,10 @@ export function decodeHostFrame(text: string): HostDecodeResult {
   } catch {
     return { ok: false, code: 'INVALID_MESSAGE', message: 'frame is not valid JSON' };
   }
-  const decoded = decodeMessage(value, HOST_FRAME_CHECKS);
-  if (decoded.ok) return decoded;
   const answers = (value as { replyTo?: unknown } | null)?.replyTo;
-  return typeof answers === 'string' && answers.length <= 128 ? { ...decoded, answers } : decoded;
+  const refused = (failure: Extract<DecodeResult, { ok: false }>): HostDecodeResult =>
+    typeof answers === 'string' && answers.length <= 128 ? { ...failure, answers } : failure;
+  if (holdsLoneSurrogate(text, value)) return refused({ ok: false, code: 'INVALID_MESSAGE', message: NOT_UNICODE });
+  const decoded = decodeMessage(value, HOST_FRAME_CHECKS);
+  return decoded.ok ? decoded : refused(decoded);
 }

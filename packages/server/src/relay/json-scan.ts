@@ -18,6 +18,15 @@ const SPACE = 0x20;
 export const INVALID = -1;
 
 const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
+const HIGH = 1;
+const LOW = 2;
+/** Whether the `\uXXXX` escape whose `u` is at `u` writes the high half of a surrogate pair (D800–DBFF), the low half (DC00–DFFF), or neither (0). */
+function surrogateEscape(text: string, u: number): number {
+  if ((text.charCodeAt(u + 1) | 0x20) !== 0x64) return 0;
+  const c = text.charCodeAt(u + 2) | 0x20;
+  if (c === 0x38 || c === 0x39 || c === 0x61 || c === 0x62) return HIGH;
+  return c >= 0x63 && c <= 0x66 ? LOW : 0;
+}
 const isHex = (c: number) => isDigit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
 
 function skipSpaces(text: string, i: number): number {
@@ -54,8 +63,17 @@ function scanString(text: string, i: number): number {
     if (c !== BACKSLASH) continue;
     const e = text.charCodeAt(++j);
     if (e === 0x75) {
-      // \uXXXX
+      // \uXXXX. Half a surrogate pair is not Unicode: a string holding one is left to the full
+      // decoder, which refuses it; a whole pair (\uD83D\uDE00) is read as one.
       for (let k = 1; k <= 4; k++) if (!isHex(text.charCodeAt(j + k))) return INVALID;
+      const half = surrogateEscape(text, j);
+      if (half === LOW) return INVALID;
+      if (half === HIGH) {
+        if (text.charCodeAt(j + 5) !== BACKSLASH || text.charCodeAt(j + 6) !== 0x75) return INVALID;
+        for (let k = 7; k <= 10; k++) if (!isHex(text.charCodeAt(j + k))) return INVALID;
+        if (surrogateEscape(text, j + 6) !== LOW) return INVALID;
+        j += 6;
+      }
       j += 4;
     } else if (
       e !== QUOTE &&
