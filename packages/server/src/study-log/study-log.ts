@@ -85,8 +85,10 @@ export class StudyLog {
     if (options.id !== undefined) record.id = options.id;
     if (options.replyTo !== undefined) record.replyTo = options.replyTo;
     if (options.peer !== undefined) record.peer = options.peer;
-    const head = JSON.stringify(record);
-    const bytes = recordBytes(`${head.slice(0, -1)},"payload":`, payload);
+    // A Buffer payload is ASCII (the relay hands over only such frames' bytes): nothing to escape.
+    const head = escapeLineBreaks(JSON.stringify(record));
+    const text = typeof payload === 'string' ? escapeLineBreaks(payload) : payload;
+    const bytes = recordBytes(`${head.slice(0, -1)},"payload":`, text);
     let at = 0;
     try {
       // A file takes a whole write unless the disk is full; a short one is finished or fails.
@@ -128,6 +130,19 @@ export class StudyLog {
       // Tried again after the next record, which is written over the torn bytes (writes are positioned).
     }
   }
+}
+
+/**
+ * Line breaks other than `\n` that JSON leaves raw inside strings, and some readers split lines on
+ * (Python's `str.splitlines`, editors): written as `\u` escapes, so a record is one line for every
+ * reader. Inside valid JSON they can only stand in strings, where the escape means the same text.
+ */
+const OTHER_LINE_BREAK = /[\u0085\u2028\u2029]/;
+const OTHER_LINE_BREAKS = /[\u0085\u2028\u2029]/g;
+
+function escapeLineBreaks(json: string): string {
+  if (!OTHER_LINE_BREAK.test(json)) return json;
+  return json.replace(OTHER_LINE_BREAKS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** Holds the record being written: written synchronously, so one buffer serves every log. */
