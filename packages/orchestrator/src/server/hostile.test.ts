@@ -44,6 +44,28 @@ describe('the orchestrator, hostile', () => {
     expect(ok.status).toBe(201);
   });
 
+  it('reads the bearer scheme in any case, and tells a stranger at /healthz only that it is up', async () => {
+    const { running } = await orchestrator();
+    const sessions = `${running.url}/api/sessions`;
+    for (const scheme of ['bearer', 'BEARER']) {
+      expect((await fetch(sessions, { headers: { Authorization: `${scheme} api-token` } })).status).toBe(200);
+    }
+    expect((await fetch(sessions, { headers: { Authorization: 'Basic api-token' } })).status).toBe(401);
+    const agent = new WebSocket(running.syncUrl, { headers: { Authorization: 'bearer agents-token' } });
+    await new Promise((resolve, reject) => agent.once('open', resolve).once('error', reject));
+    agent.send(
+      JSON.stringify({ event_type: 'agent_ready', data: { agent_id: 'a1', agent: 'x', version: '1', requests: [] } }),
+    );
+    for (let i = 0; i < 50 && running.system.agents().length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    const stranger = await (await fetch(`${running.url}/healthz`)).json();
+    expect(Object.keys(stranger).sort()).toEqual(['ok', 'version']);
+    const operator = await (
+      await fetch(`${running.url}/healthz`, { headers: { Authorization: 'Bearer api-token' } })
+    ).json();
+    expect(operator).toMatchObject({ ok: true, agents: [expect.objectContaining({ agent_id: 'a1' })], sessions: 0 });
+    agent.terminate();
+  });
+
   it('survives an agent frame nested thousands deep (regression: a deep event_type crashed it) and goes on', async () => {
     const { running, logs } = await orchestrator();
     const ws = new WebSocket(running.syncUrl, { headers: { Authorization: 'Bearer agents-token' } });

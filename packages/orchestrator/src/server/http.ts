@@ -1,10 +1,10 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
 import { type ExternalSystem, type RequestErrorCode, SyncRequestError } from '../external-system.ts';
 import { ChatMessageFields, SyncIdSchema } from '../protocol.ts';
+import { bearerCheck } from './bearer.ts';
 
 const CreateSessionBody = z.strictObject({});
 const MessageBody = z.strictObject({ message: ChatMessageFields.message });
@@ -35,12 +35,12 @@ export function createApp({ system, apiToken, version, startedAt, warn }: AppDep
   const app = new Hono();
   const fail = (code: ErrorCode, message: string, status: ContentfulStatusCode) =>
     Response.json({ error: { code, message } }, { status });
-  const expected = digest(`Bearer ${apiToken}`);
+  const authorized = bearerCheck(apiToken);
 
   // The API needs its bearer token (which no form post or cross-site page can send), and a page of
   // another site may not post to it even so.
   app.use('/api/*', async (c, next) => {
-    if (!timingSafeEqual(digest(c.req.header('authorization') ?? ''), expected)) {
+    if (!authorized(c.req.header('authorization'))) {
       return fail('UNAUTHORIZED', 'a valid "Authorization: Bearer <API token>" header is required', 401);
     }
     const origin = c.req.header('origin');
@@ -55,7 +55,10 @@ export function createApp({ system, apiToken, version, startedAt, warn }: AppDep
     bodyLimit({ maxSize: 64 * 1024, onError: () => fail('INVALID_BODY', 'request body exceeds 64 KiB', 413) }),
   );
 
+  // Whether it is up, for anyone (a load balancer's probe); which agents are connected and how
+  // much waits, only for holders of the API token.
   app.get('/healthz', (c) => {
+    if (!authorized(c.req.header('authorization'))) return c.json({ ok: true, version });
     const sessions = system.sessions();
     return c.json({
       ok: true,
@@ -111,10 +114,6 @@ function parseJson(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-function digest(text: string): Buffer {
-  return createHash('sha256').update(text).digest();
 }
 
 function hostOf(origin: string): string | null {

@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -7,6 +6,7 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import { ExternalSystem } from '../external-system.ts';
 import { MAX_SYNC_FRAME_BYTES, SYNC_PATH } from '../protocol.ts';
 import { JournalError } from '../state/journal.ts';
+import { bearerCheck } from './bearer.ts';
 import { createApp } from './http.ts';
 
 export const VERSION = '0.1.0';
@@ -77,14 +77,14 @@ export async function startOrchestrator(options: OrchestratorOptions): Promise<R
   });
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_SYNC_FRAME_BYTES });
   const alive = new WeakMap<WebSocket, boolean>();
-  const expected = digest(`Bearer ${options.token}`);
+  const authorized = bearerCheck(options.token);
 
   const server = createServer(getRequestListener(app.fetch));
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
     const path = new URL(request.url ?? '/', 'http://orchestrator').pathname;
     if (path !== SYNC_PATH) return refuse(socket, 404, 'Not Found', `agents connect to ${SYNC_PATH}`);
-    if (!timingSafeEqual(digest(request.headers.authorization ?? ''), expected)) {
+    if (!authorized(request.headers.authorization)) {
       log(`refused an agent from ${request.socket.remoteAddress}: wrong or missing bearer token`);
       return refuse(socket, 401, 'Unauthorized', 'a valid "Authorization: Bearer <token>" header is required');
     }
@@ -171,11 +171,6 @@ export async function startOrchestrator(options: OrchestratorOptions): Promise<R
         server.closeAllConnections();
       }),
   };
-}
-
-/** Comparing digests keeps the comparison constant-time whatever the lengths. */
-function digest(text: string): Buffer {
-  return createHash('sha256').update(text).digest();
 }
 
 function refuse(socket: Duplex, status: number, reason: string, body: string): void {
