@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import WebSocket from 'ws';
 import { startServe, USHER_BIN } from './test-helpers.ts';
 
@@ -150,6 +150,10 @@ describe('usher serve: command line', () => {
       ],
       { cwd: work },
     );
+    // Runs even when the test times out: a test abandoned there may never reach its finally below.
+    onTestFinished(() => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    });
     let out = '';
     child.stdout.on('data', (d) => {
       out += d;
