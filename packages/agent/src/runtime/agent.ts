@@ -1,20 +1,17 @@
 import { shortDateLabel } from '@usher/booking';
-import { type Message, type MessageOf, MODIFICATION_TOOLS, type UiSpec } from '@usher/protocol';
+import { type Message, type MessageOf, MODIFICATION_TOOLS } from '@usher/protocol';
 import { type ExecutionPort, execute } from '../action/executor.ts';
 import { EpisodicLog } from '../memory/episodic.ts';
 import { fingerprintOf } from '../memory/fingerprint.ts';
 import { WorkingMemory } from '../memory/working.ts';
 import { clickedIds } from '../perception/chosen.ts';
 import { EMPTY_CONTEXT, type PerceivedContext, perceive } from '../perception/perceive.ts';
-import { studyDayOf } from '../perception/study-day.ts';
 import { freshExploration, planNext } from '../planning/deterministic.ts';
-import { readWithLlm } from '../planning/llm/reader.ts';
 import type { NavigationPlan } from '../planning/plan.ts';
-import type { PreferenceModel } from '../planning/solver/index.ts';
 import { idsOfCall } from '../planning/tool-shapes.ts';
 import { recoveryFor } from '../policies/retry.ts';
 import { unsafeBecause } from '../policies/safety.ts';
-import { fromStory, type PreferenceContext, type Understanding, updatePreferences } from '../preferences/index.ts';
+import { fromStory } from '../preferences/index.ts';
 import type {
   AgentOptions,
   AgentPhase,
@@ -23,7 +20,7 @@ import type {
   InstructionResult,
   ObservedCall,
 } from './agent-options.ts';
-import { ClockReadings } from './clock-readings.ts';
+import { type Heard, Listening } from './listening.ts';
 import { RelayClient, type RelayEvent, RelayRequestError } from './relay-client.ts';
 
 /** The page-tuning tools a study's condition may withhold (`pageTools: false`). */
@@ -40,8 +37,6 @@ export function isPlainYes(text: string): boolean {
 
 /** How long to wait before trying a resync again after it timed out. */
 const RESYNC_RETRY_MS = 500;
-/** At most this many titles and genres are remembered from a movie stage (a host's list may be long). */
-const MAX_CATALOG = 500;
 
 export type {
   AgentObserver,
@@ -61,7 +56,8 @@ export type {
 export class Agent {
   phase: AgentPhase = 'DISCONNECTED';
   private context: PerceivedContext = EMPTY_CONTEXT;
-  private model: PreferenceModel;
+  /** The participant's wishes, read from their words ({@link Listening}). */
+  private readonly listening: Listening;
   /** The session's working memory (spec §2.4): the active plan, recent states, failures, options tried. */
   readonly memory = new WorkingMemory();
   private exploration = freshExploration();
@@ -77,20 +73,18 @@ export class Agent {
   /** Cancels a planner call in flight when the agent stops. */
   private readonly abort = new AbortController();
   private toolCalls = 0;
-  /** The study's day as the host last gave it ({@link todayFromContext}). */
-  private studyToday: string | null = null;
-  /** What the participant said before the study's day was known ({@link readAgainstStudyDay}). */
-  private readonly clockReadings = new ClockReadings();
-  private readonly clock: () => Date;
   /** The instruction being carried out ({@link instruct}), if any. */
   private current: Instruction | null = null;
   private callIds = 0;
 
   constructor(private readonly options: AgentOptions) {
-    this.model = options.story ? fromStory(options.story) : { hard: [], soft: [] };
     this.episodes = options.episodes ?? new EpisodicLog({ dir: null });
     this.log = options.log ?? (() => {});
-    this.clock = options.now ?? (() => new Date());
+    this.listening = new Listening(options.story ? fromStory(options.story) : { hard: [], soft: [] }, {
+      clock: options.now ?? (() => new Date()),
+      log: (line) => this.log(line),
+      reader: options.reader,
+    });
     this.relay = new RelayClient({
       url: options.url,
       room: options.room,
@@ -130,19 +124,19 @@ export class Agent {
     const onAbort = () => this.interrupt();
     instruction.signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      if (instruction.model) this.model = instruction.model;
-      if (this.halted()) return { ...this.stoppedResult(), model: this.model };
+      if (instruction.model) this.listening.model = instruction.model;
+      if (this.halted()) return { ...this.stoppedResult(), model: this.listening.model };
       const understood = await this.hearFirst(instruction.text);
-      const noWishes = this.model.hard.length === 0 && this.model.soft.length === 0;
+      const noWishes = this.listening.model.hard.length === 0 && this.listening.model.soft.length === 0;
       if (!understood && noWishes) {
         // Nothing to act on: say so rather than guess. ("Go on" with wishes already known just goes on.)
         const text = `I could not tell what to book from "${instruction.text}". Tell me a film or genre, a day, a time or how many tickets.`;
         this.say(text);
-        return { status: 'blocked', message: text, toolCalls: 0, model: this.model };
+        return { status: 'blocked', message: text, toolCalls: 0, model: this.listening.model };
       }
       const callsBefore = this.toolCalls;
       const result = await this.loop();
-      return { ...result, toolCalls: result.toolCalls - callsBefore, model: this.model };
+      return { ...result, toolCalls: result.toolCalls - callsBefore, model: this.listening.model };
     } finally {
       instruction.signal?.removeEventListener('abort', onAbort);
       this.current = null;
@@ -363,7 +357,7 @@ export class Agent {
     return planner(
       {
         context: this.context,
-        model: this.model,
+        model: this.listening.model,
         memory: this.memory,
         exploration: this.exploration,
         mode: this.options.mode,
@@ -519,8 +513,8 @@ export class Agent {
       // The condition does not offer the page-tuning tools: the planner never sees them.
       this.context = { ...this.context, toolSchema: this.context.toolSchema.filter((t) => !PAGE_TOOLS.has(t.name)) };
     }
-    this.noteStudyDay();
-    if (this.context.uiSpec?.stage === 'movie') this.rememberCatalog(this.context.uiSpec.items);
+    const reread = this.listening.saw(this.context);
+    if (reread) this.wishesChanged(reread.summary);
     this.memory.noteState(this.context.uiSpec);
     this.wake?.();
     return this.context;
@@ -609,105 +603,29 @@ export class Agent {
     }
   }
 
-  /**
-   * The titles and genres of the last movie stage seen, so a film named in lower case on a later
-   * stage ("actually, we'd rather see night ledger" on the confirm stage) is still recognized.
-   * Bounded by the stage's own list; replaced whenever the movie stage is seen again.
-   */
-  private catalog: { titles: string[]; genres: string[] } = { titles: [], genres: [] };
-
-  private rememberCatalog(items: UiSpec['items']): void {
-    const titles = items.map((item) => String(item.title ?? item.value)).slice(0, MAX_CATALOG);
-    const genres = [...new Set(items.flatMap((item) => (Array.isArray(item.genres) ? item.genres.map(String) : [])))];
-    this.catalog = { titles, genres: genres.slice(0, MAX_CATALOG) };
-  }
-
   /** Reads a participant's words into the wishes and says what was understood; false when nothing in them was understood. */
   private hear(text: string): boolean {
-    const reading = this.readingContext();
-    return this.take(text, updatePreferences(this.model, text, reading), reading);
+    return this.take(this.listening.read(text, this.context));
   }
 
-  /**
-   * Reads a goal or an instruction with the LLM reader when one is configured (the rules when it
-   * is not, or when its answer cannot be used). Messages mid-flow are read by the rules at once.
-   */
+  /** Reads a goal or an instruction, with the LLM reader when one is configured. */
   private async hearFirst(text: string): Promise<boolean> {
-    const config = this.options.reader;
-    if (!config) return this.hear(text);
-    const reading = this.readingContext();
-    const understanding = await readWithLlm(config, this.model, text, reading, this.abort.signal);
-    if (understanding.fallbackReason)
-      this.log(`agent: the LLM reader fell back to the rules: ${understanding.fallbackReason}`);
-    return this.take(text, understanding, reading);
+    return this.take(await this.listening.readFirst(text, this.context, this.abort.signal));
   }
 
-  private readingContext(): PreferenceContext {
-    return {
-      today: this.todayFromContext(),
-      knownTitles: this.catalog.titles,
-      knownGenres: this.catalog.genres,
-      // On the theater stage the agent sees the theaters' names: "make it The Regent" is read as one.
-      knownTheaters:
-        this.context.uiSpec?.stage === 'theater'
-          ? this.context.uiSpec.items.map((item) => String(item.name ?? item.value))
-          : [],
-    };
-  }
-
-  private take(text: string, understanding: Understanding, reading: PreferenceContext): boolean {
-    // Read against the machine's clock (no host has said the study's day yet): kept to read again once one does.
-    const byClock = this.studyToday === null;
-    this.episodes.note({ text: `participant: ${text}`, data: { changed: understanding.changed } });
-    if (understanding.unparsed) return false;
-    if (byClock) this.clockReadings.note(this.model, text, reading);
-    this.model = understanding.model;
-    this.exploration = freshExploration(true);
-    // Options that failed the old wishes may fit the new ones.
-    this.memory.forgetTried();
-    this.pendingReplies.push(understanding.summary);
+  private take(heard: Heard): boolean {
+    this.episodes.note({ text: `participant: ${heard.text}`, data: { changed: heard.understanding.changed } });
+    if (!this.listening.adopt(heard)) return false;
+    this.wishesChanged(heard.understanding.summary);
     this.wake?.();
     return true;
   }
 
-  /**
-   * Keeps the study's day ({@link studyDayOf}): the host's `meta.today` whenever it gives one; on
-   * a host without it, the first day it shows, said on the log, since the agent reads dates against it.
-   */
-  private noteStudyDay(): void {
-    const seen = studyDayOf(this.context);
-    if (!seen || (seen.from !== 'meta' && this.studyToday !== null)) return;
-    this.studyToday = seen.day;
-    this.readAgainstStudyDay(seen.day);
-    if (seen.from === 'meta') return;
-    const where = seen.from === 'chat' ? "the day of the host's chat timestamps" : 'the first day on its date stage';
-    this.log(`agent: the host does not say which day the study is on (no meta.today); taking ${seen.day}, ${where}`);
-  }
-
-  /** Words read against the machine's clock before the study's day was seen are read again against it. */
-  private readAgainstStudyDay(day: string): void {
-    const understanding = this.clockReadings.reread(day);
-    if (!understanding) return;
-    this.log(`agent: read the participant's words again against the study's day (${day})`);
-    this.model = understanding.model;
+  /** New wishes: the search starts again, options that failed the old ones may fit, and the participant hears what was understood. */
+  private wishesChanged(summary: string): void {
     this.exploration = freshExploration(true);
     this.memory.forgetTried();
-    this.pendingReplies.push(understanding.summary);
-  }
-
-  /**
-   * The study's day, against which "tomorrow" or "Friday" are read: the last one a host gave
-   * (uiSpec.meta.today), kept while no uiSpec is loaded (the host resets after a booking), since a
-   * study runs on its scenario's day whatever the calendar says. Only when no host has ever said
-   * is the machine's clock used, and the agent says so.
-   */
-  private todayFromContext(): string {
-    if (this.studyToday !== null) return this.studyToday;
-    const today = this.clock().toISOString().slice(0, 10);
-    this.log(
-      `agent: the host has not said which day the study is on; reading dates against the machine's clock (${today})`,
-    );
-    return today;
+    this.pendingReplies.push(summary);
   }
 
   private waitFor(test: (context: PerceivedContext) => boolean, timeoutMs: number): Promise<PerceivedContext | null> {

@@ -1,0 +1,137 @@
+import type { UiSpec } from '@usher/protocol';
+import type { PerceivedContext } from '../perception/perceive.ts';
+import { studyDayOf } from '../perception/study-day.ts';
+import type { LlmConfig } from '../planning/llm/config.ts';
+import { readWithLlm } from '../planning/llm/reader.ts';
+import type { PreferenceModel } from '../planning/solver/index.ts';
+import { type PreferenceContext, type Understanding, updatePreferences } from '../preferences/index.ts';
+import { ClockReadings } from './clock-readings.ts';
+
+/** At most this many titles and genres are remembered from a movie stage (a host's list may be long). */
+const MAX_CATALOG = 500;
+
+/** A participant's words as read: what was understood, and against what (the day, the names seen). */
+export interface Heard {
+  text: string;
+  understanding: Understanding;
+  reading: PreferenceContext;
+}
+
+/**
+ * What the agent understands of the participant: the wishes read from their words, against the
+ * study's day and the films, genres and theaters the host has shown. It reads and keeps the
+ * wishes; the agent decides what to do when they change.
+ */
+export class Listening {
+  /** The participant's wishes as understood so far. */
+  model: PreferenceModel;
+  /** The study's day as the host last gave it ({@link today}). */
+  private studyToday: string | null = null;
+  /** What the participant said before the study's day was known (read again once it is). */
+  private readonly clockReadings = new ClockReadings();
+  /**
+   * The titles and genres of the last movie stage seen, so a film named in lower case on a later
+   * stage ("actually, we'd rather see night ledger" on the confirm stage) is still recognized.
+   * Bounded by the stage's own list; replaced whenever the movie stage is seen again.
+   */
+  private catalog: { titles: string[]; genres: string[] } = { titles: [], genres: [] };
+
+  constructor(
+    model: PreferenceModel,
+    private readonly options: {
+      /** The machine's clock, read only while no host has said which day the study is on. */
+      clock: () => Date;
+      log: (line: string) => void;
+      /** The LLM reader's service, for goals and instructions ({@link readFirst}). */
+      reader?: LlmConfig | undefined;
+    },
+  ) {
+    this.model = model;
+  }
+
+  /** Reads words by the rules, against what the agent sees now. */
+  read(text: string, context: PerceivedContext): Heard {
+    const reading = this.readingContext(context);
+    return { text, understanding: updatePreferences(this.model, text, reading), reading };
+  }
+
+  /**
+   * Reads a goal or an instruction with the LLM reader when one is configured (the rules when it
+   * is not, or when its answer cannot be used). Messages mid-flow are read by the rules at once.
+   */
+  async readFirst(text: string, context: PerceivedContext, signal: AbortSignal): Promise<Heard> {
+    const config = this.options.reader;
+    if (!config) return this.read(text, context);
+    const reading = this.readingContext(context);
+    const understanding = await readWithLlm(config, this.model, text, reading, signal);
+    if (understanding.fallbackReason) {
+      this.options.log(`agent: the LLM reader fell back to the rules: ${understanding.fallbackReason}`);
+    }
+    return { text, understanding, reading };
+  }
+
+  /** Takes what was heard as the wishes; false when nothing in it was understood (the wishes stay). */
+  adopt({ text, understanding, reading }: Heard): boolean {
+    if (understanding.unparsed) return false;
+    // Read against the machine's clock (no host has said the study's day yet): kept to read again once one does.
+    if (this.studyToday === null) this.clockReadings.note(this.model, text, reading);
+    this.model = understanding.model;
+    return true;
+  }
+
+  /**
+   * Notes what a new state shows: the study's day ({@link studyDayOf}: the host's `meta.today`
+   * whenever it gives one; on a host without it, the first day it shows, said on the log) and the
+   * films of a movie stage. Returns the wishes read again when words first read against the
+   * machine's clock now read differently against the study's day (they are then the wishes).
+   */
+  saw(context: PerceivedContext): Understanding | null {
+    if (context.uiSpec?.stage === 'movie') this.rememberCatalog(context.uiSpec.items);
+    const seen = studyDayOf(context);
+    if (!seen || (seen.from !== 'meta' && this.studyToday !== null)) return null;
+    this.studyToday = seen.day;
+    if (seen.from !== 'meta') {
+      const where = seen.from === 'chat' ? "the day of the host's chat timestamps" : 'the first day on its date stage';
+      this.options.log(
+        `agent: the host does not say which day the study is on (no meta.today); taking ${seen.day}, ${where}`,
+      );
+    }
+    const understanding = this.clockReadings.reread(seen.day);
+    if (!understanding) return null;
+    this.options.log(`agent: read the participant's words again against the study's day (${seen.day})`);
+    this.model = understanding.model;
+    return understanding;
+  }
+
+  private rememberCatalog(items: UiSpec['items']): void {
+    const titles = items.map((item) => String(item.title ?? item.value)).slice(0, MAX_CATALOG);
+    const genres = [...new Set(items.flatMap((item) => (Array.isArray(item.genres) ? item.genres.map(String) : [])))];
+    this.catalog = { titles, genres: genres.slice(0, MAX_CATALOG) };
+  }
+
+  private readingContext(context: PerceivedContext): PreferenceContext {
+    return {
+      today: this.today(),
+      knownTitles: this.catalog.titles,
+      knownGenres: this.catalog.genres,
+      // On the theater stage the agent sees the theaters' names: "make it The Regent" is read as one.
+      knownTheaters:
+        context.uiSpec?.stage === 'theater' ? context.uiSpec.items.map((item) => String(item.name ?? item.value)) : [],
+    };
+  }
+
+  /**
+   * The study's day, against which "tomorrow" or "Friday" are read: the last one a host gave
+   * (uiSpec.meta.today), kept while no uiSpec is loaded (the host resets after a booking), since a
+   * study runs on its scenario's day whatever the calendar says. Only when no host has ever said
+   * is the machine's clock used, and the agent says so.
+   */
+  private today(): string {
+    if (this.studyToday !== null) return this.studyToday;
+    const today = this.options.clock().toISOString().slice(0, 10);
+    this.options.log(
+      `agent: the host has not said which day the study is on; reading dates against the machine's clock (${today})`,
+    );
+    return today;
+  }
+}
