@@ -164,9 +164,11 @@ const DAY_NEGATION_REACH = 2;
 
 /*
  * "Sunday works too", "also Monday": a fallback, which widens the days wanted as "afternoon works
- * too" widens a window (either day acceptable, the first still preferred); "either" adds.
+ * too" widens a window (either day acceptable, the first still preferred); "either" adds. A
+ * "too" before the word it qualifies ("too busy", "too late") is a degree, not "also".
  */
-const WIDENING = /\b(?:also|too|as well)\b/i;
+const WIDENING =
+  /\b(?:also|as well)\b|\btoo\b(?!\s+(?!(?:please|pls|plz|thanks|thx|if|then|for|and|or|but|i|we)\b)[a-z])/i;
 const ADDING = /\beither\b/i;
 
 /** Dates: today, tonight, tomorrow, weekends, weekday names, explicit dates; "not Monday" drops one. */

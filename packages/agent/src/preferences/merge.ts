@@ -303,9 +303,23 @@ function perTicketLimit(old: PreferenceModel['perTicket'], ops: readonly Op[]): 
 
 /** "$15 per ticket" is a total once the seat count is known; until then only the limit is kept. */
 function perTicketPrice(lists: Lists, limit: NonNullable<PreferenceModel['perTicket']>): void {
-  const seats = ofKind(lists, 'seatCount')[0]?.c;
+  const seats = seatsCounted(lists);
   // A total said before the per-ticket limit is stale, also while the count is unknown.
-  if (seats?.kind !== 'seatCount') return replaceKind(lists, 'price', []);
-  const maxTotal = Math.round(limit.max * seats.count * 100) / 100;
+  if (seats === undefined) return replaceKind(lists, 'price', []);
+  const maxTotal = Math.round(limit.max * seats * 100) / 100;
   replaceKind(lists, 'price', [{ c: { kind: 'price', maxTotal }, strength: limit.strength }]);
+}
+
+/**
+ * How many seats the lists count: the seat count, else the ticket mix, else the seats of a kind
+ * counted ("I use a wheelchair" is one); undefined while nothing says (the reader then asks).
+ */
+function seatsCounted(lists: Lists): number | undefined {
+  const seats = ofKind(lists, 'seatCount')[0]?.c;
+  if (seats?.kind === 'seatCount') return seats.count;
+  const mix = ofKind(lists, 'ticketMix')[0]?.c;
+  const people = mix?.kind === 'ticketMix' ? (mix.adult ?? 0) + (mix.child ?? 0) + (mix.senior ?? 0) : 0;
+  if (people > 0) return people;
+  const kinds = ofKind(lists, 'seatKind').flatMap(({ c }) => (c.kind === 'seatKind' && c.count ? [c.count] : []));
+  return kinds.length > 0 ? Math.max(...kinds) : undefined;
 }

@@ -248,6 +248,21 @@ describe('one ticket type for the whole party', () => {
     expect(party('all kids films please, 2 tickets')).toEqual([{ kind: 'seatCount', count: 2 }]);
   });
 
+  it('"both kids" named in a list are companions, not the whole party', () => {
+    expect(party('night ledger sunday for me and both kids')).toEqual([
+      { kind: 'seatCount', count: 3 },
+      { kind: 'ticketMix', adult: 1, child: 2 },
+    ]);
+    expect(party('paper lanterns sunday, taking both kids with me')).toEqual([
+      { kind: 'seatCount', count: 3 },
+      { kind: 'ticketMix', adult: 1, child: 2 },
+    ]);
+    expect(party('me and my wife, both seniors')).toEqual([
+      { kind: 'seatCount', count: 2 },
+      { kind: 'ticketMix', senior: 2 },
+    ]);
+  });
+
   it('when a party of one type shrinks, those left are of that type; a mixed one is asked afresh', () => {
     expect(party('3 tickets, all adults', 'ugh my brother bailed. just the 2 of us now')).toEqual([
       { kind: 'seatCount', count: 2 },

@@ -38,6 +38,9 @@ const NOT_TIME = String.raw`(?!\s*(?:am|pm|:|\.\d|o'?clock|h\b|ish))`;
 const NAME_LIKE =
   'mum|mom|mommy|mummy|dad|daddy|grandad|granddad|grandpa|grandma|gran|granny|nan|nana|nanna|auntie|grandmother|grandfather';
 
+/** Words before people named as companions: "me and …", "with …", "taking …". */
+const LISTED_BEFORE = /(?:\band|&|\+|\bplus|\bwith|\btaking|\bbringing|\btake|\bbring)\s+$/i;
+
 /** Phrases that name the party, each with what it contributes. */
 type Piece =
   | { type: 'typed'; ticket: TicketTypeId; n: number }
@@ -74,7 +77,11 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
     (m) => {
       const ticket = TYPES.find(([re]) => re.test(m[2] ?? ''))?.[1];
       if (!ticket) return undefined;
-      return { type: 'allOf', ticket, ...(/^both$/i.test(m[1] ?? '') ? { n: 2 } : {}) };
+      const n = /^both$/i.test(m[1] ?? '') ? 2 : undefined;
+      // Named in a list ("me and both kids", "taking both kids"), they are companions, not everyone.
+      if (LISTED_BEFORE.test(m.input.slice(0, m.index)) && !/^(?:we|they)/i.test(m[0]))
+        return { type: 'person', n, ages: [], related: true, ticket };
+      return { type: 'allOf', ticket, ...(n ? { n } : {}) };
     },
   ],
   [

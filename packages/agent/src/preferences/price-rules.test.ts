@@ -120,6 +120,16 @@ describe('a per-ticket limit before the count is known', () => {
     expect(dropped.model.perTicket).toBeUndefined();
   });
 
+  it('applies when the seats counted say how many, without a seat count', () => {
+    // "I use a wheelchair" counts one seat and asks nothing: the limit must not wait for a count.
+    expect(price('i use a wheelchair, night ledger sunday, no more than $15 a ticket').hard).toEqual([
+      { kind: 'price', maxTotal: 15 },
+    ]);
+    expect(price('night ledger sunday, a wheelchair space please, max 12 quid each').hard).toEqual([
+      { kind: 'price', maxTotal: 12 },
+    ]);
+  });
+
   it('replaces a total said before it', () => {
     expect(price('2 tickets, under $50 total', 'no wait, under 20 a ticket').hard).toEqual([
       { kind: 'price', maxTotal: 40 },

@@ -97,6 +97,12 @@ const SKIP = /\b(?:instead of|rather than|in place of)\s+(?:the\s+|an?\s+)?$/i;
 /* A refusal said after the thing: "the front row is a no-go", "3D is out", "IMAX is not an option". */
 const REFUSED_AFTER =
   /^(?:\s*[\w'-]+){1,4}?\s+(?:is|are|'s|'re)\s+(?:a\s+)?(?:no-?go|no good|not (?:ok|okay|good|an option|happening)|out of the question|out(?!\s+(?:by|before|at|of|in|late|early|for))|a no|off the table)\b/i;
+/*
+ * "Sunday is too busy", "the evening's way too late", "IMAX would be too expensive": the thing
+ * judged too much is refused. "Too" as "also" ("Sunday is fine too", "Sunday too please") is not.
+ */
+const TOO_MUCH_AFTER =
+  /^(?:\s*[\w'-]+){1,4}?(?:'s|'re|\s+(?:is|are|would be|will be|was|seems|looks|gets))\s+(?:(?:a bit|a little|a tad|way|far|much|just|probably|kinda|rather|bit)\s+)?too\s+(?!(?:please|pls|plz|thanks|thx|if|then|for|and|or|but|i|we)\b)[a-z]/i;
 /** At most this many words may sit between a negation and what it negates ("not a comedy or a drama"). */
 const NEGATION_REACH = 4;
 
@@ -124,7 +130,10 @@ export function polarity(
   if (SKIP.test(before)) return 'skip';
   let last: RegExpExecArray | undefined;
   for (const m of before.matchAll(NEGATION)) last = m;
-  if (!last) return REFUSED_AFTER.test(text.slice(index, clauseAt(text, index)[1])) ? 'negative' : 'positive';
+  if (!last) {
+    const after = text.slice(index, clauseAt(text, index)[1]);
+    return REFUSED_AFTER.test(after) || TOO_MUCH_AFTER.test(after) ? 'negative' : 'positive';
+  }
   const between = before.slice((last.index ?? 0) + last[0].length);
   const words = between.split(/[\s-]+/).filter(Boolean);
   if (words.length > reach || PIVOT.test(between)) return 'positive';

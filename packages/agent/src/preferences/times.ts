@@ -252,14 +252,17 @@ const PERIOD_BRIDGE = /^(?:in|at|the|a|an|during|too)$/i;
 
 /**
  * A part of the day refused as such leaves the rest of the day: "not in the morning" is a start
- * after 12:00, "no evening" or "not a late show" a start before its beginning. A refusal of a day's
+ * after 12:00, "no evening" or "not a late show" a start before its beginning, and the other side of
+ * a window already wanted stays ("afternoon", then "the evening is too late"). A refusal of a day's
  * period ("not monday evening") refuses that day's evening only, which a start time cannot say, and
  * the afternoon leaves two windows; neither is read.
  */
 function refusedPeriod(scan: Scan, at: number, from: number, to: number | undefined): Draft[] {
   if (polarity(scan.original, at, 3, PERIOD_BRIDGE) !== 'negative') return [];
-  if (from === 0 && to !== undefined) return [{ set: { kind: 'startTime', after: clock(to) }, rank: 0 }];
-  if (to === undefined) return [{ set: { kind: 'startTime', before: clock(from) }, rank: 0 }];
+  // One side of the day is refused: the other side of a window already wanted stands.
+  if (from === 0 && to !== undefined)
+    return [{ set: { kind: 'startTime', after: clock(to) }, rank: 0, mode: 'refine' }];
+  if (to === undefined) return [{ set: { kind: 'startTime', before: clock(from) }, rank: 0, mode: 'refine' }];
   return [];
 }
 

@@ -1,3 +1,4 @@
+import type { Constraint } from '@usher/booking';
 import { describe, expect, it } from 'vitest';
 import { hard, soft } from './testing.ts';
 
@@ -19,6 +20,38 @@ describe('as people type it', () => {
     ['nothing over 30 for the pair of us', { kind: 'seatCount', count: 2 }],
   ])('"%s"', (text, constraint) => {
     expect(hard(text)).toContainEqual(constraint);
+  });
+
+  it('"X is too late", "too busy", "too expensive" refuses X; "X too" or "X is fine too" still adds it', () => {
+    const dateOf = (list: readonly Constraint[]) => list.find((c) => c.kind === 'date');
+    expect(dateOf(hard('night ledger, 2 tickets, sunday is too busy so saturday'))?.dates).toEqual(['2026-11-21']);
+    expect(dateOf(soft('night ledger, 2 tickets, sunday is too busy so saturday'))).toBeUndefined();
+    expect(dateOf(hard('night ledger, 2 tickets, saturday. sunday is too busy'))?.dates).toEqual(['2026-11-21']);
+    expect(dateOf(hard('night ledger saturday, 2 tickets', "sunday's way too late for us"))?.dates).toEqual([
+      '2026-11-21',
+    ]);
+    expect(dateOf(hard('night ledger saturday, 2 tickets', 'sunday too please'))?.dates).toEqual([
+      '2026-11-21',
+      '2026-11-22',
+    ]);
+    expect(dateOf(hard('night ledger saturday, 2 tickets', 'sunday is fine too'))?.dates).toEqual([
+      '2026-11-21',
+      '2026-11-22',
+    ]);
+    expect(hard('night ledger sunday 2 tickets, imax is too expensive')).toContainEqual({
+      kind: 'format',
+      not: ['IMAX'],
+    });
+    expect(hard('night ledger 2 tickets in the afternoon', 'the evening is too late for the kids')).toContainEqual({
+      kind: 'startTime',
+      after: '12:00',
+      before: '17:00',
+    });
+    expect(hard('2 for night ledger sunday, not in the morning, not in the evening either')).toContainEqual({
+      kind: 'startTime',
+      after: '12:00',
+      before: '17:00',
+    });
   });
 
   it('"hoping to keep it below 20" is a hedge', () => {
