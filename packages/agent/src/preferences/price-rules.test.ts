@@ -69,6 +69,14 @@ describe('price limits without a currency, in total or per ticket', () => {
     expect(price('we have 2 kids, paper lanterns sunday')).toEqual({ hard: [], soft: [] });
   });
 
+  it('a bare number after a row, a seat or a screen is a place, not money', () => {
+    for (const text of ['2 for night ledger sunday, row 15 or less', 'seat 20 max please', 'screen no. 14 or under']) {
+      expect(price(text), text).toEqual({ hard: [], soft: [] });
+    }
+    // With a currency it is money wherever it stands.
+    expect(price('2 tickets near row 15, £40 or less')).toEqual({ hard: [{ kind: 'price', maxTotal: 40 }], soft: [] });
+  });
+
   it('"no more than $30 for both" is a total, and "both" is the party', () => {
     expect(hard('no more than $30 for both')).toEqual([
       { kind: 'seatCount', count: 2 },

@@ -73,6 +73,9 @@ const BARE_MONEY = 13;
 const AGE_BEFORE =
   /\b(?:kids?|children|child|boys?|girls?|teens?|teenagers?|people|persons|ages?|aged|one|anyone|everyone|nobody|no-one|someone|those|rated|rating|film|movie)\s+$/i;
 
+/** Words before a bare number that make it a place, not money: "row 15 or less", "seat 20 max", "screen 14 or under". */
+const PLACE_BEFORE = /\b(?:rows?|seats?|screens?|aisles?|sections?|auditorium|hall|number|no\.?)\s*#?\s*$/i;
+
 /** Price ceilings, in total or per ticket. */
 export const priceRule: Rule = (scan) => LEADS.flatMap((source) => hits(scan, source, readLimit));
 
@@ -85,6 +88,7 @@ function readLimit(m: RegExpExecArray, scan: Scan): Hit | undefined {
   // A bare small number ("under 12", "4 max") could be people, an age or a row: money only when
   // it says so. Past any party size or child's age, "under 25" is what a ticket costs.
   const bare = !amount.currency && !moneyWords && tail === '';
-  if (bare && (amount.value < BARE_MONEY || AGE_BEFORE.test(scan.original.slice(0, m.index)))) return undefined;
+  const before = scan.original.slice(0, m.index);
+  if (bare && (amount.value < BARE_MONEY || AGE_BEFORE.test(before) || PLACE_BEFORE.test(before))) return undefined;
   return { ...span(m), drafts: [{ set: { kind: 'price', maxTotal: amount.value }, perTicket }] };
 }
