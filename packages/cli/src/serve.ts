@@ -182,9 +182,13 @@ export async function serve(flags: ServeFlags): Promise<number> {
       log: (line) => console.error(line),
     });
     if (server.console) server.console.agents = supervisor;
-    // Participants who were mid-task when the server stopped get their task's session and agent back.
-    for (const participant of registry.participants(study.id).filter((p) => p.status === 'task')) {
-      server.study.resume(participant);
+    // Participants who were mid-task when the server stopped get their task's session and agent
+    // back, as many as maxRooms allows; the others when their page comes back.
+    const { waiting } = server.study.resumeAll((line) => console.error(line));
+    if (waiting > 0) {
+      console.error(
+        `study: ${waiting} participants mid-task were not resumed at start (no room free under maxRooms, or their log could not be opened); each is when their page comes back`,
+      );
     }
     lines.push(
       `  study               "${study.id}" (${study.title}): ${study.tasks.length} tasks, ${study.conditions.length} conditions`,

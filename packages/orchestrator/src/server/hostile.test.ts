@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import WebSocket from 'ws';
 import { startOrchestrator } from './server.ts';
 
@@ -56,7 +56,7 @@ describe('the orchestrator, hostile', () => {
     agent.send(
       JSON.stringify({ event_type: 'agent_ready', data: { agent_id: 'a1', agent: 'x', version: '1', requests: [] } }),
     );
-    for (let i = 0; i < 50 && running.system.agents().length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    await vi.waitFor(() => expect(running.system.agents()).toHaveLength(1), { timeout: 5000, interval: 20 });
     const stranger = await (await fetch(`${running.url}/healthz`)).json();
     expect(Object.keys(stranger).sort()).toEqual(['ok', 'version']);
     const operator = await (
@@ -76,7 +76,7 @@ describe('the orchestrator, hostile', () => {
     ws.send(
       JSON.stringify({ event_type: 'agent_ready', data: { agent_id: 'a1', agent: 'x', version: '1', requests: [] } }),
     );
-    for (let i = 0; i < 50 && running.system.agents().length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    await vi.waitFor(() => expect(running.system.agents()).toHaveLength(1), { timeout: 5000, interval: 20 });
     expect(running.system.agents()).toEqual([expect.objectContaining({ agent_id: 'a1' })]);
     expect(logs.join('\n')).toMatch(/nested deeper than 64 levels/);
     ws.terminate();

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import net from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { TrustedProxies } from '../access/client-address.ts';
 import { SocketLimits } from '../access/socket-limits.ts';
 import { startTestServer } from '../testing/fixtures.ts';
@@ -28,17 +28,22 @@ function fakeSocket(remoteAddress: string) {
   return socket;
 }
 
-/** Opens a raw TCP connection and resolves once the server has accepted or closed it. */
-function rawSocket(port: number): Promise<{ socket: net.Socket; closed: () => boolean }> {
+/** Opens a raw TCP connection; resolves once it is connected (or already closed), with a promise of its close. */
+function rawSocket(port: number): Promise<{ socket: net.Socket; closed: () => boolean; close: Promise<void> }> {
   return new Promise((resolve) => {
     let closed = false;
     const socket = net.connect(port, '127.0.0.1');
     socket.on('error', () => {});
-    socket.on('close', () => {
-      closed = true;
-    });
+    const close = new Promise<void>((done) =>
+      socket.on('close', () => {
+        closed = true;
+        done();
+      }),
+    );
+    const raw = { socket, closed: () => closed, close };
     socket.resume();
-    socket.once('connect', () => setTimeout(() => resolve({ socket, closed: () => closed }), 100));
+    socket.once('connect', () => resolve(raw));
+    socket.once('close', () => resolve(raw));
   });
 }
 
@@ -78,15 +83,21 @@ describe('TCP connections that never become WebSockets', () => {
   it('are closed at once past maxSockets on a running server, which answers again once they go', async () => {
     const warnings: string[] = [];
     const server = await startTestServer({ limits: { maxSockets: 3 }, warn: (l) => warnings.push(l) });
-    const held = await Promise.all([1, 2, 3].map(() => rawSocket(server.port)));
-    expect(held.every((h) => !h.closed())).toBe(true);
+    const held: Awaited<ReturnType<typeof rawSocket>>[] = [];
+    for (let i = 0; i < 3; i++) held.push(await rawSocket(server.port));
+    // The server takes connections in the order they came: the fourth is closed, the first three held.
     const refused = await rawSocket(server.port);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(refused.closed()).toBe(true);
+    await refused.close;
+    expect(held.every((h) => !h.closed())).toBe(true);
     expect(warnings.join('\n')).toMatch(/maxSockets/);
     for (const h of held) h.socket.destroy();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const health = await fetch(`${server.url}/healthz`, { headers: { Connection: 'close' } });
-    expect(health.status).toBe(200);
+    // Once the server has seen them go (no clock here: asked again until it answers).
+    await vi.waitFor(
+      async () => {
+        const health = await fetch(`${server.url}/healthz`, { headers: { Connection: 'close' } });
+        expect(health.status).toBe(200);
+      },
+      { timeout: 5000, interval: 20 },
+    );
   });
 });

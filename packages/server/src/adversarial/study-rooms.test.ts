@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loadStudyFile, StudyRegistry } from '@usher/study';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { startTestServer } from '../testing/fixtures.ts';
@@ -61,5 +64,41 @@ describe('rooms opened by starting tasks', () => {
     expect(server.relay.load().rooms).toBe(2);
     // A participant mid-task whose page reloads keeps their room: it is theirs already.
     expect((await second({ step: 'start-task' })).status).toBe(200);
+  });
+
+  // Regression: `usher serve` reopened at start the session of every participant the registry
+  // held mid-task, past maxRooms: tasks strangers started and left stay "task" in the registry
+  // (1000 rooms' worth every idleSessionMs), and a restart opened a room, a log file and an agent
+  // for each of them at once, until descriptors ran out and the start failed.
+  it('are reopened after a restart only up to maxRooms, the latest first; the rest when their page comes back', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'usher-study-rooms-'));
+    onTestFinished(() => rmSync(work, { recursive: true, force: true }));
+    const path = join(work, 'registry.sqlite');
+    const seeded = new StudyRegistry(path);
+    for (const id of ['P1', 'P2', 'P3']) {
+      const participant = seeded.admit(DEMO, {
+        recruitment: { participant: id },
+        now: new Date('2026-11-25T10:00:00Z'),
+      }).participant;
+      seeded.progress(participant.id, { status: 'briefing' }, new Date(`2026-11-25T10:00:0${id[1]}Z`), {
+        status: 'consent',
+        taskIndex: 0,
+      });
+      seeded.progress(participant.id, { status: 'task' }, new Date(`2026-11-25T10:01:0${id[1]}Z`), {
+        status: 'briefing',
+        taskIndex: 0,
+      });
+    }
+    seeded.close();
+
+    const registry = new StudyRegistry(path);
+    onTestFinished(() => registry.close());
+    const server = await startTestServer({ study: { study: DEMO, registry }, limits: { maxRooms: 2 } });
+    const study = server.study as NonNullable<typeof server.study>;
+    expect(study.resumeAll()).toEqual({ resumed: 2, waiting: 1 });
+    expect(server.relay.load().rooms).toBe(2);
+    const rooms = new Set(server.relay.status().map((r) => r.room));
+    const byExternal = (id: string) => registry.participants(DEMO.id).find((p) => p.externalId === id);
+    expect(rooms).toEqual(new Set([byExternal('P3')?.room, byExternal('P2')?.room]));
   });
 });

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { loopLoad, Peer } from './peer.ts';
+import { loadMeter, loopLoad, Peer } from './peer.ts';
 
 /** A peer over a stream that stands in for its TCP socket; `ws.send` writes the text to it. */
 function peerOverStream() {
@@ -64,14 +64,35 @@ describe('Peer.sendText', () => {
     expect(written()).toBe('replystate');
   });
 
-  it('measures the loop as busy after it worked without a break, and as not busy after it waited', async () => {
-    measured();
-    const until = performance.now() + 200;
-    while (performance.now() < until) {
-      // Working: the loop takes no event meanwhile.
-    }
-    expect(measured()).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(measured()).toBe(false);
+  // The meter reads a clock and the loop's times it is given: no test waits or works for real time.
+  it('counts the loop busy when it worked 90% or more of the window since it last looked, at most every 100 ms', () => {
+    let clock = 1000;
+    const times = { active: 0, idle: 0 };
+    const meter = loadMeter(
+      () => clock,
+      () => ({ ...times }),
+    );
+    // The loop worked without a break.
+    clock += 200;
+    times.active += 200;
+    expect(meter()).toBe(true);
+    // Within 100 ms of looking, the last answer stands, whatever the loop did.
+    clock += 50;
+    times.idle += 50;
+    expect(meter()).toBe(true);
+    // It then waited most of the window.
+    clock += 150;
+    times.active += 20;
+    times.idle += 130;
+    expect(meter()).toBe(false);
+    // 90% of the window is busy; 89% is not.
+    clock += 100;
+    times.active += 90;
+    times.idle += 10;
+    expect(meter()).toBe(true);
+    clock += 100;
+    times.active += 89;
+    times.idle += 11;
+    expect(meter()).toBe(false);
   });
 });

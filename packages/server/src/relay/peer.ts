@@ -11,27 +11,37 @@ const corked = new Set<Duplex>();
 /** Above this share of the last {@link LOAD_WINDOW_MS} spent working, the event loop counts as busy. */
 const BUSY_UTILIZATION = 0.9;
 const LOAD_WINDOW_MS = 100;
-const sampled = { at: 0, busy: false, elu: performance.eventLoopUtilization() };
+
+/** Time the event loop has spent working and waiting since it started (ms): Node's `eventLoopUtilization()`. */
+export type LoopTimes = { active: number; idle: number };
 
 /**
- * Whether the process's event loop was busy nearly all of the last 100 ms (sampled at most that
- * often, from Node's event-loop utilization). Replies then wait for the turn's end like pushed
- * frames: a saturated relay gains more from one write per peer and turn than a reply loses by
- * waiting for it, as the reply would have waited in the queue anyway.
+ * Whether the event loop was busy nearly all of the last 100 ms (sampled at most that often,
+ * from Node's event-loop utilization). Replies then wait for the turn's end like pushed frames: a
+ * saturated relay gains more from one write per peer and turn than a reply loses by waiting for
+ * it, as the reply would have waited in the queue anyway. The clock and the loop's times are
+ * given, so a test can say what they read.
  */
-function eventLoopBusy(): boolean {
-  const now = performance.now();
-  if (now - sampled.at >= LOAD_WINDOW_MS) {
-    const elu = performance.eventLoopUtilization();
-    sampled.busy = performance.eventLoopUtilization(elu, sampled.elu).utilization >= BUSY_UTILIZATION;
-    sampled.elu = elu;
-    sampled.at = now;
-  }
-  return sampled.busy;
+export function loadMeter(
+  now: () => number = () => performance.now(),
+  loopTimes: () => LoopTimes = () => performance.eventLoopUtilization(),
+): () => boolean {
+  // The first question measures from here, whenever it comes.
+  let sampled = { at: Number.NEGATIVE_INFINITY, busy: false, times: loopTimes() };
+  return () => {
+    const at = now();
+    if (at - sampled.at >= LOAD_WINDOW_MS) {
+      const times = loopTimes();
+      const active = times.active - sampled.times.active;
+      const idle = times.idle - sampled.times.idle;
+      sampled = { at, busy: active + idle > 0 && active / (active + idle) >= BUSY_UTILIZATION, times };
+    }
+    return sampled.busy;
+  };
 }
 
 /** How {@link Peer.sendText} learns whether the loop is busy (tests set it). */
-export const loopLoad = { busy: eventLoopBusy };
+export const loopLoad = { busy: loadMeter() };
 
 function uncorkAll(): void {
   for (const socket of corked) socket.uncork();

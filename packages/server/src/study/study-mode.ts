@@ -206,6 +206,36 @@ export class StudyMode {
     this.hooks.taskStarted?.(participant, condition);
   }
 
+  /**
+   * After a restart: the study sessions of participants the registry holds mid-task are opened
+   * again (see {@link resume}), the most recently moved first, as long as rooms are free
+   * (`maxRooms`). Tasks that strangers started and left stay mid-task in the registry, so without
+   * the limit a restart would open a room, a log file and an agent for every one of them at once.
+   * The rest reopen when their page comes back (it starts its task again on load). A session that
+   * cannot be opened (the logs folder unwritable) is said through `warn` and the others go on.
+   */
+  resumeAll(warn: (line: string) => void = () => {}): { resumed: number; waiting: number } {
+    const midTask = this.registry
+      .participants(this.study.id)
+      .filter((p) => p.status === 'task')
+      .sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
+    let resumed = 0;
+    let waiting = 0;
+    for (const participant of midTask) {
+      try {
+        this.roomAvailable(participant);
+        this.resume(participant);
+        resumed += 1;
+      } catch (err) {
+        waiting += 1;
+        if (!(err instanceof StudyFullError)) {
+          warn(`study: the task of participant ${participant.id} could not be resumed: ${(err as Error).message}`);
+        }
+      }
+    }
+    return { resumed, waiting };
+  }
+
   /** Moves the participant on; the step must fit where they are (a stale page's step is refused, changing nothing). */
   step(participant: Participant, change: FlowStep): ParticipantView {
     const now = this.now();
