@@ -26,14 +26,14 @@ export {
   type Understanding,
   updatePreferences,
 } from './preferences/index.ts';
-export {
-  Agent,
-  type AgentObserver,
-  type AgentOptions,
-  type AgentPhase,
-  type AgentResult,
-  type Instruction,
-  type InstructionResult,
-  type ObservedCall,
-} from './runtime/agent.ts';
+export { Agent } from './runtime/agent.ts';
+export type {
+  AgentObserver,
+  AgentOptions,
+  AgentPhase,
+  AgentResult,
+  Instruction,
+  InstructionResult,
+  ObservedCall,
+} from './runtime/agent-options.ts';
 export { RelayClient, RelayRequestError } from './runtime/relay-client.ts';

@@ -4,7 +4,8 @@ import { readLog, startTestServer, TestClient } from '@usher/server/testing';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { EpisodicLog } from '../memory/episodic.ts';
 import { ORBITAL_IMAX_PAIR } from '../testing/stories.ts';
-import { Agent, type AgentOptions, isPlainYes } from './agent.ts';
+import { Agent, isPlainYes } from './agent.ts';
+import type { AgentOptions } from './agent-options.ts';
 
 async function studyRoom() {
   const scenario = defaultScenario();

@@ -38,16 +38,6 @@ export function isPlainYes(text: string): boolean {
 /** How long to wait before trying a resync again after it timed out. */
 const RESYNC_RETRY_MS = 500;
 
-export type {
-  AgentObserver,
-  AgentOptions,
-  AgentPhase,
-  AgentResult,
-  Instruction,
-  InstructionResult,
-  ObservedCall,
-} from './agent-options.ts';
-
 /**
  * The agent runtime (spec §5): joins the room, starts the study session, then perceives, plans,
  * acts one action at a time and verifies, until the booking is made or it cannot go on. A

@@ -5,7 +5,8 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { withinLimit } from '../testing/bounded.ts';
 import { everyCall, FaultyHost, type FaultyHostOptions, nthCall } from '../testing/faulty-host.ts';
 import { ORBITAL_IMAX_PAIR } from '../testing/stories.ts';
-import { Agent, type AgentResult } from './agent.ts';
+import { Agent } from './agent.ts';
+import type { AgentResult } from './agent-options.ts';
 
 const GOAL = ORBITAL_IMAX_PAIR.text;
 const STORY = ORBITAL_IMAX_PAIR;

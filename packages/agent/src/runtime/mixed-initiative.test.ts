@@ -6,7 +6,8 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { withinLimit } from '../testing/bounded.ts';
 import { FaultyHost, type FaultyHostOptions, nthCall } from '../testing/faulty-host.ts';
 import { ORBITAL_IMAX_PAIR } from '../testing/stories.ts';
-import { Agent, type AgentOptions, type AgentResult } from './agent.ts';
+import { Agent } from './agent.ts';
+import type { AgentOptions, AgentResult } from './agent-options.ts';
 
 /*
  * Mixed initiative: the participant writes or clicks while the agent is

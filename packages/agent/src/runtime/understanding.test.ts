@@ -2,7 +2,8 @@ import { defaultScenario } from '@usher/booking';
 import { startTestServer, TestClient } from '@usher/server/testing';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { startFakeLlm, textReply } from '../planning/llm/testing.ts';
-import { Agent, type AgentOptions } from './agent.ts';
+import { Agent } from './agent.ts';
+import type { AgentOptions } from './agent-options.ts';
 
 /*
  * What the agent does with what it could not settle, and with a change of mind at the last step:

@@ -1,6 +1,7 @@
 import { checkBooking, type Scenario, type Story, type SubmittedBooking } from '@usher/booking';
 import { EMPTY_MODEL, type Understanding, updatePreferences } from '../preferences/index.ts';
-import { Agent, type AgentResult } from '../runtime/agent.ts';
+import { Agent } from '../runtime/agent.ts';
+import type { AgentResult } from '../runtime/agent-options.ts';
 import { feasibleOptions, isShowingLevel, minimumToolCalls, showingSoftScore } from './optimum.ts';
 import { type SimulatedParticipant, simulatedParticipant } from './participant.ts';
 import type { SuiteEntry } from './scenario.ts';
