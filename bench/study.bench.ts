@@ -100,6 +100,8 @@ async function runStudyBench(options: SuiteOptions): Promise<Table[]> {
         'maxConnectionsPerAddress=10000',
         '--limit',
         'admissionsPerMinute=100000',
+        '--limit',
+        'maxTasksPerAddress=100000',
       ],
       cwd: options.root,
       portPattern: LISTENING,

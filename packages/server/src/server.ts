@@ -131,6 +131,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
   const relay = new Relay({
     trustedProxies,
+    ...(options.now && { now: options.now }),
     logsDir: options.logsDir,
     limits: { ...options.limits, ...(options.heartbeatMs !== undefined && { heartbeatMs: options.heartbeatMs }) },
     warn,
@@ -138,10 +139,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     // A participant gone long enough that their task's session closed: their agent stops too.
     onSessionIdle: (room) => options.study?.hooks?.roomIdle?.(room),
     onRoomChange: (room) => studyConsole?.roomChanged(room),
+    // A participant's page joining their room mid-task opens the task's session again if it closed.
+    onHostJoining: (room, address): string | null => studyMode?.hostJoining(room, address) ?? null,
   });
   let headlessHost: HeadlessHost | null = null;
   const now = options.now ?? (() => new Date());
-  const studyMode = options.study
+  const studyMode: StudyMode | null = options.study
     ? new StudyMode(
         options.study.study,
         options.study.registry,
@@ -149,7 +152,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         now,
         options.study.hooks,
         new AnswersLog(options.logsDir, options.study.study.id),
-        options.limits?.maxRooms ?? DEFAULT_LIMITS.maxRooms,
+        {
+          maxRooms: options.limits?.maxRooms ?? DEFAULT_LIMITS.maxRooms,
+          maxTasksPerAddress: options.limits?.maxTasksPerAddress ?? DEFAULT_LIMITS.maxTasksPerAddress,
+        },
       )
     : null;
   const studyConsole = studyMode ? new StudyConsole(studyMode, relay, options.logsDir) : null;

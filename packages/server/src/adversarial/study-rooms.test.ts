@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadStudyFile, StudyRegistry } from '@usher/study';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { startTestServer } from '../testing/fixtures.ts';
+import { envelope, readLog, startTestServer } from '../testing/fixtures.ts';
+import { TestClient } from '../testing/test-client.ts';
 
 /*
  * Anyone may open a study link and start a task, and each task opens a room with a study log (an
@@ -11,6 +12,9 @@ import { startTestServer } from '../testing/fixtures.ts';
  * rooms opened by a relay.join, so a stranger admitting participants from many addresses (30 a
  * minute each) opened rooms, files and agents past it without limit. A task now starts only while
  * the server is below `maxRooms`; past it the start is refused with 503 and nothing changes.
+ * Below it, a task's room is held only by a page: one no page joined closes after `pageJoinMs`
+ * (the page opens it again when it comes), and one address may hold `maxTasksPerAddress` tasks
+ * at once, so a few addresses cannot take every room either.
  */
 
 const DEMO = {
@@ -18,6 +22,35 @@ const DEMO = {
   questionnaires: {},
 };
 const SECRET = new TextEncoder().encode('a-study-rooms-test-secret-of-enough-length-0123456789');
+
+/** Admits `id` through the study link and consents; returns its step call, its room and its host credential. */
+async function admitter(url: string) {
+  return async (id: string) => {
+    const link = await fetch(`${url}/s/demo-01?participant=${id}`, { redirect: 'manual' });
+    const page = new URL(link.headers.get('location') as string, url).searchParams;
+    const token = page.get('token') as string;
+    const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+    const step = async (body: object) => {
+      const response = await fetch(`${url}/api/participant/step`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+      });
+      return { status: response.status, body: await response.json() };
+    };
+    expect((await step({ step: 'consent' })).status).toBe(200);
+    return Object.assign(step, { room: page.get('room') as string, token });
+  };
+}
+
+/** Resolves once `check` holds, looking every few milliseconds (the relay's sweep runs on a timer). */
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 500; i += 1) {
+    if (check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`never happened: ${what}`);
+}
 
 describe('rooms opened by starting tasks', () => {
   it('stop at maxRooms: the next start is refused (503) and changes nothing, and goes once a room is freed', async () => {
@@ -100,5 +133,108 @@ describe('rooms opened by starting tasks', () => {
     const rooms = new Set(server.relay.status().map((r) => r.room));
     const byExternal = (id: string) => registry.participants(DEMO.id).find((p) => p.externalId === id);
     expect(rooms).toEqual(new Set([byExternal('P3')?.room, byExternal('P2')?.room]));
+  });
+
+  // Regression: a task's room lived until idleSessionMs (10 min) whether or not a page ever came,
+  // so a script admitting 30 participants a minute from each of a few addresses, and starting
+  // their tasks without ever connecting, kept every room (maxRooms) taken, each with a log file
+  // and an agent; real participants got 503 STUDY_FULL.
+  it('close when no page joins within pageJoinMs, and open again, logged, when the page comes', async () => {
+    const registry = new StudyRegistry(':memory:');
+    onTestFinished(() => registry.close());
+    let clock = Date.parse('2026-11-25T10:00:00Z');
+    const idled: string[] = [];
+    const server = await startTestServer({
+      access: 'token',
+      secret: SECRET,
+      now: () => new Date(clock),
+      study: { study: DEMO, registry, hooks: { roomIdle: (room) => idled.push(room) } },
+      // A short request timeout makes the relay sweep every 25 ms, so a wait of 100 ms sees sweeps.
+      limits: { pageJoinMs: 60_000, requestTimeoutMs: 100 },
+    });
+    const admit = await admitter(server.url);
+    const absent = await admit('P1');
+    const present = await admit('P2');
+    expect((await absent({ step: 'start-task' })).status).toBe(200);
+    expect((await present({ step: 'start-task' })).status).toBe(200);
+    const page = await TestClient.join(server.url, 'host', present.room, present.token);
+    onTestFinished(() => page.close());
+    expect(server.relay.load().rooms).toBe(2);
+
+    // A minute passes: the room no page joined closes, saying why; the other goes on.
+    clock += 60_000;
+    await until(() => server.relay.load().rooms === 1, 'the pageless room closed');
+    expect(idled).toEqual([absent.room]);
+    expect(server.relay.hasStudySession(present.room)).toBe(true);
+    const logs = () => readdirSync(server.logsDir).filter((f) => f.endsWith('.jsonl'));
+    const closed = logs()
+      .map((f) => readLog(join(server.logsDir, f)))
+      .find((records) => records.some((r) => r.type === 'relay.session-closed'));
+    expect(closed?.at(-1)?.payload).toEqual({
+      reason: `no page joined room "${absent.room}" within 1 min of its task's start (pageJoinMs)`,
+    });
+    expect(registry.byRoom(absent.room)?.status).toBe('task');
+
+    // The page comes after all (a slow connection): joining opens the task's session again, and
+    // what it sends is logged there.
+    const late = await TestClient.join(server.url, 'host', absent.room, absent.token);
+    onTestFinished(() => late.close());
+    expect(server.relay.hasStudySession(absent.room)).toBe(true);
+    late.send(envelope('state.updated', { source: 'host', uiSpec: null, messageHistory: [], toolSchema: [] }));
+    const reopened = () =>
+      logs()
+        .map((f) => readLog(join(server.logsDir, f)))
+        .find((records) => records[0]?.type === 'study.task' && (records[0].payload as { resumed?: boolean }).resumed);
+    await until(() => reopened()?.some((r) => r.type === 'state.updated') === true, 'the late page logged');
+    expect(reopened()?.map((r) => r.type)).toEqual(['study.task', 'relay.join', 'state.updated']);
+    expect(reopened()?.[0]?.payload).toMatchObject({ participantId: registry.byRoom(absent.room)?.id, resumed: true });
+
+    // A page that joined is not held to pageJoinMs any more: once it has gone, idleSessionMs counts.
+    late.close();
+    await until(() => server.relay.status().find((r) => r.room === absent.room)?.host === false, 'the page left');
+    clock += 5 * 60_000;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(server.relay.hasStudySession(absent.room)).toBe(true);
+    clock += 5 * 60_000;
+    await until(() => !server.relay.hasStudySession(absent.room), 'the session closed after idleSessionMs');
+  });
+
+  it('count per address: past maxTasksPerAddress a start is refused (429) and changes nothing, as is a page reopening one', async () => {
+    const registry = new StudyRegistry(':memory:');
+    onTestFinished(() => registry.close());
+    let clock = Date.parse('2026-11-25T10:00:00Z');
+    const server = await startTestServer({
+      access: 'token',
+      secret: SECRET,
+      now: () => new Date(clock),
+      study: { study: DEMO, registry },
+      limits: { maxTasksPerAddress: 2, pageJoinMs: 60_000 },
+    });
+    const admit = await admitter(server.url);
+    const [first, second, third] = [await admit('P1'), await admit('P2'), await admit('P3')];
+    expect((await first({ step: 'start-task' })).status).toBe(200);
+    expect((await second({ step: 'start-task' })).status).toBe(200);
+
+    const refused = await third({ step: 'start-task' });
+    expect(refused).toMatchObject({ status: 429, body: { error: { code: 'TOO_MANY_REQUESTS' } } });
+    expect(refused.body.error.message).toMatch(/maxTasksPerAddress/);
+    expect(registry.byRoom(third.room)?.status).toBe('briefing');
+    expect(server.relay.load().rooms).toBe(2);
+    // Resending start-task for a task whose session is open takes nothing more.
+    expect((await first({ step: 'start-task' })).status).toBe(200);
+
+    // The first two never connect a page: their sessions close, and the address may start again.
+    clock += 60_000;
+    await until(() => server.relay.load().rooms === 0, 'the pageless rooms closed');
+    expect((await third({ step: 'start-task' })).status).toBe(200);
+    expect((await first({ step: 'start-task' })).status).toBe(200);
+    // A page reopening its closed session from the same address counts too: refused (1013), no room opened.
+    const page = await TestClient.connect(server.url, { headers: { Authorization: `Bearer ${second.token}` } });
+    const reply = await page.request('relay.join', { role: 'host', sessionId: second.room });
+    expect(reply).toMatchObject({ type: 'error', payload: { code: 'SESSION_NOT_ACTIVE' } });
+    expect(String(reply.payload.message)).toMatch(/maxTasksPerAddress/);
+    expect(await page.closed()).toBe(1013);
+    expect(server.relay.hasStudySession(second.room)).toBe(false);
+    expect(server.relay.load().rooms).toBe(2);
   });
 });

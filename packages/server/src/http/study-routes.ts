@@ -110,11 +110,14 @@ export function mountStudyRoutes(
         400,
       );
     }
+    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
     try {
-      return c.json(mode.step(participant, body.data));
+      return c.json(mode.step(participant, body.data, incoming && limitKey(client.address(incoming))));
     } catch (err) {
       if (err instanceof FlowError) return fail('OUT_OF_STEP', err.message, 409);
-      if (err instanceof StudyFullError) return fail('STUDY_FULL', err.message, 503);
+      if (err instanceof StudyFullError) {
+        return err.perAddress ? fail('TOO_MANY_REQUESTS', err.message, 429) : fail('STUDY_FULL', err.message, 503);
+      }
       throw err;
     }
   });

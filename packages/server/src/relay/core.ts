@@ -19,8 +19,18 @@ export interface RelayOptions {
   warn?: (line: string) => void;
   /** The study logs' file calls (tests play a full disk with it). */
   logIo?: LogFileIo;
-  /** Told when a study session is closed because its room had no host for `idleSessionMs` (the agent there can stop). */
+  /**
+   * Told when a study session is closed because its room had no host for `idleSessionMs`, or no
+   * page joined it within `pageJoinMs` of its task's start (the agent there can stop).
+   */
   onSessionIdle?: (room: string) => void;
+  /**
+   * Asked when a host is about to join `room` from `address` (its limit key), after its
+   * credential was checked: study mode opens the task's session again when the participant is
+   * mid-task and it is closed, so a page that comes back is never relayed unlogged. Returns why
+   * the join is refused, or null.
+   */
+  onHostJoining?: (room: string, address: string) => string | null;
   /**
    * Told when what {@link Relay.status} says of a room changes: a peer joins or leaves, its stage
    * changes, its study session opens or closes (the console's live view; called often, keep it cheap).

@@ -14,6 +14,19 @@ export interface RelayLimits {
   maxRooms: number;
   /** A study session whose room has been empty (no host, agent or observer) this long is closed, with a record saying so. */
   idleSessionMs: number;
+  /**
+   * A study session the server opened for a participant's task is closed when no page (host) has
+   * joined its room this long after it opened (study mode). The page starts its task again when
+   * it comes, so a slow page loses nothing; a task started by a script that never connects stops
+   * holding a room, a log file and an agent.
+   */
+  pageJoinMs: number;
+  /**
+   * Study sessions of tasks (study mode) open at once that requests from one address started (a
+   * lab behind one NAT shares one): a `start-task` past it is refused (`429 TOO_MANY_REQUESTS`), so
+   * a few addresses cannot take every room (`maxRooms`) with participants of their own.
+   */
+  maxTasksPerAddress: number;
   /** Bytes queued for one peer that it has not read yet; above this the slow peer is closed (1013). */
   maxBufferedBytes: number;
   /** Bytes of frames received but not complete yet, over all connections; above this the connection holding most is closed (1009). */
@@ -40,6 +53,8 @@ export const DEFAULT_LIMITS: RelayLimits = {
   joinTimeoutMs: 10_000,
   maxRooms: 1000,
   idleSessionMs: 10 * 60_000,
+  pageJoinMs: 60_000,
+  maxTasksPerAddress: 64,
   maxBufferedBytes: 8 * 1024 * 1024,
   maxBytesInProgress: 256 * 1024 * 1024,
   heartbeatMs: 15_000,

@@ -1,5 +1,6 @@
 import type { MessageOf } from '@usher/protocol';
 import { joinRefusal } from '../access/capabilities.ts';
+import { limitKey } from '../access/client-address.ts';
 import type { RelayCore } from './core.ts';
 import type { Peer } from './peer.ts';
 import { Room } from './room.ts';
@@ -29,6 +30,15 @@ export function join(core: RelayCore, peer: Peer, message: MessageOf<'relay.join
     peer.ws.close(CLOSE_POLICY, 'not allowed');
     return;
   }
+  if (role === 'host' && core.options.onHostJoining) {
+    const held = core.options.onHostJoining(roomId, limitKey(peer.address));
+    if (held) {
+      core.warn(`relay: refused ${peer.name} from ${peer.address} joining room "${roomId}" as host: ${held}`);
+      core.reject(peer, 'SESSION_NOT_ACTIVE', held, message.id);
+      peer.ws.close(CLOSE_TRY_LATER, 'try again later');
+      return;
+    }
+  }
   let room = core.rooms.get(roomId);
   if (!room) {
     if (core.rooms.size >= core.limits.maxRooms) {
@@ -44,8 +54,10 @@ export function join(core: RelayCore, peer: Peer, message: MessageOf<'relay.join
   if (peer.joinTimer) clearTimeout(peer.joinTimer);
   peer.role = role;
   peer.room = room;
-  if (role === 'host') room.hostlessSince = null;
-  else if (room.host === null && room.hostlessSince === null) room.hostlessSince = core.now().getTime();
+  if (role === 'host') {
+    room.hostlessSince = null;
+    if (room.study) room.study.pageDeadline = null;
+  } else if (room.host === null && room.hostlessSince === null) room.hostlessSince = core.now().getTime();
   let replaced = false;
   if (role === 'host') {
     const previous = room.host;

@@ -57,8 +57,8 @@ export class Relay {
     this.admission = new Admission(this.core.limits);
     this.heartbeat = setInterval(() => this.core.guard('heartbeat', () => this.beat()), this.core.limits.heartbeatMs);
     this.heartbeat.unref();
-    const { requestTimeoutMs, idleSessionMs } = this.core.limits;
-    const sweepMs = Math.max(10, Math.min(1000, requestTimeoutMs / 4, idleSessionMs / 4));
+    const { requestTimeoutMs, idleSessionMs, pageJoinMs } = this.core.limits;
+    const sweepMs = Math.max(10, Math.min(1000, requestTimeoutMs / 4, idleSessionMs / 4, pageJoinMs / 4));
     this.sweeper = setInterval(() => this.core.guard('sweep', () => this.sweep()), sweepMs);
     this.sweeper.unref();
   }
@@ -120,6 +120,8 @@ export class Relay {
       resumed?: boolean;
       page?: object;
     },
+    /** The address (its limit key) whose request opens it, counted by {@link tasksStartedBy}. */
+    startedBy?: string,
   ): string {
     let room = this.core.rooms.get(roomId);
     if (!room) {
@@ -139,6 +141,9 @@ export class Relay {
       log,
       studyId: task.studyId,
       participantId: task.participantId,
+      // Until the participant's page joins, the session holds its room for pageJoinMs only.
+      pageDeadline: room.host === null ? this.core.now().getTime() + this.core.limits.pageJoinMs : null,
+      ...(startedBy !== undefined && { startedBy }),
     };
     if (!this.core.log(room, 'internal', 'study.task', JSON.stringify(task))) {
       this.core.endStudy(room);
@@ -147,6 +152,13 @@ export class Relay {
     }
     this.core.changed(room);
     return log.sessionId;
+  }
+
+  /** Study sessions open now that requests from `address` (a limit key) started (`maxTasksPerAddress`). */
+  tasksStartedBy(address: string): number {
+    let n = 0;
+    for (const room of this.core.rooms.values()) if (room.study?.startedBy === address) n += 1;
+    return n;
   }
 
   /** Whether a study session is open in `roomId`. */
@@ -278,18 +290,31 @@ export class Relay {
         const why = `the host did not answer ${pending.type} within ${this.core.limits.requestTimeoutMs} ms`;
         this.core.answerError(room, pending, 'TOOL_EXECUTION_FAILED', why);
       }
-      // A session whose page (the host) has been gone that long is over, whoever else waits there.
+      if (!room.study || room.host !== null) continue;
+      // A task's session whose page never came, or whose page has been gone that long, is over,
+      // whoever else waits there.
+      const { pageJoinMs, idleSessionMs } = this.core.limits;
+      const deadline = room.study.pageDeadline;
       const since = room.hostlessSince;
-      if (room.study && room.host === null && since !== null && now - since >= this.core.limits.idleSessionMs) {
-        const minutes = Math.round(this.core.limits.idleSessionMs / 60_000);
-        const reason = `room "${room.id}" had no host for ${minutes >= 1 ? `${minutes} min` : `${this.core.limits.idleSessionMs} ms`} (idleSessionMs)`;
-        this.core.log(room, 'internal', 'relay.session-closed', JSON.stringify({ reason }));
-        this.core.warn(`relay: closed study session ${room.study.log.sessionId}: ${reason}`);
-        this.core.endStudy(room);
-        if (room.idle) this.core.rooms.delete(room.id);
-        this.core.options.onSessionIdle?.(room.id);
+      if (deadline != null && now >= deadline) {
+        this.closeIdle(
+          room,
+          `no page joined room "${room.id}" within ${duration(pageJoinMs)} of its task's start (pageJoinMs)`,
+        );
+      } else if (since !== null && now - since >= idleSessionMs) {
+        this.closeIdle(room, `room "${room.id}" had no host for ${duration(idleSessionMs)} (idleSessionMs)`);
       }
     }
+  }
+
+  /** Closes the study session of a room left without its host, saying why; the agent there can stop. */
+  private closeIdle(room: Room, reason: string): void {
+    if (!room.study) return;
+    this.core.log(room, 'internal', 'relay.session-closed', JSON.stringify({ reason }));
+    this.core.warn(`relay: closed study session ${room.study.log.sessionId}: ${reason}`);
+    this.core.endStudy(room);
+    if (room.idle) this.core.rooms.delete(room.id);
+    this.core.options.onSessionIdle?.(room.id);
   }
 
   private receive(peer: Peer, data: Buffer, isBinary: boolean): void {
@@ -347,4 +372,10 @@ export class Relay {
     this.core.closedByLimit(peer, why, null);
     peer.ws.terminate();
   }
+}
+
+/** `600000` as "10 min", `60000` as "1 min", `1500` as "1500 ms". */
+function duration(ms: number): string {
+  const minutes = ms / 60_000;
+  return Number.isInteger(minutes) && minutes >= 1 ? `${minutes} min` : `${ms} ms`;
 }

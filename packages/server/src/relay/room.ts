@@ -16,6 +16,14 @@ export interface StudySession {
   log: StudyLog;
   studyId: string;
   participantId: string;
+  /**
+   * A session the server opened for a participant's task (study mode) before their page joined:
+   * when it closes unless a host joins first (ms, the relay's clock; `pageJoinMs`). Null once a
+   * host has joined, and for sessions an agent opened.
+   */
+  pageDeadline?: number | null;
+  /** The address (its limit key) whose request opened the session, for `maxTasksPerAddress`. */
+  startedBy?: string;
 }
 
 /** A relay room (`relay.join`'s `sessionId`): at most one host, any number of agents and observers. */

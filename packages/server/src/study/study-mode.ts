@@ -19,10 +19,24 @@ export class FlowError extends Error {
 
 /**
  * A task cannot start now: the server holds its maximum of rooms (`maxRooms`), which a task's
- * session would pass. Nothing changed; the participant may try again once rooms are freed.
+ * session would pass, or the address the request came from started its maximum of running tasks
+ * (`maxTasksPerAddress`; `perAddress`). Nothing changed; the participant may try again once rooms
+ * are freed.
  */
 export class StudyFullError extends Error {
   override readonly name = 'StudyFullError';
+  constructor(
+    message: string,
+    readonly perAddress = false,
+  ) {
+    super(message);
+  }
+}
+
+/** The relay's limits a study counts when it opens rooms (relay/limits.ts). */
+export interface StudyRoomLimits {
+  maxRooms: number;
+  maxTasksPerAddress: number;
 }
 
 /**
@@ -45,19 +59,54 @@ export class StudyMode {
     /** Where submitted questionnaires are logged, beside the registry. */
     private readonly answersLog: AnswersLog,
     /**
-     * The relay's `maxRooms`: a task's study session opens a room (and its log file, and its agent),
-     * and anyone may open the study link and start tasks, so starting one counts against it too.
+     * A task's study session opens a room (and its log file, and its agent), and anyone may open
+     * the study link and start tasks, so starting one counts against `maxRooms`, and against
+     * `maxTasksPerAddress` for the address that asked.
      */
-    private readonly maxRooms = Number.POSITIVE_INFINITY,
+    private readonly limits: StudyRoomLimits = {
+      maxRooms: Number.POSITIVE_INFINITY,
+      maxTasksPerAddress: Number.POSITIVE_INFINITY,
+    },
   ) {}
 
-  /** Refuses to open a room for `participant`'s task when that would pass `maxRooms` (a room already open is theirs to use). */
-  private roomAvailable(participant: Participant): void {
-    if (this.relay.hasStudySession(participant.room) || this.relay.load().rooms < this.maxRooms) return;
+  /**
+   * Refuses to open a session for `participant`'s task when that would pass `maxRooms`, or, for a
+   * request from `from` (a limit key), `maxTasksPerAddress`. A session already open is theirs, and
+   * a room already open (their page is there) holds the session without taking another.
+   */
+  private roomAvailable(participant: Participant, from: string | undefined): void {
+    if (this.relay.hasStudySession(participant.room)) return;
+    const { maxRooms, maxTasksPerAddress } = this.limits;
+    if (from !== undefined && this.relay.tasksStartedBy(from) >= maxTasksPerAddress) {
+      throw new StudyFullError(
+        `tasks started from this address hold their maximum of ${maxTasksPerAddress} rooms (maxTasksPerAddress); try again in a few minutes`,
+        true,
+      );
+    }
+    if (this.relay.load().rooms < maxRooms) return;
     if (this.relay.status().some((room) => room.room === participant.room)) return;
     throw new StudyFullError(
-      `the server holds its maximum of ${this.maxRooms} rooms (maxRooms); try again in a few minutes`,
+      `the server holds its maximum of ${maxRooms} rooms (maxRooms); try again in a few minutes`,
     );
+  }
+
+  /**
+   * A page is about to join `room` as its host from `address` (a limit key; the relay asks, see
+   * `onHostJoining`): when it is the room of a participant mid-task whose session is closed (the
+   * page came after `pageJoinMs`, or back after `idleSessionMs`), the session opens again first,
+   * so nothing the page does goes unlogged. Returns why the join is refused (the address holds
+   * its maximum of tasks; the log cannot be opened), or null.
+   */
+  hostJoining(room: string, address: string): string | null {
+    const participant = this.byRoom(room);
+    if (participant?.status !== 'task' || this.relay.hasStudySession(room)) return null;
+    try {
+      this.roomAvailable(participant, address);
+      this.resume(participant, undefined, address);
+      return null;
+    } catch (err) {
+      return (err as Error).message;
+    }
   }
 
   /** Listens for participants who arrive or move on (the console's live list); returns the function that stops it. */
@@ -189,19 +238,23 @@ export class StudyMode {
    * was gone long enough for the session to close): it is opened again, its first record
    * saying so, and the task's agent comes back. Nothing happens when the session is open.
    */
-  resume(participant: Participant, page?: { at?: string }): void {
+  resume(participant: Participant, page?: { at?: string }, from?: string): void {
     const planned = participant.plan.tasks[participant.taskIndex];
     const condition = this.conditionOf(participant);
     if (participant.status !== 'task' || !planned || !condition) return;
     if (!this.relay.hasStudySession(participant.room)) {
-      this.relay.openStudySession(participant.room, {
-        studyId: this.study.id,
-        participantId: participant.id,
-        conditionId: planned.conditionId,
-        taskId: planned.taskId,
-        resumed: true,
-        ...(page?.at && { page }),
-      });
+      this.relay.openStudySession(
+        participant.room,
+        {
+          studyId: this.study.id,
+          participantId: participant.id,
+          conditionId: planned.conditionId,
+          taskId: planned.taskId,
+          resumed: true,
+          ...(page?.at && { page }),
+        },
+        from,
+      );
     }
     this.hooks.taskStarted?.(participant, condition);
   }
@@ -223,7 +276,7 @@ export class StudyMode {
     let waiting = 0;
     for (const participant of midTask) {
       try {
-        this.roomAvailable(participant);
+        this.roomAvailable(participant, undefined);
         this.resume(participant);
         resumed += 1;
       } catch (err) {
@@ -236,8 +289,11 @@ export class StudyMode {
     return { resumed, waiting };
   }
 
-  /** Moves the participant on; the step must fit where they are (a stale page's step is refused, changing nothing). */
-  step(participant: Participant, change: FlowStep): ParticipantView {
+  /**
+   * Moves the participant on; the step must fit where they are (a stale page's step is refused,
+   * changing nothing). `address` is the limit key of the address that asked, when a request asked.
+   */
+  step(participant: Participant, change: FlowStep, address?: string): ParticipantView {
     const now = this.now();
     const planned = participant.plan.tasks[participant.taskIndex];
     const from = { status: participant.status, taskIndex: participant.taskIndex };
@@ -255,26 +311,30 @@ export class StudyMode {
       case 'start-task': {
         // A reload or a return mid-task: the task goes on, its session and agent too.
         if (participant.status === 'task') {
-          this.roomAvailable(participant);
-          this.resume(participant, change.at ? { at: change.at } : undefined);
+          this.roomAvailable(participant, address);
+          this.resume(participant, change.at ? { at: change.at } : undefined, address);
           break;
         }
         if (participant.status !== 'briefing' || !planned)
           throw new FlowError(`no task to start (${participant.status})`);
-        this.roomAvailable(participant);
+        this.roomAvailable(participant, address);
         moved('task');
         // The page's own moments go beside the server's: when it showed the briefing, when the task started.
         const page = {
           ...(change.briefingShownAt && { briefingShownAt: change.briefingShownAt }),
           ...(change.at && { at: change.at }),
         };
-        this.relay.openStudySession(participant.room, {
-          studyId: this.study.id,
-          participantId: participant.id,
-          conditionId: planned.conditionId,
-          taskId: planned.taskId,
-          ...(Object.keys(page).length > 0 && { page }),
-        });
+        this.relay.openStudySession(
+          participant.room,
+          {
+            studyId: this.study.id,
+            participantId: participant.id,
+            conditionId: planned.conditionId,
+            taskId: planned.taskId,
+            ...(Object.keys(page).length > 0 && { page }),
+          },
+          address,
+        );
         const condition = this.conditionOf(participant);
         if (condition) this.hooks.taskStarted?.(participant, condition);
         break;
