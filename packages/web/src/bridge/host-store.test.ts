@@ -111,9 +111,11 @@ describe('HostStore', () => {
 
   it('sends the same frames as the headless host for the same inputs', async () => {
     async function run(host: 'web' | 'headless'): Promise<Frame[]> {
-      const server = await startTestServer(
-        host === 'headless' ? { headlessHost: true, scenario: defaultScenario(), now: clock } : {},
-      );
+      // Both servers on the same clock: the relay names sessions and logs from it.
+      const server = await startTestServer({
+        now: clock,
+        ...(host === 'headless' && { headlessHost: true, scenario: defaultScenario() }),
+      });
       const store = host === 'web' ? newStore(server.url) : null;
       store?.connect();
       if (store) await until(store, (s) => s.connection === 'open');
