@@ -5,7 +5,7 @@ import type { Duplex } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
 import type { Scenario } from '@usher/booking';
 import { AGENT_WS_PATH } from '@usher/protocol';
-import type { Study, StudyRegistry } from '@usher/study';
+import { CONSENT_GRACE_MS, type Study, type StudyRegistry } from '@usher/study';
 import { Capabilities, type Capability, CredentialError, presentedToken } from './access/capabilities.ts';
 import { clientView, markOwnConnection, TrustedProxies } from './access/client-address.ts';
 import { checkFrameSource } from './access/framing.ts';
@@ -17,6 +17,7 @@ import { createApp } from './http/app.ts';
 import { mountExportRoutes } from './http/export-routes.ts';
 import { DEFAULT_LIMITS, type RelayLimits } from './relay/limits.ts';
 import { Relay } from './relay/relay.ts';
+import { ArrivalExpiry } from './study/arrival-expiry.ts';
 import { StudyMode, type TaskHooks } from './study/study-mode.ts';
 import { AnswersLog } from './study-log/answers-log.ts';
 import { repairTornLogs } from './study-log/repair.ts';
@@ -123,6 +124,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   void repairTornLogs(options.logsDir, warn, options.logRepairSettleMs ?? 10_000).catch((err: Error) =>
     warn(`study logs in ${options.logsDir} could not be checked for records cut short: ${err.message}`),
   );
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  if (options.study && limits.arrivalRetentionMs < CONSENT_GRACE_MS) {
+    throw new StartupError(
+      `arrivalRetentionMs must be at least ${CONSENT_GRACE_MS} (30 minutes): assignment counts an arrival who has not consented for that long`,
+    );
+  }
   let trustedProxies: TrustedProxies | null = null;
   try {
     trustedProxies = options.trustProxy?.length ? new TrustedProxies(options.trustProxy) : null;
@@ -185,7 +192,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
   }
   const server = createServer(getRequestListener(app.fetch));
-  const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const sockets = new SocketLimits(limits, trustedProxies, warn, options.now);
   server.on('connection', (socket) => sockets.accept(socket));
   const upgrade = (request: IncomingMessage, socket: Duplex, head: Buffer, door: 'public' | 'own') => {
@@ -267,6 +273,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
     await headlessHost.start();
   }
+  // Arrivals who never consent are removed after arrivalRetentionMs, and counted (arrival-expiry.ts).
+  const expiry = options.study
+    ? new ArrivalExpiry(options.study.registry, options.study.study.id, limits.arrivalRetentionMs, now, warn)
+    : null;
+  expiry?.start();
 
   return {
     url,
@@ -281,11 +292,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     study: studyMode,
     console: studyConsole,
     abort: (reason) => {
+      expiry?.stop();
       headlessHost?.close();
       relay.close(reason);
     },
     close: () =>
       new Promise<void>((resolve) => {
+        expiry?.stop();
         headlessHost?.close();
         relay.close();
         let open = 2;

@@ -29,6 +29,12 @@ export interface RelayLimits {
   /** New participants one address may admit through a study link per minute (study mode). */
   admissionsPerMinute: number;
   /**
+   * How long a participant who opened the study link and has not consented stays in the registry
+   * (study mode); then they are removed and only counted (study/arrival-expiry.ts). At least
+   * 30 minutes, the time assignment counts them for.
+   */
+  arrivalRetentionMs: number;
+  /**
    * Open TCP connections in all, HTTP or WebSocket, joined or not: beyond it a new one is closed at
    * once, before a byte is read, so no stranger can take every file descriptor with sockets that
    * never become WebSockets. The server's own agents connect through a listener of their own on
@@ -50,6 +56,7 @@ export const DEFAULT_LIMITS: RelayLimits = {
   heartbeatMs: 15_000,
   requestTimeoutMs: 30_000,
   admissionsPerMinute: 30,
+  arrivalRetentionMs: 24 * 60 * 60_000,
   maxSockets: 4000,
   maxSocketsPerAddress: 256,
 };
