@@ -173,8 +173,9 @@ export async function serve(flags: ServeFlags): Promise<number> {
   }
   if (study && registry && server.study) {
     supervisor = new AgentSupervisor({
-      relayUrl: server.url,
-      // The server's own agents: the per-address connection limit does not count them.
+      // The server's own agents, through their own door with their own credential: no limit that
+      // strangers can fill (maxSockets, maxConnections, the per-address ones) keeps them out.
+      relayUrl: server.ownAgentsUrl,
       ...(capabilities && { token: await capabilities.issue({ kind: 'agent', own: true }, 3650) }),
       studyId: study.id,
       episodesDir: './logs/agent',

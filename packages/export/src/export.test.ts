@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { checkBooking } from '@usher/booking';
-import { loadStudyFile } from '@usher/study';
+import { loadStudyFile, StudyRegistry } from '@usher/study';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { exportStudy } from './export.ts';
 import { readExportCsv, readExportTable } from './read.ts';
@@ -188,5 +189,43 @@ describe('exportStudy', () => {
     expect(huge).toMatchObject({ payload: null, source_file: name(first) });
     expect(Number(huge?.payload_bytes)).toBeGreaterThan(3 * 1024 * 1024);
     expectTruth(await readExportTable(join(w.outDir, 'participant_tasks.parquet')), truths);
+  }, 60_000);
+
+  it('reports the arrivals the registry removed while at consent, per condition, beside those still there', async () => {
+    const w = workDir();
+    writeSyntheticStudy({ study: DEMO, participants: 2, logsDir: w.logsDir, registryPath: w.registryPath });
+    const registry = new StudyRegistry(w.registryPath);
+    const day = new Date('2026-11-20T09:00:00Z');
+    const left = ['L1', 'L2', 'L3'].map(
+      (id) => registry.admit(DEMO, { recruitment: { participant: id }, now: day }).participant,
+    );
+    registry.expireArrivals(DEMO.id, day);
+    registry.admit(DEMO, { recruitment: { participant: 'still-reading' }, now: new Date('2026-11-21T12:00:00Z') });
+    registry.close();
+
+    const result = await exportStudy({ study: DEMO, ...w });
+    const expired = await readExportTable(join(w.outDir, 'expired_arrivals.parquet'));
+    const byCondition = new Map<string, number>();
+    for (const p of left)
+      byCondition.set(String(p.plan.conditionId), (byCondition.get(String(p.plan.conditionId)) ?? 0) + 1);
+    expect(expired.map((r) => [r.study_id, r.condition_id, Number(r.arrivals)])).toEqual(
+      [...byCondition].sort().map(([condition, n]) => [DEMO.id, condition, n]),
+    );
+    expect(result.tables.find((t) => t.name === 'expired_arrivals')?.rows).toBe(byCondition.size);
+    // Whoever is still at consent is a participant row, as before.
+    const participants = await readExportTable(join(w.outDir, 'participants.parquet'));
+    expect(participants.filter((p) => p.status === 'consent').map((p) => p.external_id)).toEqual(['still-reading']);
+    expect(JSON.parse(readFileSync(join(w.outDir, 'export.json'), 'utf8')).expiredArrivals).toBe(3);
+  }, 60_000);
+
+  it('writes an empty expired_arrivals table for a registry made before arrivals expired', async () => {
+    const w = workDir();
+    writeSyntheticStudy({ study: DEMO, participants: 1, logsDir: w.logsDir, registryPath: w.registryPath });
+    const old = new Database(w.registryPath);
+    old.exec('DROP TABLE expired_arrivals');
+    old.close();
+    const result = await exportStudy({ study: DEMO, ...w });
+    expect(result.tables.find((t) => t.name === 'expired_arrivals')?.rows).toBe(0);
+    expect(readFileSync(join(w.outDir, 'expired_arrivals.csv'), 'utf8').trim()).toBe('study_id,condition_id,arrivals');
   }, 60_000);
 });

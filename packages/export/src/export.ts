@@ -12,7 +12,15 @@ import { readRegistry } from './registry.ts';
 import { csvTextCell, loadTable, sqlIdent, sqlString } from './sql.ts';
 import { stageRegistry } from './staging.ts';
 import { taskSuccess } from './success.ts';
-import { EVENTS, EVENTS_CSV, EVENTS_PARQUET, LOG_PROBLEMS, PARTICIPANT_TASKS, PARTICIPANTS } from './tables.ts';
+import {
+  EVENTS,
+  EVENTS_CSV,
+  EVENTS_PARQUET,
+  EXPIRED_ARRIVALS,
+  LOG_PROBLEMS,
+  PARTICIPANT_TASKS,
+  PARTICIPANTS,
+} from './tables.ts';
 
 export interface ExportOptions {
   /** The study, loaded from its file (its tasks' scenarios and success constraints check the bookings). */
@@ -79,6 +87,16 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
     await conn.run('SET preserve_insertion_order = true');
     for (const p of listed.problems) await addProblem(conn, p);
     await stageRegistry(conn, study, registry.participants);
+    await loadTable(
+      conn,
+      'expired',
+      [
+        ['study_id', 'VARCHAR'],
+        ['condition_id', 'VARCHAR'],
+        ['arrivals', 'BIGINT'],
+      ],
+      registry.expiredArrivals.map((e) => [study.id, e.conditionId, e.arrivals]),
+    );
     for (const step of [
       SESSIONS(sqlString(study.id)),
       RECORDS,
@@ -121,6 +139,7 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
     await write('participant_tasks', PARTICIPANT_TASKS);
     await write('events', EVENTS, { csv: EVENTS_CSV, parquet: EVENTS_PARQUET });
     await write('participants', PARTICIPANTS);
+    await write('expired_arrivals', EXPIRED_ARRIVALS);
     await write('log_problems', LOG_PROBLEMS);
     for (const table of await questionnaireTables(conn, registry, notes)) await write(table.name, table.select);
 
@@ -139,6 +158,8 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
       exportedAt: (options.now ?? (() => new Date()))().toISOString(),
       tables,
       logFiles: logFiles.length,
+      // Arrivals who never consented and were removed from the registry (expired_arrivals).
+      expiredArrivals: registry.expiredArrivals.reduce((n, e) => n + e.arrivals, 0),
       problemCount,
       problems,
       notes,

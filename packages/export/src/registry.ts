@@ -37,8 +37,17 @@ export interface QuestionnaireScore {
   scored_at: string | null;
 }
 
+/** Arrivals the registry removed while still at consent (StudyRegistry.expireArrivals), counted per condition. */
+export interface ExpiredArrivals {
+  /** Null within subjects (no condition of their own). */
+  conditionId: string | null;
+  arrivals: number;
+}
+
 export interface RegistryRows {
   participants: RegistryParticipant[];
+  /** Empty for a registry that never removed any (or was made before it could). */
+  expiredArrivals: ExpiredArrivals[];
   /** Null when the registry has no such table (questionnaires came later to the registry). */
   answers: QuestionnaireAnswer[] | null;
   scores: QuestionnaireScore[] | null;
@@ -122,7 +131,18 @@ export function readRegistry(path: string, studyId: string): RegistryRows {
       `SELECT participant_id, condition_id, task_id, questionnaire, instrument, score, scored_at
        FROM questionnaire_scores WHERE study_id = ? ORDER BY participant_id, scored_at, rowid`,
     );
-    return { participants, answers, scores, notes };
+    const expiredArrivals = tables.has('expired_arrivals')
+      ? db
+          .prepare<[string], { condition_id: unknown; arrivals: unknown }>(
+            'SELECT condition_id, arrivals FROM expired_arrivals WHERE study_id = ? ORDER BY condition_id',
+          )
+          .all(studyId)
+          .map((row) => ({
+            conditionId: row.condition_id == null || row.condition_id === '' ? null : String(row.condition_id),
+            arrivals: Number(row.arrivals) || 0,
+          }))
+      : [];
+    return { participants, expiredArrivals, answers, scores, notes };
   } catch (err) {
     if (err instanceof RegistryReadError) throw err;
     throw new RegistryReadError(`cannot read the registry ${path}: ${(err as Error).message}`);

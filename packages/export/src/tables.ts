@@ -70,6 +70,9 @@ export const PARTICIPANTS = `
          participant_param, condition_id, conditions, task_order, status, task_index, tasks_total, created_at, updated_at
   FROM participants_in ORDER BY created_at, participant_id`;
 
+export const EXPIRED_ARRIVALS = `
+  SELECT study_id, condition_id, arrivals FROM expired ORDER BY condition_id NULLS FIRST`;
+
 export const LOG_PROBLEMS = `
   SELECT regexp_extract(file, '[^/]*$') AS source_file, line AS source_line, bytes, problem
   FROM log_problems ORDER BY file, line`;

@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
 import type { Scenario } from '@usher/booking';
 import { AGENT_WS_PATH } from '@usher/protocol';
-import type { Study, StudyRegistry } from '@usher/study';
+import { CONSENT_GRACE_MS, type Study, type StudyRegistry } from '@usher/study';
 import { Capabilities, type Capability, CredentialError, presentedToken } from './access/capabilities.ts';
 import { clientView, markOwnConnection, TrustedProxies } from './access/client-address.ts';
 import { checkFrameSource } from './access/framing.ts';
@@ -17,6 +17,7 @@ import { createApp } from './http/app.ts';
 import { mountExportRoutes } from './http/export-routes.ts';
 import { DEFAULT_LIMITS, type RelayLimits } from './relay/limits.ts';
 import { Relay } from './relay/relay.ts';
+import { ArrivalExpiry } from './study/arrival-expiry.ts';
 import { StudyMode, type TaskHooks } from './study/study-mode.ts';
 import { AnswersLog } from './study-log/answers-log.ts';
 import { repairTornLogs } from './study-log/repair.ts';
@@ -76,6 +77,12 @@ export interface RunningServer {
   /** `ws://host:port/agent/ws` */
   agentUrl: string;
   port: number;
+  /**
+   * `http://127.0.0.1:port`: where the server's own agents (a study's supervisor's) connect, a
+   * second listener on loopback that only they may use. Its connections count toward no limit of
+   * strangers' (`maxSockets`, `maxConnections`): see {@link listenOwnAgents}.
+   */
+  ownAgentsUrl: string;
   relay: Relay;
   headlessHost: HeadlessHost | null;
   /** Issues credentials, or null in open mode. */
@@ -117,6 +124,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   void repairTornLogs(options.logsDir, warn, options.logRepairSettleMs ?? 10_000).catch((err: Error) =>
     warn(`study logs in ${options.logsDir} could not be checked for records cut short: ${err.message}`),
   );
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  if (options.study && limits.arrivalRetentionMs < CONSENT_GRACE_MS) {
+    throw new StartupError(
+      `arrivalRetentionMs must be at least ${CONSENT_GRACE_MS} (30 minutes): assignment counts an arrival who has not consented for that long`,
+    );
+  }
   let trustedProxies: TrustedProxies | null = null;
   try {
     trustedProxies = options.trustProxy?.length ? new TrustedProxies(options.trustProxy) : null;
@@ -185,10 +198,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
   }
   const server = createServer(getRequestListener(app.fetch));
-  const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const sockets = new SocketLimits(limits, trustedProxies, warn, options.now);
   server.on('connection', (socket) => sockets.accept(socket));
-  server.on('upgrade', (request, socket, head) => {
+  const upgrade = (request: IncomingMessage, socket: Duplex, head: Buffer, door: 'public' | 'own') => {
     socket.on('error', () => socket.destroy());
     const path = new URL(request.url ?? '/', 'http://relay').pathname;
     if (path !== AGENT_WS_PATH) return refuseUpgrade(socket, 404, 'Not Found', `no WebSocket endpoint at ${path}`);
@@ -196,7 +208,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (origin) return refuseUpgrade(socket, 403, 'Forbidden', origin);
     const rebinding = loopbackOnly ? loopbackHostRefusal(request.headers.host) : null;
     if (rebinding) return refuseUpgrade(socket, 403, 'Forbidden', rebinding);
-    if (!capabilities) return relay.handleUpgrade(request, socket, head, { kind: 'open' });
+    if (!capabilities) {
+      // Open mode has no credentials: whoever reaches the own agents' door is on this machine.
+      if (door === 'own') markOwnConnection(request);
+      return relay.handleUpgrade(request, socket, head, { kind: 'open' });
+    }
     const token = presentedToken(request.headers, request.url ?? '/');
     if (!token) {
       return refuseUpgrade(
@@ -208,7 +224,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }
     capabilities.verify(token).then(
       (capability: Capability) => {
-        if (capability.kind === 'agent' && capability.own) markOwnConnection(request);
+        const own = capability.kind === 'agent' && capability.own === true;
+        if (door === 'own' && !own) {
+          return refuseUpgrade(socket, 403, 'Forbidden', "this listener is for the server's own agents only");
+        }
+        if (own) markOwnConnection(request);
         if (!socket.destroyed) relay.handleUpgrade(request, socket, head, capability);
       },
       (err: unknown) => {
@@ -216,7 +236,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         refuseUpgrade(socket, 401, 'Unauthorized', why);
       },
     );
-  });
+  };
+  server.on('upgrade', (request, socket, head) => upgrade(request, socket, head, 'public'));
 
   await listen(server, options.port, options.bind).catch((err: NodeJS.ErrnoException) => {
     relay.close();
@@ -229,6 +250,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (err.code === 'EACCES') throw new StartupError(`not allowed to listen on port ${options.port}`);
     throw err;
   });
+
+  let ownAgents: Server;
+  try {
+    ownAgents = await listenOwnAgents(options.bind, (request, socket, head) => upgrade(request, socket, head, 'own'));
+  } catch (err) {
+    relay.close();
+    server.close();
+    throw new StartupError(`cannot listen on loopback for the server's own agents: ${(err as Error).message}`);
+  }
+  const ownAddress = ownAgents.address() as AddressInfo;
+  const ownAgentsUrl = `http://${ownAddress.family === 'IPv6' ? `[${ownAddress.address}]` : ownAddress.address}:${ownAddress.port}`;
 
   const { port } = server.address() as AddressInfo;
   const host = options.bind.includes(':') ? `[${options.bind}]` : options.bind;
@@ -247,11 +279,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
     await headlessHost.start();
   }
+  // Arrivals who never consent are removed after arrivalRetentionMs, and counted (arrival-expiry.ts).
+  const expiry = options.study
+    ? new ArrivalExpiry(options.study.registry, options.study.study.id, limits.arrivalRetentionMs, now, warn)
+    : null;
+  expiry?.start();
 
   return {
     url,
     agentUrl,
     port,
+    ownAgentsUrl,
     relay,
     get headlessHost() {
       return headlessHost;
@@ -260,15 +298,24 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     study: studyMode,
     console: studyConsole,
     abort: (reason) => {
+      expiry?.stop();
       headlessHost?.close();
       relay.close(reason);
     },
     close: () =>
       new Promise<void>((resolve) => {
+        expiry?.stop();
         headlessHost?.close();
         relay.close();
-        server.close(() => resolve());
+        let open = 2;
+        const closed = () => {
+          open -= 1;
+          if (open === 0) resolve();
+        };
+        server.close(closed);
+        ownAgents.close(closed);
         server.closeAllConnections();
+        ownAgents.closeAllConnections();
       }),
   };
 }
@@ -281,6 +328,29 @@ function refuseUpgrade(socket: Duplex, status: number, title: string, why: strin
     `HTTP/1.1 ${status} ${title}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     () => socket.destroy(),
   );
+}
+
+/**
+ * The own agents' door: a second listener, on loopback (of the family the server binds to) and a
+ * port of the system's choosing, where the server's own agents connect. `maxSockets` is counted as
+ * sockets are accepted, before anything says who they are, so on the public port strangers holding
+ * every socket would keep the agents out too; here no stranger can connect from afar, an upgrade
+ * must carry the own agents' credential (403 otherwise; in open mode, anyone on this machine may),
+ * and a request that is not one is answered 404. The agents there are bounded by `maxRooms` (one
+ * per room whose task the server opened; admission.ts), which the descriptor limit the README asks
+ * for counts apart from `maxSockets`.
+ */
+async function listenOwnAgents(
+  bind: string,
+  onUpgrade: (request: IncomingMessage, socket: Duplex, head: Buffer) => void,
+): Promise<Server> {
+  const door = createServer((_request, response) => {
+    response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' });
+    response.end("only the server's own agents' WebSocket is here\n");
+  });
+  door.on('upgrade', onUpgrade);
+  await listen(door, 0, bind === '::1' ? '::1' : '127.0.0.1');
+  return door;
 }
 
 function listen(server: Server, port: number, bind: string): Promise<void> {

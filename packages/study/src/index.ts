@@ -26,6 +26,7 @@ export {
 export * from './questionnaire/schema.ts';
 export type { QuestionnaireRecord, StoredAnswer, StoredScore } from './registry/questionnaire-tables.ts';
 export {
+  CONSENT_GRACE_MS,
   type Participant,
   type ParticipantStatus,
   type Recruitment,

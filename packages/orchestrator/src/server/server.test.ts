@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SYNC_PATH } from '../protocol.ts';
-import { startOrchestrator } from './server.ts';
+import { OrchestratorStartupError, startOrchestrator } from './server.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -33,5 +33,29 @@ describe('startOrchestrator', () => {
     // close() resolves once the server has let go of every connection, this one included.
     await orchestrator.close();
     socket.destroy();
+  });
+});
+
+describe('the bearer tokens it is given', () => {
+  // A token with a space passed to startOrchestrator started it, and then no header could carry it:
+  // `Authorization: Bearer two words` is read up to the space (RFC 6750: a bearer token is one
+  // word), so every agent and API call was refused with 401 and nothing said why.
+  it('are refused at start when no Authorization header could carry them, naming which and why', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'usher-orchestrator-server-'));
+    dirs.push(dir);
+    const base = { port: 0, bind: '127.0.0.1', dataDir: dir };
+    await expect(startOrchestrator({ ...base, token: 'two words' })).rejects.toThrow(
+      /agents' token cannot be a bearer token: it has a space in it/,
+    );
+    await expect(startOrchestrator({ ...base, token: 'ok', apiToken: 'api\ttoken' })).rejects.toThrow(
+      /API token cannot be a bearer token: it has a space in it/,
+    );
+    await expect(startOrchestrator({ ...base, token: '' })).rejects.toBeInstanceOf(OrchestratorStartupError);
+    await expect(startOrchestrator({ ...base, token: 'caf\u00e9' })).rejects.toThrow(/visible ASCII/);
+    // Any visible ASCII is still a token, and is what the header must carry.
+    const running = await startOrchestrator({ ...base, token: 'ok', apiToken: 'a+b/c=~!' });
+    const sessions = `${running.url}/api/sessions`;
+    expect((await fetch(sessions, { headers: { Authorization: 'Bearer a+b/c=~!' } })).status).toBe(200);
+    await running.close();
   });
 });

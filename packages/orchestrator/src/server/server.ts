@@ -6,7 +6,7 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import { ExternalSystem } from '../external-system.ts';
 import { MAX_SYNC_FRAME_BYTES, SYNC_PATH } from '../protocol.ts';
 import { JournalError } from '../state/journal.ts';
-import { bearerCheck } from './bearer.ts';
+import { bearerCheck, bearerTokenProblem } from './bearer.ts';
 import { createApp } from './http.ts';
 
 export const VERSION = '0.1.0';
@@ -14,9 +14,9 @@ export const VERSION = '0.1.0';
 export interface OrchestratorOptions {
   port: number;
   bind: string;
-  /** The bearer token agents must present. */
+  /** The bearer token agents must present: one word of visible ASCII (RFC 6750), or the start is refused. */
   token: string;
-  /** The bearer token of the HTTP API (`/api/*`); the agents' token when omitted. */
+  /** The bearer token of the HTTP API (`/api/*`), of the same kind; the agents' token when omitted. */
   apiToken?: string;
   /** Folder of the journal. */
   dataDir: string;
@@ -56,6 +56,14 @@ export class OrchestratorStartupError extends Error {
  * `node:http` server, with every state change in the journal under `dataDir`.
  */
 export async function startOrchestrator(options: OrchestratorOptions): Promise<RunningOrchestrator> {
+  // A token no `Authorization: Bearer` header can carry would refuse every agent or API call: said at start instead.
+  for (const [name, token] of [
+    ["agents' token", options.token],
+    ['API token', options.apiToken],
+  ] as const) {
+    const problem = token === undefined ? null : bearerTokenProblem(token);
+    if (problem) throw new OrchestratorStartupError(`the ${name} cannot be a bearer token: ${problem}`);
+  }
   const log = options.log ?? (() => {});
   let system: ReturnType<typeof ExternalSystem.open>;
   try {

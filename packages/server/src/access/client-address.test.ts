@@ -85,7 +85,12 @@ describe('limitKey', () => {
   });
 
   it('makes maxConnectionsPerAddress hold for a client that takes a new IPv6 address for each connection', () => {
-    const admission = new Admission({ maxConnections: 100, maxConnectionsPerAddress: 1, maxBytesInProgress: 1024 });
+    const admission = new Admission({
+      maxConnections: 100,
+      maxConnectionsPerAddress: 1,
+      maxBytesInProgress: 1024,
+      maxRooms: 10,
+    });
     admission.add({ address: '2001:db8:1:2::1' } as Peer);
     expect(admission.refusal('2001:db8:1:2::2')).toMatch(/2001:db8:1:2::\/64 holds its maximum/);
     expect(admission.refusal('2001:db8:1:3::1')).toBeNull();

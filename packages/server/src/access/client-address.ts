@@ -43,9 +43,10 @@ export class TrustedProxies {
 /**
  * What {@link clientAddress} says of a connection of the server's own agents (a study's
  * supervisor's, marked with {@link markOwnConnection}): not an address, and counted by no
- * per-address limit. They all come from the server's machine, so counted by their address they
- * would share one allowance, and a study with more participants at once than it has would leave the
- * rest without their agent.
+ * per-address limit nor by `maxConnections` (relay/admission.ts), only by `maxRooms`. They all come
+ * from the server's machine, so counted by their address they would share one allowance, and a
+ * study with more participants at once than it has would leave the rest without their agent; and
+ * counted with strangers, strangers filling the total would leave every participant without one.
  */
 export const OWN_AGENTS = 'usher-own-agents';
 

@@ -5,27 +5,49 @@ import type { Peer } from './peer.ts';
  * Who is connected from where, and the bytes they are in the middle of sending: the
  * connection limits of {@link RelayLimits} (`maxConnections`, `maxConnectionsPerAddress`,
  * `maxBytesInProgress`).
+ *
+ * The server's own agents (client-address.ts, {@link OWN_AGENTS}) are counted apart: no
+ * per-address limit and not `maxConnections` either, which strangers can fill (32 addresses of 64
+ * connections each), and then no participant would get the agent of their condition. They are
+ * bounded by `maxRooms` instead: the server starts one per room whose task it opened.
  */
 export class Admission {
   private readonly byAddress = new Map<string, number>();
   private readonly peers = new Set<Peer>();
+  private own = 0;
   private bytesInProgress = 0;
 
   constructor(
-    private readonly limits: { maxConnections: number; maxConnectionsPerAddress: number; maxBytesInProgress: number },
+    private readonly limits: {
+      maxConnections: number;
+      maxConnectionsPerAddress: number;
+      maxBytesInProgress: number;
+      maxRooms: number;
+    },
   ) {}
 
+  /** Open connections, the server's own agents' among them. */
   get connections(): number {
     return this.peers.size;
   }
 
+  /** Open connections of the server's own agents (counted by no limit but `maxRooms`). */
+  get ownAgents(): number {
+    return this.own;
+  }
+
   /** Why a new connection from `address` is refused, or null when it may connect. */
   refusal(address: string): string | null {
-    if (this.peers.size >= this.limits.maxConnections) {
+    if (address === OWN_AGENTS) {
+      // One per room at most: only a fault of the server's own could reach it.
+      if (this.own >= this.limits.maxRooms) {
+        return `the server's own agents hold one connection for each of its ${this.limits.maxRooms} rooms (maxRooms)`;
+      }
+      return null;
+    }
+    if (this.peers.size - this.own >= this.limits.maxConnections) {
       return `the server holds its maximum of ${this.limits.maxConnections} connections (maxConnections)`;
     }
-    // The server's own agents count toward the total only (client-address.ts, OWN_AGENTS).
-    if (address === OWN_AGENTS) return null;
     const key = limitKey(address);
     if ((this.byAddress.get(key) ?? 0) >= this.limits.maxConnectionsPerAddress) {
       return `${key} holds its maximum of ${this.limits.maxConnectionsPerAddress} connections (maxConnectionsPerAddress)`;
@@ -35,6 +57,10 @@ export class Admission {
 
   add(peer: Peer): void {
     this.peers.add(peer);
+    if (peer.address === OWN_AGENTS) {
+      this.own += 1;
+      return;
+    }
     const key = limitKey(peer.address);
     this.byAddress.set(key, (this.byAddress.get(key) ?? 0) + 1);
   }
@@ -42,6 +68,10 @@ export class Admission {
   remove(peer: Peer): void {
     if (!this.peers.delete(peer)) return;
     this.frameDone(peer);
+    if (peer.address === OWN_AGENTS) {
+      this.own -= 1;
+      return;
+    }
     const key = limitKey(peer.address);
     const left = (this.byAddress.get(key) ?? 1) - 1;
     if (left > 0) this.byAddress.set(key, left);

@@ -4,7 +4,11 @@
  * that closes something says so in the server's log, and in the study log when a session is open.
  */
 export interface RelayLimits {
-  /** Open WebSocket connections in all. */
+  /**
+   * Open WebSocket connections in all, the server's own agents' apart (they are bounded by
+   * `maxRooms`, one per room whose task the server opened, and strangers filling this must not
+   * leave participants without their agent: admission.ts).
+   */
   maxConnections: number;
   /** Open WebSocket connections from one remote address (a lab behind one NAT shares one). */
   maxConnectionsPerAddress: number;
@@ -38,9 +42,16 @@ export interface RelayLimits {
   /** New participants one address may admit through a study link per minute (study mode). */
   admissionsPerMinute: number;
   /**
+   * How long a participant who opened the study link and has not consented stays in the registry
+   * (study mode); then they are removed and only counted (study/arrival-expiry.ts). At least
+   * 30 minutes, the time assignment counts them for.
+   */
+  arrivalRetentionMs: number;
+  /**
    * Open TCP connections in all, HTTP or WebSocket, joined or not: beyond it a new one is closed at
    * once, before a byte is read, so no stranger can take every file descriptor with sockets that
-   * never become WebSockets.
+   * never become WebSockets. The server's own agents connect through a listener of their own on
+   * loopback (`RunningServer.ownAgentsUrl`), whose sockets this does not count.
    */
   maxSockets: number;
   /** Open TCP connections from one remote address (not counted from loopback or a trusted proxy, which speak for many). */
@@ -60,6 +71,7 @@ export const DEFAULT_LIMITS: RelayLimits = {
   heartbeatMs: 15_000,
   requestTimeoutMs: 30_000,
   admissionsPerMinute: 30,
+  arrivalRetentionMs: 24 * 60 * 60_000,
   maxSockets: 4000,
   maxSocketsPerAddress: 256,
 };

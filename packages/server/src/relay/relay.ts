@@ -193,10 +193,11 @@ export class Relay {
     return this.core.rooms.get(roomId)?.lastState ?? null;
   }
 
-  /** Open connections and the bytes of frames in progress: for health checks and tests. */
-  load(): { connections: number; bytesInProgress: number; rooms: number } {
+  /** Open connections (`ownAgents` of them the server's own agents') and the bytes of frames in progress: for health checks and tests. */
+  load(): { connections: number; ownAgents: number; bytesInProgress: number; rooms: number } {
     return {
       connections: this.admission.connections,
+      ownAgents: this.admission.ownAgents,
       bytesInProgress: this.admission.inProgress,
       rooms: this.core.rooms.size,
     };

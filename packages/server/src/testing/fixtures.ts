@@ -52,7 +52,7 @@ export async function startStudyServer(
     },
   });
   supervisor = new AgentSupervisor({
-    relayUrl: server.url,
+    relayUrl: server.ownAgentsUrl,
     ...(server.capabilities && { token: await server.capabilities.issue({ kind: 'agent', own: true }) }),
     studyId: study.id,
     episodesDir: null,

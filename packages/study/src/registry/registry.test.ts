@@ -86,6 +86,40 @@ describe('StudyRegistry', () => {
     expect([arrive('E', later), arrive('F', later)].map((p) => p.plan.conditionId)).toEqual([first, first]);
   });
 
+  it('removes arrivals still at consent from before a moment, counting them per condition, and keeps everyone else', () => {
+    const registry = new StudyRegistry(':memory:');
+    const arrive = (id: string, at: Date) =>
+      registry.admit(DEMO, { recruitment: { participant: id }, now: at }).participant;
+    const day = 24 * 60 * 60_000;
+    const old = ['A', 'B', 'C', 'D', 'E'].map((id) => arrive(id, NOW));
+    registry.progress(old[0]?.id as string, { status: 'briefing' }, NOW);
+    registry.progress(old[1]?.id as string, { status: 'done', taskIndex: 2 }, NOW);
+    const recent = arrive('F', new Date(NOW.getTime() + day));
+    const later = new Date(NOW.getTime() + day + CONSENT_GRACE_MS + 1);
+    const counts = registry.conditionCounts(DEMO, later);
+
+    expect(registry.expireArrivals(DEMO.id, new Date(NOW.getTime() + 1))).toBe(3);
+    expect(registry.participants(DEMO.id).map((p) => p.externalId)).toEqual(['A', 'B', 'F']);
+    const expired = old.slice(2).map((p) => p.plan.conditionId as string);
+    const perCondition = DEMO.conditions
+      .map((c) => ({ conditionId: c.id, arrivals: expired.filter((id) => id === c.id).length }))
+      .filter((c) => c.arrivals > 0);
+    expect(registry.expiredArrivals(DEMO.id)).toEqual(perCondition);
+    // Assignment had stopped counting them: it balances as before.
+    expect(registry.conditionCounts(DEMO, later)).toEqual(counts);
+    // Again: nothing more to remove, and the counts add up over several passes.
+    expect(registry.expireArrivals(DEMO.id, new Date(NOW.getTime() + 1))).toBe(0);
+    expect(registry.expireArrivals(DEMO.id, later)).toBe(1);
+    expect(registry.expiredArrivals(DEMO.id).reduce((n, c) => n + c.arrivals, 0)).toBe(4);
+    expect(registry.get(recent.id)).toBeNull();
+    // One who comes back through the link is a new arrival, with a new room.
+    const back = registry.admit(DEMO, { recruitment: { participant: 'C' }, now: later });
+    expect(back).toMatchObject({ returning: false, participant: { status: 'consent' } });
+    expect(back.participant.room).not.toBe(old[2]?.room);
+    // Another study's arrivals are its own.
+    expect(registry.expiredArrivals('another-study')).toEqual([]);
+  });
+
   it('keeps a hash of each participant’s return key, and opens a registry made before return keys', () => {
     const path = join(work, 'before-keys.sqlite');
     const registry = new StudyRegistry(path);

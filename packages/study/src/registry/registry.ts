@@ -109,6 +109,14 @@ export class StudyRegistry {
       CREATE UNIQUE INDEX IF NOT EXISTS participants_external ON participants (study_id, external_id)
         WHERE external_id IS NOT NULL;
       CREATE INDEX IF NOT EXISTS participants_study ON participants (study_id);
+      CREATE INDEX IF NOT EXISTS participants_arrivals ON participants (study_id, status, created_at);
+      -- Arrivals removed while still at consent (expireArrivals), per condition ('' within subjects).
+      CREATE TABLE IF NOT EXISTS expired_arrivals (
+        study_id     TEXT NOT NULL,
+        condition_id TEXT NOT NULL,
+        arrivals     INTEGER NOT NULL,
+        PRIMARY KEY (study_id, condition_id)
+      );
     `);
     createQuestionnaireTables(this.db);
     // A registry made before return keys gets the column; its participants return as before.
@@ -285,6 +293,45 @@ export class StudyRegistry {
       if (i >= 0) counts[i] = (counts[i] ?? 0) + n;
     }
     return counts;
+  }
+
+  /**
+   * Removes the study's participants still at consent who arrived at or before `before` (they
+   * opened the study link and never consented), adding them to the study's count of expired
+   * arrivals per condition, in one transaction; returns how many were removed. Anyone may open the
+   * link, so without this such rows would grow without bound. Nothing else is lost: they have no
+   * answers, no session and no log yet, and assignment stops counting them after
+   * {@link CONSENT_GRACE_MS}, so removing them later changes no one's condition. One who comes back
+   * through the link is admitted again as new (nothing of theirs is found to return to).
+   */
+  expireArrivals(studyId: string, before: Date): number {
+    const at = before.toISOString();
+    return this.db
+      .transaction(() => {
+        this.db
+          .prepare(
+            `INSERT INTO expired_arrivals (study_id, condition_id, arrivals)
+             SELECT study_id, COALESCE(condition_id, ''), COUNT(*) FROM participants
+             WHERE study_id = ? AND status = 'consent' AND created_at <= ?
+             GROUP BY study_id, COALESCE(condition_id, '')
+             ON CONFLICT (study_id, condition_id) DO UPDATE SET arrivals = arrivals + excluded.arrivals`,
+          )
+          .run(studyId, at);
+        return this.db
+          .prepare("DELETE FROM participants WHERE study_id = ? AND status = 'consent' AND created_at <= ?")
+          .run(studyId, at).changes;
+      })
+      .immediate();
+  }
+
+  /** How many arrivals {@link expireArrivals} removed from the study, per condition (null within subjects). */
+  expiredArrivals(studyId: string): Array<{ conditionId: string | null; arrivals: number }> {
+    return this.db
+      .prepare<[string], { condition_id: string; arrivals: number }>(
+        'SELECT condition_id, arrivals FROM expired_arrivals WHERE study_id = ? ORDER BY condition_id',
+      )
+      .all(studyId)
+      .map((row) => ({ conditionId: row.condition_id === '' ? null : row.condition_id, arrivals: row.arrivals }));
   }
 
   close(): void {
