@@ -92,6 +92,8 @@ describe('study mode', () => {
       // The page (the room's host, with the link's token) and the participant's actions are logged, agent or not.
       const page = await TestClient.join(server.url, 'host', link.room, link.token);
       scriptHost(page);
+      const events = () => server.relay.status().find((r) => r.room === link.room)?.studySession?.events ?? 0;
+      const before = events();
       page.send(
         envelope('state.updated', {
           source: 'user',
@@ -101,7 +103,8 @@ describe('study mode', () => {
           action: { toolName: 'select', params: { itemId: `m${i}` } },
         }),
       );
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // Logged before the task ends (its record, then the state it caused).
+      await vi.waitFor(() => expect(events()).toBe(before + 2));
       if (i === 1) {
         // A tab left open on the first task cannot end the second one.
         const stale = await api.step({ step: 'end-task', outcome: 'submitted', taskIndex: 0 });
