@@ -1,5 +1,5 @@
 import { type Message, PROTOCOL_VERSION, STATE_SOURCES, StateActionSchema } from '@usher/protocol';
-import { type Member, scanMembers } from './json-scan.ts';
+import { holdsControl, type Member, scanMembers } from './json-scan.ts';
 
 /** A host's big frame read by {@link scanHostFrame}: the message, and where its payload lies in the text. */
 export interface ScannedHostFrame {
@@ -9,14 +9,11 @@ export interface ScannedHostFrame {
 }
 
 /** The payload fields `HOST_FRAME_CHECKS` (host-frames.ts) allows, per big frame type; all but `action` are required. */
-const BIG_FRAMES: Record<string, string[]> = {
-  'state.updated': ['source', 'uiSpec', 'messageHistory', 'toolSchema', 'action'],
-  'snapshot.state': ['sessionId', 'uiSpec', 'messageHistory', 'toolSchema'],
-};
+const BIG_FRAMES: ReadonlyMap<string, string[]> = new Map([
+  ['state.updated', ['source', 'uiSpec', 'messageHistory', 'toolSchema', 'action']],
+  ['snapshot.state', ['sessionId', 'uiSpec', 'messageHistory', 'toolSchema']],
+]);
 const SOURCES: ReadonlySet<string> = new Set(STATE_SOURCES);
-/** Characters below U+0020: whitespace between tokens (a frame on several lines) or invalid in a string. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this pattern's job.
-const CONTROL = /[\u0000-\u001f]/;
 
 const isId = (value: unknown) =>
   value === undefined || (typeof value === 'string' && value.length >= 1 && value.length <= 128);
@@ -81,10 +78,14 @@ class ScannedPayload {
  * is the frame's own.
  */
 export function scanHostFrame(text: string, maxPayloadDepth: number): ScannedHostFrame | null {
-  if (CONTROL.test(text)) return null;
   // The envelope is level 1: the payload, opened in the same pass, is level 2.
   const envelope = scanMembers(text, 0, maxPayloadDepth + 1, 'payload');
   if (!envelope || envelope.end !== text.length) return null;
+  // A big frame's type, as Usher's hosts write it; any other frame goes to the full decoder.
+  const type = envelope.members.find((m) => m.key === 'type');
+  const allowed = type && BIG_FRAMES.get(text.slice(type.start + 1, type.end - 1));
+  // Only then the whole text is searched for control characters, before any of it is parsed.
+  if (!allowed || text.charCodeAt(type.start) !== 0x22 || holdsControl(text)) return null;
   const fields: Record<string, unknown> = {};
   let payload: Member | undefined;
   for (const member of envelope.members) {
@@ -94,9 +95,8 @@ export function scanHostFrame(text: string, maxPayloadDepth: number): ScannedHos
     else if (text.charCodeAt(start) !== 0x22) return null;
     else fields[key] = JSON.parse(text.slice(start, end));
   }
-  const allowed = BIG_FRAMES[fields.type as string];
   const spans = payload?.members;
-  if (!allowed || !payload || !spans || fields.v !== PROTOCOL_VERSION) return null;
+  if (!payload || !spans || fields.v !== PROTOCOL_VERSION) return null;
   if (!isId(fields.id) || !isId(fields.replyTo)) return null;
 
   const small: Record<string, unknown> = {};

@@ -25,6 +25,12 @@ export type ReadFrame =
   | { ok: false; code: ErrorCode; message: string; replyTo?: string; answers?: string };
 
 /**
+ * A host's frame under this size goes straight to the full decoder: the scan pays off on big
+ * states, and would read a small frame (a `tool.result`) whole only to find that it is not one.
+ */
+const SCAN_FROM_BYTES = 1024;
+
+/**
  * Reads one text frame (already within the size cap). Agents' frames are checked whole by the
  * contract's schemas; a host's big ones (`state.updated`, `snapshot.state`) as much as safety
  * needs, by one scan of the text that builds nothing (host-scan.ts); whatever the scan does not
@@ -33,7 +39,7 @@ export type ReadFrame =
  */
 export function readFrame(data: Buffer, fromHost: boolean): ReadFrame {
   const text = data.toString('utf8');
-  const scanned = fromHost ? scanHostFrame(text, MAX_JSON_DEPTH - 1) : null;
+  const scanned = fromHost && data.length >= SCAN_FROM_BYTES ? scanHostFrame(text, MAX_JSON_DEPTH - 1) : null;
   if (scanned && maySend('host', scanned.message.type)) {
     const { payloadStart: start, payloadEnd: end } = scanned;
     const frame: Inbound = {

@@ -32,6 +32,19 @@ describe('payloadSlice', () => {
     }
   });
 
+  it('gives up on a key named twice in any object of the payload, or written with an escape', () => {
+    for (const text of [
+      '{"v":"mvp-0.2","type":"x","payload":{"a":{"b":1,"c":[{"d":1,"d":2}]}}}',
+      '{"v":"mvp-0.2","type":"x","payload":{"a":1,"\\u0061":2}}',
+      '{"v":"mvp-0.2","type":"x","payload":{"\\u0061":1}}',
+    ]) {
+      expect(payloadSlice(text, JSON.parse(text))).toEqual({ ok: false, tooDeep: false });
+    }
+    // The same key in different objects is no duplicate; JSON's whitespace is kept as sent.
+    const text = '{"v":"mvp-0.2",\n\t"type":"x",\r\n"payload": {"a":{"a":1},\t"b":[{"a":2},{"a":3}]} }\n';
+    expect(payloadSlice(text, JSON.parse(text))).toEqual({ ok: true, json: '{"a":{"a":1},\t"b":[{"a":2},{"a":3}]}' });
+  });
+
   it('bounds the payload’s nesting in the same pass', () => {
     const deep = `{"v":"mvp-0.2","type":"x","payload":{"a":${'['.repeat(100)}${']'.repeat(100)}}}`;
     expect(payloadSlice(deep, JSON.parse(deep), 63)).toEqual({ ok: false, tooDeep: true });

@@ -1,5 +1,5 @@
 import { closeSync, fsyncSync, ftruncateSync, writeSync } from 'node:fs';
-import type { LogDirection, StudyLogRecord } from '@usher/protocol';
+import type { LogDirection } from '@usher/protocol';
 
 export interface AppendOptions {
   id?: string | undefined;
@@ -47,6 +47,10 @@ export class StudyLog {
   /** A failed write left bytes past {@link length} that could not be cut yet. */
   private torn = false;
   private fd: number | null;
+  private readonly sessionIdJson: string;
+  /** The last record's time: its ISO text is made once per millisecond. */
+  private lastMs = Number.NaN;
+  private lastIso = '';
 
   constructor(
     readonly sessionId: string,
@@ -56,6 +60,7 @@ export class StudyLog {
     private readonly io: LogFileIo = NODE_FILE_IO,
   ) {
     this.fd = fd;
+    this.sessionIdJson = JSON.stringify(sessionId);
   }
 
   get open(): boolean {
@@ -75,20 +80,15 @@ export class StudyLog {
    */
   append(direction: LogDirection, type: string, payload: string | Buffer, options: AppendOptions = {}): void {
     if (this.fd === null) throw new LogWriteError(`study log ${this.sessionId} is closed`);
-    const record: Omit<StudyLogRecord, 'payload'> = {
-      sessionId: this.sessionId,
-      eventIndex: this.eventIndex,
-      timestamp: this.now().toISOString(),
-      direction,
-      type,
-    };
-    if (options.id !== undefined) record.id = options.id;
-    if (options.replyTo !== undefined) record.replyTo = options.replyTo;
-    if (options.peer !== undefined) record.peer = options.peer;
-    // A Buffer payload is ASCII (the relay hands over only such frames' bytes): nothing to escape.
-    const head = escapeLineBreaks(JSON.stringify(record));
+    // The members in the order of `StudyLogRecord`, as JSON.stringify would write them, without
+    // an object for it to walk: this runs for every frame the relay forwards.
+    let head = `{"sessionId":${this.sessionIdJson},"eventIndex":${this.eventIndex},"timestamp":"${this.timestamp()}","direction":${JSON.stringify(direction)},"type":${JSON.stringify(type)}`;
+    if (options.id !== undefined) head += `,"id":${JSON.stringify(options.id)}`;
+    if (options.replyTo !== undefined) head += `,"replyTo":${JSON.stringify(options.replyTo)}`;
+    if (options.peer !== undefined) head += `,"peer":${JSON.stringify(options.peer)}`;
+    head = escapeLineBreaks(head);
     const text = typeof payload === 'string' ? escapeLineBreaks(payload) : payload;
-    const bytes = recordBytes(`${head.slice(0, -1)},"payload":`, text);
+    const bytes = recordBytes(`${head},"payload":`, text);
     let at = 0;
     try {
       // A file takes a whole write unless the disk is full; a short one is finished or fails.
@@ -102,6 +102,16 @@ export class StudyLog {
     this.eventIndex += 1;
     // The record overwrote the torn bytes; cut whatever of them lay beyond it.
     if (this.torn) this.cutBack();
+  }
+
+  private timestamp(): string {
+    const now = this.now();
+    const ms = now.getTime();
+    if (ms !== this.lastMs) {
+      this.lastMs = ms;
+      this.lastIso = now.toISOString();
+    }
+    return this.lastIso;
   }
 
   /**
