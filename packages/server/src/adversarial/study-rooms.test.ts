@@ -199,6 +199,67 @@ describe('rooms opened by starting tasks', () => {
     await until(() => !server.relay.hasStudySession(absent.room), 'the session closed after idleSessionMs');
   });
 
+  // Regression: the sessions a restart reopens (resumeAll) were started by no request, so they
+  // counted toward no address's maxTasksPerAddress, and a page joining one held it (and, once
+  // gone, for idleSessionMs more) uncounted: after a restart, one address touching each reopened
+  // room with a page kept every one of them, up to maxRooms.
+  it('reopened after a restart are counted to the address whose page first joins them', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'usher-study-rooms-'));
+    onTestFinished(() => rmSync(work, { recursive: true, force: true }));
+    const path = join(work, 'registry.sqlite');
+    const seeded = new StudyRegistry(path);
+    for (const id of ['P1', 'P2']) {
+      const participant = seeded.admit(DEMO, {
+        recruitment: { participant: id },
+        now: new Date('2026-11-25T10:00:00Z'),
+      }).participant;
+      seeded.progress(participant.id, { status: 'briefing' }, new Date('2026-11-25T10:00:01Z'), {
+        status: 'consent',
+        taskIndex: 0,
+      });
+      seeded.progress(participant.id, { status: 'task' }, new Date('2026-11-25T10:00:02Z'), {
+        status: 'briefing',
+        taskIndex: 0,
+      });
+    }
+    seeded.close();
+
+    const registry = new StudyRegistry(path);
+    onTestFinished(() => registry.close());
+    const server = await startTestServer({
+      access: 'token',
+      secret: SECRET,
+      now: () => new Date('2026-11-25T11:00:00Z'),
+      study: { study: DEMO, registry },
+      limits: { maxTasksPerAddress: 1 },
+    });
+    const study = server.study as NonNullable<typeof server.study>;
+    const capabilities = server.capabilities as NonNullable<typeof server.capabilities>;
+    expect(study.resumeAll()).toEqual({ resumed: 2, waiting: 0 });
+    const [first, second] = registry.participants(DEMO.id).map((p) => p.room) as [string, string];
+
+    // The first page to come back takes its session: counted to its address.
+    const page = await TestClient.join(
+      server.url,
+      'host',
+      first,
+      await capabilities.issue({ kind: 'host', room: first }),
+    );
+    onTestFinished(() => page.close());
+    expect(server.relay.tasksStartedBy('127.0.0.1')).toBe(1);
+    // A second from the same address is past its maxTasksPerAddress: refused (1013), as a page
+    // reopening a closed session would be.
+    const other = await TestClient.connect(server.url, {
+      headers: { Authorization: `Bearer ${await capabilities.issue({ kind: 'host', room: second })}` },
+    });
+    const reply = await other.request('relay.join', { role: 'host', sessionId: second });
+    expect(reply).toMatchObject({ type: 'error', payload: { code: 'SESSION_NOT_ACTIVE' } });
+    expect(String(reply.payload.message)).toMatch(/maxTasksPerAddress/);
+    expect(await other.closed()).toBe(1013);
+    expect(server.relay.status().find((r) => r.room === second)?.host).toBe(false);
+    expect(server.relay.tasksStartedBy('127.0.0.1')).toBe(1);
+  });
+
   it('count per address: past maxTasksPerAddress a start is refused (429) and changes nothing, as is a page reopening one', async () => {
     const registry = new StudyRegistry(':memory:');
     onTestFinished(() => registry.close());

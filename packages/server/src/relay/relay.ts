@@ -161,6 +161,21 @@ export class Relay {
     return n;
   }
 
+  /** The address (its limit key) the study session open in `roomId` counts toward, if any. */
+  studySessionStartedBy(roomId: string): string | undefined {
+    return this.core.rooms.get(roomId)?.study?.startedBy;
+  }
+
+  /**
+   * Counts the study session open in `roomId`, which no request started (a restart reopened it),
+   * toward `address` (a limit key) from now on ({@link tasksStartedBy}); nothing when none is open
+   * or it counts toward an address already.
+   */
+  countStudySessionToward(roomId: string, address: string): void {
+    const study = this.core.rooms.get(roomId)?.study;
+    if (study && study.startedBy === undefined) study.startedBy = address;
+  }
+
   /** Whether a study session is open in `roomId`. */
   hasStudySession(roomId: string): boolean {
     return this.core.rooms.get(roomId)?.study != null;

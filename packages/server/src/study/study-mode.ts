@@ -76,13 +76,8 @@ export class StudyMode {
    */
   private roomAvailable(participant: Participant, from: string | undefined): void {
     if (this.relay.hasStudySession(participant.room)) return;
-    const { maxRooms, maxTasksPerAddress } = this.limits;
-    if (from !== undefined && this.relay.tasksStartedBy(from) >= maxTasksPerAddress) {
-      throw new StudyFullError(
-        `tasks started from this address hold their maximum of ${maxTasksPerAddress} rooms (maxTasksPerAddress); try again in a few minutes`,
-        true,
-      );
-    }
+    const { maxRooms } = this.limits;
+    if (from !== undefined) this.addressAvailable(from);
     if (this.relay.load().rooms < maxRooms) return;
     if (this.relay.status().some((room) => room.room === participant.room)) return;
     throw new StudyFullError(
@@ -90,17 +85,36 @@ export class StudyMode {
     );
   }
 
+  /** Refuses one more task session counted toward `from` (a limit key) past `maxTasksPerAddress`. */
+  private addressAvailable(from: string): void {
+    const { maxTasksPerAddress } = this.limits;
+    if (this.relay.tasksStartedBy(from) < maxTasksPerAddress) return;
+    throw new StudyFullError(
+      `tasks started from this address hold their maximum of ${maxTasksPerAddress} rooms (maxTasksPerAddress); try again in a few minutes`,
+      true,
+    );
+  }
+
   /**
    * A page is about to join `room` as its host from `address` (a limit key; the relay asks, see
    * `onHostJoining`): when it is the room of a participant mid-task whose session is closed (the
    * page came after `pageJoinMs`, or back after `idleSessionMs`), the session opens again first,
-   * so nothing the page does goes unlogged. Returns why the join is refused (the address holds
-   * its maximum of tasks; the log cannot be opened), or null.
+   * so nothing the page does goes unlogged. A session open that no request started (a restart
+   * reopened it, {@link resumeAll}) is counted toward the address of the first page to join it,
+   * else whoever joined would hold it uncounted. Returns why the join is refused (the address
+   * holds its maximum of tasks; the log cannot be opened), or null.
    */
   hostJoining(room: string, address: string): string | null {
     const participant = this.byRoom(room);
-    if (participant?.status !== 'task' || this.relay.hasStudySession(room)) return null;
+    if (participant?.status !== 'task') return null;
     try {
+      if (this.relay.hasStudySession(room)) {
+        if (this.relay.studySessionStartedBy(room) === undefined) {
+          this.addressAvailable(address);
+          this.relay.countStudySessionToward(room, address);
+        }
+        return null;
+      }
       this.roomAvailable(participant, address);
       this.resume(participant, undefined, address);
       return null;
