@@ -246,7 +246,7 @@ describe('rooms opened by starting tasks', () => {
       await capabilities.issue({ kind: 'host', room: first }),
     );
     onTestFinished(() => page.close());
-    expect(server.relay.tasksStartedBy('127.0.0.1')).toBe(1);
+    expect(server.relay.roomsHeldBy('127.0.0.1')).toBe(1);
     // A second from the same address is past its maxTasksPerAddress: refused (1013), as a page
     // reopening a closed session would be.
     const other = await TestClient.connect(server.url, {
@@ -257,7 +257,56 @@ describe('rooms opened by starting tasks', () => {
     expect(String(reply.payload.message)).toMatch(/maxTasksPerAddress/);
     expect(await other.closed()).toBe(1013);
     expect(server.relay.status().find((r) => r.room === second)?.host).toBe(false);
-    expect(server.relay.tasksStartedBy('127.0.0.1')).toBe(1);
+    expect(server.relay.roomsHeldBy('127.0.0.1')).toBe(1);
+  });
+
+  // Regression: a page holds its room whether or not a task runs there, and only rooms with a
+  // task's session counted toward maxTasksPerAddress. A stranger's page joining the room of a
+  // participant admitted but not started, or staying after end-task, held a room toward nothing
+  // (up to maxConnectionsPerAddress of them, besides the address's 64 tasks), so half as many
+  // addresses as the READMEs say filled maxRooms.
+  it('count the rooms a page holds with no task running toward its address', async () => {
+    const registry = new StudyRegistry(':memory:');
+    onTestFinished(() => registry.close());
+    const server = await startTestServer({
+      access: 'token',
+      secret: SECRET,
+      now: () => new Date('2026-11-25T10:00:00Z'),
+      study: { study: DEMO, registry },
+      limits: { maxTasksPerAddress: 1 },
+    });
+    const admit = await admitter(server.url);
+    const [first, second] = [await admit('P1'), await admit('P2')];
+    const joinRefused = async (room: string, token: string) => {
+      const page = await TestClient.connect(server.url, { headers: { Authorization: `Bearer ${token}` } });
+      const reply = await page.request('relay.join', { role: 'host', sessionId: room });
+      expect(reply).toMatchObject({ type: 'error', payload: { code: 'SESSION_NOT_ACTIVE' } });
+      expect(String(reply.payload.message)).toMatch(/maxTasksPerAddress/);
+      expect(await page.closed()).toBe(1013);
+    };
+
+    // The first task takes the address's one room: the second participant's page, with no task
+    // started, cannot take another.
+    expect((await first({ step: 'start-task' })).status).toBe(200);
+    const page = await TestClient.join(server.url, 'host', first.room, first.token);
+    onTestFinished(() => page.close());
+    await joinRefused(second.room, second.token);
+    expect(server.relay.load().rooms).toBe(1);
+
+    // The task ends and its page stays: the room is still the address's, so no other task starts.
+    expect((await first({ step: 'end-task', outcome: 'done' })).status).toBe(200);
+    expect(server.relay.hasStudySession(first.room)).toBe(false);
+    expect(server.relay.roomsHeldBy('127.0.0.1')).toBe(1);
+    expect(await second({ step: 'start-task' })).toMatchObject({ status: 429 });
+    // The same participant's next task goes in the room their page holds: nothing more is taken.
+    expect(registry.byRoom(first.room)?.status).toBe('briefing');
+    expect((await first({ step: 'start-task' })).status).toBe(200);
+    expect(server.relay.roomsHeldBy('127.0.0.1')).toBe(1);
+    expect((await first({ step: 'end-task', outcome: 'done' })).status).toBe(200);
+    // Once the page has gone, the other starts.
+    page.close();
+    await until(() => server.relay.load().rooms === 0, 'the page left');
+    expect((await second({ step: 'start-task' })).status).toBe(200);
   });
 
   it('count per address: past maxTasksPerAddress a start is refused (429) and changes nothing, as is a page reopening one', async () => {

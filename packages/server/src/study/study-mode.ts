@@ -72,12 +72,13 @@ export class StudyMode {
   /**
    * Refuses to open a session for `participant`'s task when that would pass `maxRooms`, or, for a
    * request from `from` (a limit key), `maxTasksPerAddress`. A session already open is theirs, and
-   * a room already open (their page is there) holds the session without taking another.
+   * a room already open (their page is there) holds the session without taking another, nor one
+   * more of the address's when it counts toward it already.
    */
   private roomAvailable(participant: Participant, from: string | undefined): void {
     if (this.relay.hasStudySession(participant.room)) return;
     const { maxRooms } = this.limits;
-    if (from !== undefined) this.addressAvailable(from);
+    if (from !== undefined && this.relay.roomHolder(participant.room) !== from) this.addressAvailable(from);
     if (this.relay.load().rooms < maxRooms) return;
     if (this.relay.status().some((room) => room.room === participant.room)) return;
     throw new StudyFullError(
@@ -85,12 +86,12 @@ export class StudyMode {
     );
   }
 
-  /** Refuses one more task session counted toward `from` (a limit key) past `maxTasksPerAddress`. */
+  /** Refuses one more room counted toward `from` (a limit key) past `maxTasksPerAddress`. */
   private addressAvailable(from: string): void {
     const { maxTasksPerAddress } = this.limits;
-    if (this.relay.tasksStartedBy(from) < maxTasksPerAddress) return;
+    if (this.relay.roomsHeldBy(from) < maxTasksPerAddress) return;
     throw new StudyFullError(
-      `tasks started from this address hold their maximum of ${maxTasksPerAddress} rooms (maxTasksPerAddress); try again in a few minutes`,
+      `tasks and pages from this address hold their maximum of ${maxTasksPerAddress} rooms (maxTasksPerAddress); try again in a few minutes`,
       true,
     );
   }
@@ -101,18 +102,23 @@ export class StudyMode {
    * page came after `pageJoinMs`, or back after `idleSessionMs`), the session opens again first,
    * so nothing the page does goes unlogged. A session open that no request started (a restart
    * reopened it, {@link resumeAll}) is counted toward the address of the first page to join it,
-   * else whoever joined would hold it uncounted. Returns why the join is refused (the address
-   * holds its maximum of tasks; the log cannot be opened), or null.
+   * else whoever joined would hold it uncounted; so is a room with no session (no task runs
+   * there: a participant not started, or between tasks), which the page holds all the same.
+   * Returns why the join is refused (the address holds its maximum of rooms; the log cannot be
+   * opened), or null.
    */
   hostJoining(room: string, address: string): string | null {
     const participant = this.byRoom(room);
-    if (participant?.status !== 'task') return null;
     try {
       if (this.relay.hasStudySession(room)) {
         if (this.relay.studySessionStartedBy(room) === undefined) {
-          this.addressAvailable(address);
+          if (this.relay.roomHolder(room) !== address) this.addressAvailable(address);
           this.relay.countStudySessionToward(room, address);
         }
+        return null;
+      }
+      if (participant?.status !== 'task') {
+        if (this.relay.roomHolder(room) !== address) this.addressAvailable(address);
         return null;
       }
       this.roomAvailable(participant, address);
