@@ -2,8 +2,8 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadStudyFile, StudyRegistry } from '@usher/study';
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { envelope, readLog, startTestServer } from '../testing/fixtures.ts';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { envelope, readLog, startStudyServer, startTestServer } from '../testing/fixtures.ts';
 import { TestClient } from '../testing/test-client.ts';
 
 /*
@@ -307,6 +307,47 @@ describe('rooms opened by starting tasks', () => {
     page.close();
     await until(() => server.relay.load().rooms === 0, 'the page left');
     expect((await second({ step: 'start-task' })).status).toBe(200);
+  });
+
+  it('closed for pageJoinMs stop their agent, and a page reopening one brings it back', async () => {
+    const registry = new StudyRegistry(':memory:');
+    onTestFinished(() => registry.close());
+    let clock = Date.parse('2026-11-25T10:00:00Z');
+    const { server, supervisor } = await startStudyServer({
+      access: 'token',
+      secret: SECRET,
+      now: () => new Date(clock),
+      study: DEMO,
+      registry,
+      limits: { pageJoinMs: 60_000, requestTimeoutMs: 100 },
+    });
+    const study = server.study as NonNullable<typeof server.study>;
+    let room = '';
+    for (let i = 0; room === ''; i++) {
+      const { participant } = study.admit(new URLSearchParams({ participant: `P${i}` }));
+      if (participant.plan.tasks[0]?.conditionId !== 'autopilot') continue;
+      study.step(participant, { step: 'consent' });
+      study.step(study.get(participant.id) as typeof participant, { step: 'start-task' }, '192.0.2.1');
+      room = participant.room;
+    }
+    const agents = () => server.relay.status().find((r) => r.room === room)?.agents ?? 0;
+    expect(supervisor.isRunning(room)).toBe(true);
+    await vi.waitFor(() => expect(agents()).toBe(1), { timeout: 10_000, interval: 20 });
+
+    // No page within a minute: the session closes, the agent stops and leaves, the room is freed.
+    clock += 60_000;
+    await until(() => !server.relay.hasStudySession(room), 'the pageless session closed');
+    expect(supervisor.isRunning(room)).toBe(false);
+    await until(() => !server.relay.status().some((r) => r.room === room), 'the room freed');
+
+    // The page comes: the session opens again, counted toward the page's address, and the agent is back.
+    const capabilities = server.capabilities as NonNullable<typeof server.capabilities>;
+    const page = await TestClient.join(server.url, 'host', room, await capabilities.issue({ kind: 'host', room }));
+    onTestFinished(() => page.close());
+    expect(server.relay.hasStudySession(room)).toBe(true);
+    expect(server.relay.roomsHeldBy('127.0.0.1')).toBe(1);
+    expect(supervisor.isRunning(room)).toBe(true);
+    await vi.waitFor(() => expect(agents()).toBe(1), { timeout: 10_000, interval: 20 });
   });
 
   it('count per address: past maxTasksPerAddress a start is refused (429) and changes nothing, as is a page reopening one', async () => {
