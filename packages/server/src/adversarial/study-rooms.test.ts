@@ -2,8 +2,8 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadStudyFile, StudyRegistry } from '@usher/study';
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { envelope, readLog, startTestServer } from '../testing/fixtures.ts';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { envelope, readLog, startStudyServer, startTestServer } from '../testing/fixtures.ts';
 import { TestClient } from '../testing/test-client.ts';
 
 /*
@@ -197,6 +197,157 @@ describe('rooms opened by starting tasks', () => {
     expect(server.relay.hasStudySession(absent.room)).toBe(true);
     clock += 5 * 60_000;
     await until(() => !server.relay.hasStudySession(absent.room), 'the session closed after idleSessionMs');
+  });
+
+  // Regression: the sessions a restart reopens (resumeAll) were started by no request, so they
+  // counted toward no address's maxTasksPerAddress, and a page joining one held it (and, once
+  // gone, for idleSessionMs more) uncounted: after a restart, one address touching each reopened
+  // room with a page kept every one of them, up to maxRooms.
+  it('reopened after a restart are counted to the address whose page first joins them', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'usher-study-rooms-'));
+    onTestFinished(() => rmSync(work, { recursive: true, force: true }));
+    const path = join(work, 'registry.sqlite');
+    const seeded = new StudyRegistry(path);
+    for (const id of ['P1', 'P2']) {
+      const participant = seeded.admit(DEMO, {
+        recruitment: { participant: id },
+        now: new Date('2026-11-25T10:00:00Z'),
+      }).participant;
+      seeded.progress(participant.id, { status: 'briefing' }, new Date('2026-11-25T10:00:01Z'), {
+        status: 'consent',
+        taskIndex: 0,
+      });
+      seeded.progress(participant.id, { status: 'task' }, new Date('2026-11-25T10:00:02Z'), {
+        status: 'briefing',
+        taskIndex: 0,
+      });
+    }
+    seeded.close();
+
+    const registry = new StudyRegistry(path);
+    onTestFinished(() => registry.close());
+    const server = await startTestServer({
+      access: 'token',
+      secret: SECRET,
+      now: () => new Date('2026-11-25T11:00:00Z'),
+      study: { study: DEMO, registry },
+      limits: { maxTasksPerAddress: 1 },
+    });
+    const study = server.study as NonNullable<typeof server.study>;
+    const capabilities = server.capabilities as NonNullable<typeof server.capabilities>;
+    expect(study.resumeAll()).toEqual({ resumed: 2, waiting: 0 });
+    const [first, second] = registry.participants(DEMO.id).map((p) => p.room) as [string, string];
+
+    // The first page to come back takes its session: counted to its address.
+    const page = await TestClient.join(
+      server.url,
+      'host',
+      first,
+      await capabilities.issue({ kind: 'host', room: first }),
+    );
+    onTestFinished(() => page.close());
+    expect(server.relay.roomsHeldBy('127.0.0.1')).toBe(1);
+    // A second from the same address is past its maxTasksPerAddress: refused (1013), as a page
+    // reopening a closed session would be.
+    const other = await TestClient.connect(server.url, {
+      headers: { Authorization: `Bearer ${await capabilities.issue({ kind: 'host', room: second })}` },
+    });
+    const reply = await other.request('relay.join', { role: 'host', sessionId: second });
+    expect(reply).toMatchObject({ type: 'error', payload: { code: 'SESSION_NOT_ACTIVE' } });
+    expect(String(reply.payload.message)).toMatch(/maxTasksPerAddress/);
+    expect(await other.closed()).toBe(1013);
+    expect(server.relay.status().find((r) => r.room === second)?.host).toBe(false);
+    expect(server.relay.roomsHeldBy('127.0.0.1')).toBe(1);
+  });
+
+  // Regression: a page holds its room whether or not a task runs there, and only rooms with a
+  // task's session counted toward maxTasksPerAddress. A stranger's page joining the room of a
+  // participant admitted but not started, or staying after end-task, held a room toward nothing
+  // (up to maxConnectionsPerAddress of them, besides the address's 64 tasks), so half as many
+  // addresses as the READMEs say filled maxRooms.
+  it('count the rooms a page holds with no task running toward its address', async () => {
+    const registry = new StudyRegistry(':memory:');
+    onTestFinished(() => registry.close());
+    const server = await startTestServer({
+      access: 'token',
+      secret: SECRET,
+      now: () => new Date('2026-11-25T10:00:00Z'),
+      study: { study: DEMO, registry },
+      limits: { maxTasksPerAddress: 1 },
+    });
+    const admit = await admitter(server.url);
+    const [first, second] = [await admit('P1'), await admit('P2')];
+    const joinRefused = async (room: string, token: string) => {
+      const page = await TestClient.connect(server.url, { headers: { Authorization: `Bearer ${token}` } });
+      const reply = await page.request('relay.join', { role: 'host', sessionId: room });
+      expect(reply).toMatchObject({ type: 'error', payload: { code: 'SESSION_NOT_ACTIVE' } });
+      expect(String(reply.payload.message)).toMatch(/maxTasksPerAddress/);
+      expect(await page.closed()).toBe(1013);
+    };
+
+    // The first task takes the address's one room: the second participant's page, with no task
+    // started, cannot take another.
+    expect((await first({ step: 'start-task' })).status).toBe(200);
+    const page = await TestClient.join(server.url, 'host', first.room, first.token);
+    onTestFinished(() => page.close());
+    await joinRefused(second.room, second.token);
+    expect(server.relay.load().rooms).toBe(1);
+
+    // The task ends and its page stays: the room is still the address's, so no other task starts.
+    expect((await first({ step: 'end-task', outcome: 'done' })).status).toBe(200);
+    expect(server.relay.hasStudySession(first.room)).toBe(false);
+    expect(server.relay.roomsHeldBy('127.0.0.1')).toBe(1);
+    expect(await second({ step: 'start-task' })).toMatchObject({ status: 429 });
+    // The same participant's next task goes in the room their page holds: nothing more is taken.
+    expect(registry.byRoom(first.room)?.status).toBe('briefing');
+    expect((await first({ step: 'start-task' })).status).toBe(200);
+    expect(server.relay.roomsHeldBy('127.0.0.1')).toBe(1);
+    expect((await first({ step: 'end-task', outcome: 'done' })).status).toBe(200);
+    // Once the page has gone, the other starts.
+    page.close();
+    await until(() => server.relay.load().rooms === 0, 'the page left');
+    expect((await second({ step: 'start-task' })).status).toBe(200);
+  });
+
+  it('closed for pageJoinMs stop their agent, and a page reopening one brings it back', async () => {
+    const registry = new StudyRegistry(':memory:');
+    onTestFinished(() => registry.close());
+    let clock = Date.parse('2026-11-25T10:00:00Z');
+    const { server, supervisor } = await startStudyServer({
+      access: 'token',
+      secret: SECRET,
+      now: () => new Date(clock),
+      study: DEMO,
+      registry,
+      limits: { pageJoinMs: 60_000, requestTimeoutMs: 100 },
+    });
+    const study = server.study as NonNullable<typeof server.study>;
+    let room = '';
+    for (let i = 0; room === ''; i++) {
+      const { participant } = study.admit(new URLSearchParams({ participant: `P${i}` }));
+      if (participant.plan.tasks[0]?.conditionId !== 'autopilot') continue;
+      study.step(participant, { step: 'consent' });
+      study.step(study.get(participant.id) as typeof participant, { step: 'start-task' }, '192.0.2.1');
+      room = participant.room;
+    }
+    const agents = () => server.relay.status().find((r) => r.room === room)?.agents ?? 0;
+    expect(supervisor.isRunning(room)).toBe(true);
+    await vi.waitFor(() => expect(agents()).toBe(1), { timeout: 10_000, interval: 20 });
+
+    // No page within a minute: the session closes, the agent stops and leaves, the room is freed.
+    clock += 60_000;
+    await until(() => !server.relay.hasStudySession(room), 'the pageless session closed');
+    expect(supervisor.isRunning(room)).toBe(false);
+    await until(() => !server.relay.status().some((r) => r.room === room), 'the room freed');
+
+    // The page comes: the session opens again, counted toward the page's address, and the agent is back.
+    const capabilities = server.capabilities as NonNullable<typeof server.capabilities>;
+    const page = await TestClient.join(server.url, 'host', room, await capabilities.issue({ kind: 'host', room }));
+    onTestFinished(() => page.close());
+    expect(server.relay.hasStudySession(room)).toBe(true);
+    expect(server.relay.roomsHeldBy('127.0.0.1')).toBe(1);
+    expect(supervisor.isRunning(room)).toBe(true);
+    await vi.waitFor(() => expect(agents()).toBe(1), { timeout: 10_000, interval: 20 });
   });
 
   it('count per address: past maxTasksPerAddress a start is refused (429) and changes nothing, as is a page reopening one', async () => {

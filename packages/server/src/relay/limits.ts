@@ -26,9 +26,12 @@ export interface RelayLimits {
    */
   pageJoinMs: number;
   /**
-   * Study sessions of tasks (study mode) open at once that requests from one address started (a
-   * lab behind one NAT shares one): a `start-task` past it is refused (`429 TOO_MANY_REQUESTS`), so
-   * a few addresses cannot take every room (`maxRooms`) with participants of their own.
+   * Rooms one address holds at once (study mode; a lab behind one NAT shares one): those whose
+   * task's study session requests from it started (a session a restart reopened counts toward the
+   * address of the first page to join it), and those its pages hold with no task running. A
+   * `start-task` past it is refused (`429 TOO_MANY_REQUESTS`), and so is a page's join that would
+   * add a room (1013), so a few addresses cannot take every room (`maxRooms`) with participants of
+   * their own.
    */
   maxTasksPerAddress: number;
   /** Bytes queued for one peer that it has not read yet; above this the slow peer is closed (1013). */

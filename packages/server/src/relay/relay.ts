@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import { capText, MAX_ERROR_TEXT, MAX_FRAME_BYTES, maySend } from '@usher/protocol';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { Capability } from '../access/capabilities.ts';
-import { clientAddress } from '../access/client-address.ts';
+import { clientAddress, limitKey } from '../access/client-address.ts';
 import type { StudyLog } from '../study-log/study-log.ts';
 import { Admission } from './admission.ts';
 import { RelayCore, type RelayOptions } from './core.ts';
@@ -120,7 +120,7 @@ export class Relay {
       resumed?: boolean;
       page?: object;
     },
-    /** The address (its limit key) whose request opens it, counted by {@link tasksStartedBy}. */
+    /** The address (its limit key) whose request opens it, counted by {@link roomsHeldBy}. */
     startedBy?: string,
   ): string {
     let room = this.core.rooms.get(roomId);
@@ -154,11 +154,36 @@ export class Relay {
     return log.sessionId;
   }
 
-  /** Study sessions open now that requests from `address` (a limit key) started (`maxTasksPerAddress`). */
-  tasksStartedBy(address: string): number {
+  /**
+   * Rooms `address` (a limit key) holds now (`maxTasksPerAddress`): those whose study session a
+   * request from it started, and those with no session so started whose host (a page) connected
+   * from it. A page holds its room whether or not a task runs there.
+   */
+  roomsHeldBy(address: string): number {
     let n = 0;
-    for (const room of this.core.rooms.values()) if (room.study?.startedBy === address) n += 1;
+    for (const room of this.core.rooms.values()) if (holderOf(room) === address) n += 1;
     return n;
+  }
+
+  /** The address (its limit key) {@link roomsHeldBy} counts `roomId` toward, if any. */
+  roomHolder(roomId: string): string | undefined {
+    const room = this.core.rooms.get(roomId);
+    return room && holderOf(room);
+  }
+
+  /** The address (its limit key) the study session open in `roomId` counts toward, if any. */
+  studySessionStartedBy(roomId: string): string | undefined {
+    return this.core.rooms.get(roomId)?.study?.startedBy;
+  }
+
+  /**
+   * Counts the study session open in `roomId`, which no request started (a restart reopened it),
+   * toward `address` (a limit key) from now on ({@link roomsHeldBy}); nothing when none is open
+   * or it counts toward an address already.
+   */
+  countStudySessionToward(roomId: string, address: string): void {
+    const study = this.core.rooms.get(roomId)?.study;
+    if (study && study.startedBy === undefined) study.startedBy = address;
   }
 
   /** Whether a study session is open in `roomId`. */
@@ -373,6 +398,11 @@ export class Relay {
     this.core.closedByLimit(peer, why, null);
     peer.ws.terminate();
   }
+}
+
+/** Whom a room counts toward (see {@link Relay.roomsHeldBy}). */
+function holderOf(room: Room): string | undefined {
+  return room.study?.startedBy ?? (room.host ? limitKey(room.host.address) : undefined);
 }
 
 /** `600000` as "10 min", `60000` as "1 min", `1500` as "1500 ms". */

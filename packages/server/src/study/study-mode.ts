@@ -72,17 +72,13 @@ export class StudyMode {
   /**
    * Refuses to open a session for `participant`'s task when that would pass `maxRooms`, or, for a
    * request from `from` (a limit key), `maxTasksPerAddress`. A session already open is theirs, and
-   * a room already open (their page is there) holds the session without taking another.
+   * a room already open (their page is there) holds the session without taking another, nor one
+   * more of the address's when it counts toward it already.
    */
   private roomAvailable(participant: Participant, from: string | undefined): void {
     if (this.relay.hasStudySession(participant.room)) return;
-    const { maxRooms, maxTasksPerAddress } = this.limits;
-    if (from !== undefined && this.relay.tasksStartedBy(from) >= maxTasksPerAddress) {
-      throw new StudyFullError(
-        `tasks started from this address hold their maximum of ${maxTasksPerAddress} rooms (maxTasksPerAddress); try again in a few minutes`,
-        true,
-      );
-    }
+    const { maxRooms } = this.limits;
+    if (from !== undefined && this.relay.roomHolder(participant.room) !== from) this.addressAvailable(from);
     if (this.relay.load().rooms < maxRooms) return;
     if (this.relay.status().some((room) => room.room === participant.room)) return;
     throw new StudyFullError(
@@ -90,17 +86,41 @@ export class StudyMode {
     );
   }
 
+  /** Refuses one more room counted toward `from` (a limit key) past `maxTasksPerAddress`. */
+  private addressAvailable(from: string): void {
+    const { maxTasksPerAddress } = this.limits;
+    if (this.relay.roomsHeldBy(from) < maxTasksPerAddress) return;
+    throw new StudyFullError(
+      `tasks and pages from this address hold their maximum of ${maxTasksPerAddress} rooms (maxTasksPerAddress); try again in a few minutes`,
+      true,
+    );
+  }
+
   /**
    * A page is about to join `room` as its host from `address` (a limit key; the relay asks, see
    * `onHostJoining`): when it is the room of a participant mid-task whose session is closed (the
    * page came after `pageJoinMs`, or back after `idleSessionMs`), the session opens again first,
-   * so nothing the page does goes unlogged. Returns why the join is refused (the address holds
-   * its maximum of tasks; the log cannot be opened), or null.
+   * so nothing the page does goes unlogged. A session open that no request started (a restart
+   * reopened it, {@link resumeAll}) is counted toward the address of the first page to join it,
+   * else whoever joined would hold it uncounted; so is a room with no session (no task runs
+   * there: a participant not started, or between tasks), which the page holds all the same.
+   * Returns why the join is refused (the address holds its maximum of rooms; the log cannot be
+   * opened), or null.
    */
   hostJoining(room: string, address: string): string | null {
     const participant = this.byRoom(room);
-    if (participant?.status !== 'task' || this.relay.hasStudySession(room)) return null;
     try {
+      if (this.relay.hasStudySession(room)) {
+        if (this.relay.studySessionStartedBy(room) === undefined) {
+          if (this.relay.roomHolder(room) !== address) this.addressAvailable(address);
+          this.relay.countStudySessionToward(room, address);
+        }
+        return null;
+      }
+      if (participant?.status !== 'task') {
+        if (this.relay.roomHolder(room) !== address) this.addressAvailable(address);
+        return null;
+      }
       this.roomAvailable(participant, address);
       this.resume(participant, undefined, address);
       return null;
