@@ -327,4 +327,21 @@ describe('study mode', () => {
     await api.step({ step: 'start-task' });
     expect(server.relay.hasStudySession(link.room)).toBe(true);
   });
+
+  // Regression: a step was taken on the participant as the request first read them, before its
+  // body arrived; an experimenter ending the task meanwhile left a stale start-task to reopen the
+  // task's session (and agent) of someone whose study was over.
+  it('takes a step on the participant as the registry holds them when the step is taken', async () => {
+    const { server, registry } = await studyServer();
+    const link = await openLink(server.url, 'participant=raced');
+    const api = participantApi(server.url, link.token);
+    await api.step({ step: 'consent' });
+    await api.step({ step: 'start-task' });
+    const study = server.study as NonNullable<typeof server.study>;
+    const asRead = registry.byRoom(link.room) as NonNullable<ReturnType<typeof registry.byRoom>>;
+    study.endByExperimenter(asRead, 'ended from the console');
+    expect(server.relay.hasStudySession(link.room)).toBe(false);
+    expect(() => study.step(asRead, { step: 'start-task' })).toThrow(/no task to start \(dropped\)/);
+    expect(server.relay.hasStudySession(link.room)).toBe(false);
+  });
 });

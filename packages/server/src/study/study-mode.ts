@@ -219,6 +219,13 @@ export class StudyMode {
     return this.registry.returnKeyMatches(participant.id, key);
   }
 
+  /** The registry's record of `participant` now; a flow error when it is gone (an arrival removed for never consenting). */
+  private current(participant: Participant): Participant {
+    const now = this.get(participant.id);
+    if (!now) throw new FlowError('this participant is no longer in the study; open the study link again');
+    return now;
+  }
+
   /** The participant whose room this is, if any. */
   byRoom(room: string): Participant | null {
     const participant = this.registry.byRoom(room);
@@ -313,7 +320,10 @@ export class StudyMode {
    * Moves the participant on; the step must fit where they are (a stale page's step is refused,
    * changing nothing). `address` is the limit key of the address that asked, when a request asked.
    */
-  step(participant: Participant, change: FlowStep, address?: string): ParticipantView {
+  step(stale: Participant, change: FlowStep, address?: string): ParticipantView {
+    // Read again: the request that named them may have waited for its body while the console
+    // ended or reset their task, and a resumed task takes no step that would notice.
+    const participant = this.current(stale);
     const now = this.now();
     const planned = participant.plan.tasks[participant.taskIndex];
     const from = { status: participant.status, taskIndex: participant.taskIndex };
@@ -387,7 +397,8 @@ export class StudyMode {
    * whole with `AnswersRefused`, changing nothing), stored in the registry and the questionnaire
    * log with its instruments' scores, and the participant moved on.
    */
-  answer(participant: Participant, submission: QuestionnaireSubmission): ParticipantView {
+  answer(stale: Participant, submission: QuestionnaireSubmission): ParticipantView {
+    const participant = this.current(stale);
     const questionnaire = shownQuestionnaire(this.study, participant);
     if (questionnaire?.kind !== submission.questionnaire) {
       throw new FlowError(`no ${submission.questionnaire} questionnaire to answer now (${participant.status})`);
