@@ -349,7 +349,12 @@ async function listenOwnAgents(
     response.end("only the server's own agents' WebSocket is here\n");
   });
   door.on('upgrade', onUpgrade);
-  await listen(door, 0, bind === '::1' ? '::1' : '127.0.0.1');
+  // The loopback of the server's own family first; a machine without IPv4's (or IPv6's) has the other.
+  const [first, other] = bind.includes(':') ? ['::1', '127.0.0.1'] : ['127.0.0.1', '::1'];
+  await listen(door, 0, first).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EADDRNOTAVAIL' && err.code !== 'EAFNOSUPPORT') throw err;
+    return listen(door, 0, other);
+  });
   return door;
 }
 
