@@ -115,7 +115,7 @@ export async function serve(flags: ServeFlags): Promise<number> {
     taskStarted: (participant: { id: string; room: string }, condition: Study['conditions'][number]) =>
       supervisor?.start(participant.room, participant.id, condition),
     taskEnded: (participant: { room: string }) => supervisor?.stop(participant.room),
-    roomIdle: (room: string) => supervisor?.stop(room),
+    roomIdle: (room: string) => supervisor?.idle(room),
   };
   const scenario = flags.scenario ? loadScenarioFile(flags.scenario) : defaultScenario();
   const server = await startServer({

@@ -186,6 +186,32 @@ describe('the experimenter console', () => {
     expect(SessionSummarySchema.array().parse(sessions.sessions)).toHaveLength(1);
   }, 60_000);
 
+  // Regression: a session closed while the page was away stopped the agent as if the task had
+  // ended, forgetting that an experimenter had paused it; the page coming back then started it,
+  // and it acted beside the experimenter who had the room.
+  it('keeps an agent the experimenter paused paused when the page goes away long enough and comes back', async () => {
+    const registry = new StudyRegistry(':memory:');
+    const { server, supervisor } = await startStudyServer({
+      study: DEMO,
+      registry,
+      limits: { idleSessionMs: 100 },
+    });
+    const { room, host, task } = await participantOnTask(server.url, 'Z9', 'autopilot');
+    await vi.waitFor(() => expect(supervisor.isRunning(room)).toBe(true));
+    expect((await post(server.url, `/api/console/rooms/${room}/take-over`, { reason: 'mine now' })).status).toBe(200);
+
+    host.close();
+    await vi.waitFor(() => expect(server.relay.hasStudySession(room)).toBe(false));
+    const back = await FaultyHost.join({ url: server.url, room, scenario: task.world });
+    onTestFinished(() => back.close());
+    expect(server.relay.hasStudySession(room)).toBe(true);
+    expect(supervisor.isPaused(room)).toBe(true);
+    expect(supervisor.isRunning(room)).toBe(false);
+    // Handed back, it works again.
+    expect((await post(server.url, `/api/console/rooms/${room}/hand-back`, {})).status).toBe(200);
+    await vi.waitFor(() => expect(supervisor.isRunning(room)).toBe(true));
+  });
+
   it('closes a live view its reader has stopped taking, instead of holding its events without bound', async () => {
     const { server } = await studyServer();
     const studyConsole = server.console as NonNullable<typeof server.console>;

@@ -47,7 +47,7 @@ export async function startStudyServer(
       hooks: {
         taskStarted: (p, condition) => supervisor?.start(p.room, p.id, condition),
         taskEnded: (p) => supervisor?.stop(p.room),
-        roomIdle: (room) => supervisor?.stop(room),
+        roomIdle: (room) => supervisor?.idle(room),
       },
     },
   });

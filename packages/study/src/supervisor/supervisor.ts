@@ -114,6 +114,17 @@ export class AgentSupervisor {
     this.watch(room, participantId, condition, entry);
   }
 
+  /**
+   * Stops the agent in `room` because its task's session closed while the participant's page was
+   * away; the task goes on, and the agent comes back with the page ({@link start}). An agent an
+   * experimenter paused stays paused: the page coming back does not hand the room back to it.
+   */
+  idle(room: string): void {
+    const paused = this.paused.get(room);
+    this.stop(room);
+    if (paused) this.paused.set(room, paused);
+  }
+
   /** Stops the agent in `room` (the task ended), paused or not; idempotent. */
   stop(room: string): void {
     this.paused.delete(room);
