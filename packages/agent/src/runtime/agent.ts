@@ -1,4 +1,3 @@
-import { shortDateLabel } from '@usher/booking';
 import { type Message, type MessageOf, MODIFICATION_TOOLS } from '@usher/protocol';
 import { type ExecutionPort, execute } from '../action/executor.ts';
 import { EpisodicLog } from '../memory/episodic.ts';
@@ -20,20 +19,12 @@ import type {
   InstructionResult,
   ObservedCall,
 } from './agent-options.ts';
+import { ChatQuestion, offerAlternatives, submitDeclined } from './asking.ts';
 import { type Heard, Listening } from './listening.ts';
 import { RelayClient, type RelayEvent, RelayRequestError } from './relay-client.ts';
 
 /** The page-tuning tools a study's condition may withhold (`pageTools: false`). */
 const PAGE_TOOLS: ReadonlySet<string> = new Set(MODIFICATION_TOOLS);
-
-/** A reply that agrees to submit, and says nothing else that needs reading. */
-export function isPlainYes(text: string): boolean {
-  const t = text.trim().toLowerCase();
-  if (/\b(no|not|don'?t|wait|but|change|instead|actually)\b/.test(t)) return false;
-  return /^(y|yes|yeah|yep|yup|sure|ok|okay|go ahead|please do|do it|book it|confirm|sounds good|perfect|great)\b/.test(
-    t,
-  );
-}
 
 /** How long to wait before trying a resync again after it timed out. */
 const RESYNC_RETRY_MS = 500;
@@ -52,7 +43,7 @@ export class Agent {
   readonly memory = new WorkingMemory();
   private exploration = freshExploration();
   private readonly participantChoices = new Set<string>();
-  /** Options picked among equals by whoever gave an instruction ({@link offerAlternatives}). */
+  /** Options picked among equals by whoever gave an instruction (`offerAlternatives`). */
   private readonly picked = new Set<string>();
   private readonly relay: RelayClient;
   private readonly episodes: EpisodicLog;
@@ -60,6 +51,8 @@ export class Agent {
   private wake: (() => void) | null = null;
   private pendingReplies: string[] = [];
   private stopped = false;
+  /** The question to the participant in the chat before submitting ({@link AgentOptions.confirmInChat}). */
+  private readonly question: ChatQuestion;
   /** Cancels a planner call in flight when the agent stops. */
   private readonly abort = new AbortController();
   private toolCalls = 0;
@@ -74,6 +67,11 @@ export class Agent {
       clock: options.now ?? (() => new Date()),
       log: (line) => this.log(line),
       reader: options.reader,
+    });
+    this.question = new ChatQuestion({
+      say: (text) => this.say(text),
+      idle: () => this.showStatus('idle'),
+      hear: (text) => this.hear(text),
     });
     this.relay = new RelayClient({
       url: options.url,
@@ -148,7 +146,7 @@ export class Agent {
 
   /** Wakes every wait so the loop sees it should end. */
   private interrupt(): void {
-    this.answer?.(null);
+    this.question.reply(null);
     this.wake?.();
     this.rejoined?.();
     this.hostJoined?.();
@@ -175,31 +173,6 @@ export class Agent {
         resolve();
       }
     });
-  }
-
-  /** Set while the agent waits for the participant's answer to its question in the chat. */
-  private answer: ((text: string | null) => void) | null = null;
-
-  /**
-   * Asks in the chat whether to submit, and waits for the participant's next message: a plain
-   * yes submits; anything else does not, and is read as what to change.
-   */
-  private async askInChat(summary: string): Promise<boolean> {
-    this.say(`${summary}\nShall I book it? Reply "yes" to book, or tell me what to change.`);
-    this.showStatus('idle');
-    for (;;) {
-      const text = await new Promise<string | null>((resolve) => {
-        this.answer = (reply) => {
-          this.answer = null;
-          resolve(reply);
-        };
-      });
-      if (text === null) return false;
-      if (isPlainYes(text)) return true;
-      // Understood as a change: the agent goes on from the new wishes. A bare no waits for one.
-      if (this.hear(text)) return false;
-      this.say('I have not booked it. Tell me what to change, or say "yes" to book it as it is.');
-    }
   }
 
   /** Writes in the host's chat, and tells the observer. */
@@ -253,9 +226,11 @@ export class Agent {
         this.needsResync = true;
         continue;
       }
-      await this.offerAlternatives(plan);
+      // Whoever gave the instruction may pick among equal options, and may be asked before the submit.
+      const picked = await offerAlternatives(plan, this.current?.pick, this.context, () => this.halted());
+      if (picked) this.picked.add(picked);
       const changesBeforeQuestion = this.changes;
-      const declined = await this.submitDeclined(plan);
+      const declined = await submitDeclined(plan.nextAction, this.context, this.confirmation());
       // Cancelled while a question was open: nothing is sent, whatever the answer.
       if (this.halted()) break;
       // An answer in the chat is itself a change (the message, its echo): only other changes count.
@@ -294,52 +269,12 @@ export class Agent {
     return this.stoppedResult();
   }
 
-  /** When the plan selects one of several equally good options, lets whoever gave the instruction pick. */
-  private async offerAlternatives(plan: NavigationPlan): Promise<void> {
-    const pick = this.current?.pick;
-    const action = plan.nextAction;
-    if (!pick || !plan.alternatives || action.type !== 'tool.call' || action.toolName !== 'select') return;
-    const stage = this.context.stage ?? 'option';
-    const ids = await pick({
-      title: `These ${stage} options fit your wishes equally well. Which one?`,
-      items: plan.alternatives.map((a) => ({ id: a.itemId, label: a.label, detail: a.why })),
-    });
-    const picked = plan.alternatives.find((a) => a.itemId === ids[0]);
-    if (!picked || this.halted()) return;
-    this.picked.add(picked.itemId);
-    plan.nextAction = {
-      type: 'tool.call',
-      toolName: 'select',
-      params: { itemId: picked.itemId },
-      reason: `You picked ${picked.label}: ${picked.why}`,
-    };
-  }
-
-  /** Before the irreversible submit, asks whoever gave the instruction, when they asked to be asked. */
-  private async submitDeclined(plan: NavigationPlan): Promise<boolean> {
-    const action = plan.nextAction;
-    const confirm =
+  /** Who is asked before the irreversible submit: whoever gave the instruction, else the participant in the chat. */
+  private confirmation(): Instruction['confirmSubmit'] {
+    return (
       this.current?.confirmSubmit ??
-      (this.options.confirmInChat ? (summary: string) => this.askInChat(summary) : undefined);
-    if (!confirm || action.type !== 'tool.call' || action.toolName !== 'next' || this.context.stage !== 'confirm') {
-      return false;
-    }
-    return !(await confirm(this.bookingSummary(), this.context.uiSpec?.state.booking));
-  }
-
-  /** The booking on the confirm stage, in words: film, place, time, seats, tickets and total. */
-  private bookingSummary(): string {
-    const booking = this.context.uiSpec?.state.booking ?? {};
-    const when = [booking.date && shortDateLabel(booking.date), booking.showing?.time].filter(Boolean).join(' at ');
-    const format = booking.showing?.format ? ` (${booking.showing.format})` : '';
-    const tickets = (booking.tickets ?? []).map((t) => `${t.quantity} × ${t.label}`).join(', ');
-    const total = booking.total !== undefined ? `total ${booking.currency ?? ''} ${booking.total.toFixed(2)}` : '';
-    return [
-      `${booking.movie?.title ?? 'The film'} at ${booking.theater?.name ?? 'the theater'}, ${when}${format}`,
-      [booking.seats?.length ? `seats ${booking.seats.join(', ')}` : '', tickets, total.replace('  ', ' ')]
-        .filter(Boolean)
-        .join('; '),
-    ].join('\n');
+      (this.options.confirmInChat ? (summary: string) => this.question.ask(summary) : undefined)
+    );
   }
 
   private plan(): NavigationPlan | Promise<NavigationPlan> {
@@ -588,8 +523,7 @@ export class Agent {
       this.perceive(message);
     } else if (message.type === 'user.message') {
       this.perceive(message);
-      if (this.answer) this.answer(message.payload.text);
-      else this.hear(message.payload.text);
+      if (!this.question.reply(message.payload.text)) this.hear(message.payload.text);
     }
   }
 
