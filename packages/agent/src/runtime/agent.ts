@@ -1,24 +1,15 @@
 import { type Message, type MessageOf, MODIFICATION_TOOLS } from '@usher/protocol';
-import { type ExecutionPort, execute } from '../action/executor.ts';
 import { EpisodicLog } from '../memory/episodic.ts';
-import { fingerprintOf } from '../memory/fingerprint.ts';
 import { WorkingMemory } from '../memory/working.ts';
 import { clickedIds } from '../perception/chosen.ts';
 import { EMPTY_CONTEXT, type PerceivedContext, perceive } from '../perception/perceive.ts';
 import { freshExploration, planNext } from '../planning/deterministic.ts';
 import type { NavigationPlan } from '../planning/plan.ts';
-import { idsOfCall } from '../planning/tool-shapes.ts';
 import { recoveryFor } from '../policies/retry.ts';
 import { unsafeBecause } from '../policies/safety.ts';
 import { fromStory } from '../preferences/index.ts';
-import type {
-  AgentOptions,
-  AgentPhase,
-  AgentResult,
-  Instruction,
-  InstructionResult,
-  ObservedCall,
-} from './agent-options.ts';
+import { Acting } from './acting.ts';
+import type { AgentOptions, AgentPhase, AgentResult, Instruction, InstructionResult } from './agent-options.ts';
 import { ChatQuestion, offerAlternatives, submitDeclined } from './asking.ts';
 import { type Heard, Listening } from './listening.ts';
 import { RelayClient, type RelayEvent, RelayRequestError } from './relay-client.ts';
@@ -51,14 +42,14 @@ export class Agent {
   private wake: (() => void) | null = null;
   private pendingReplies: string[] = [];
   private stopped = false;
+  /** Sends the plan's actions and keeps their records and the count of tool calls. */
+  private readonly acting: Acting;
   /** The question to the participant in the chat before submitting ({@link AgentOptions.confirmInChat}). */
   private readonly question: ChatQuestion;
   /** Cancels a planner call in flight when the agent stops. */
   private readonly abort = new AbortController();
-  private toolCalls = 0;
   /** The instruction being carried out ({@link instruct}), if any. */
   private current: Instruction | null = null;
-  private callIds = 0;
 
   constructor(private readonly options: AgentOptions) {
     this.episodes = options.episodes ?? new EpisodicLog({ dir: null });
@@ -68,11 +59,6 @@ export class Agent {
       log: (line) => this.log(line),
       reader: options.reader,
     });
-    this.question = new ChatQuestion({
-      say: (text) => this.say(text),
-      idle: () => this.showStatus('idle'),
-      hear: (text) => this.hear(text),
-    });
     this.relay = new RelayClient({
       url: options.url,
       room: options.room,
@@ -80,6 +66,32 @@ export class Agent {
       requestTimeoutMs: options.requestTimeoutMs ?? 10_000,
       onEvent: (event) => this.onRelayEvent(event),
       log: (line) => this.log(line),
+    });
+    this.acting = new Acting({
+      episodes: this.episodes,
+      memory: this.memory,
+      execution: {
+        relay: this.relay,
+        context: () => this.context,
+        waitFor: (test, timeoutMs) => this.waitFor(test, timeoutMs),
+        resync: (snapshot) => this.perceive(snapshot),
+      },
+      paceMs: options.paceMs,
+      signal: this.abort.signal,
+      log: (line) => this.log(line),
+      working: () => this.showStatus('working'),
+      sending: () => {
+        this.phase = 'WAITING_RESULT';
+      },
+      settled: () => {
+        // The connection may have dropped meanwhile: that phase stands until the relay is back.
+        if (this.phase === 'WAITING_RESULT') this.phase = 'SESSION_ACTIVE';
+      },
+    });
+    this.question = new ChatQuestion({
+      say: (text) => this.say(text),
+      idle: () => this.showStatus('idle'),
+      hear: (text) => this.hear(text),
     });
   }
 
@@ -122,7 +134,7 @@ export class Agent {
         this.say(text);
         return { status: 'blocked', message: text, toolCalls: 0, model: this.listening.model };
       }
-      const callsBefore = this.toolCalls;
+      const callsBefore = this.acting.toolCalls;
       const result = await this.loop();
       return { ...result, toolCalls: result.toolCalls - callsBefore, model: this.listening.model };
     } finally {
@@ -158,21 +170,7 @@ export class Agent {
   }
 
   private stoppedResult(): AgentResult {
-    return { status: 'stopped', message: 'stopped', toolCalls: this.toolCalls };
-  }
-
-  /** Waits `ms`, or less when the agent is stopped meanwhile. */
-  private pause(ms: number): Promise<void> {
-    const signal = this.abort.signal;
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      signal.addEventListener('abort', done, { once: true });
-      function done() {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', done);
-        resolve();
-      }
-    });
+    return { status: 'stopped', message: 'stopped', toolCalls: this.acting.toolCalls };
   }
 
   /** Writes in the host's chat, and tells the observer. */
@@ -204,7 +202,7 @@ export class Agent {
         continue;
       }
       if (plan.stop) {
-        await this.act(plan, stateTimeoutMs);
+        await this.acting.act(plan, stateTimeoutMs, this.current?.observer);
         if (plan.stop === 'done') {
           if (this.options.endSessionWhenDone) {
             await this.relay.request('session.end', { reason: 'booking-complete' });
@@ -242,9 +240,9 @@ export class Agent {
       if (declined) {
         const text = 'I have not submitted the booking: it was not confirmed. Tell me what to change.';
         this.say(text);
-        return { status: 'declined', message: text, toolCalls: this.toolCalls };
+        return { status: 'declined', message: text, toolCalls: this.acting.toolCalls };
       }
-      const outcome = await this.act(plan, stateTimeoutMs);
+      const outcome = await this.acting.act(plan, stateTimeoutMs, this.current?.observer);
       if (outcome.ok) {
         retried = false;
         continue;
@@ -257,7 +255,7 @@ export class Agent {
         this.say(text);
         if (returnWhenBlocked) {
           this.memory.clearFailures(this.context.stage);
-          return { status: 'blocked', message: text, toolCalls: this.toolCalls };
+          return { status: 'blocked', message: text, toolCalls: this.acting.toolCalls };
         }
         await this.participantSpeaks();
         this.memory.clearFailures(this.context.stage);
@@ -292,87 +290,6 @@ export class Agent {
       },
       { signal: this.current?.signal ? AbortSignal.any([this.abort.signal, this.current.signal]) : this.abort.signal },
     );
-  }
-
-  /** Sends the plan's action (single flight) and records plan, action and outcome. */
-  private async act(plan: NavigationPlan, stateTimeoutMs: number) {
-    const action = plan.nextAction;
-    if (action.type === 'wait') return { ok: true, replan: false };
-    const recorded = this.episodes.plan({
-      goal: plan.goal,
-      stage: plan.currentStage,
-      remainingSteps: plan.remainingSteps,
-      confidence: plan.confidence,
-    });
-    // The plan being followed now (spec §2.4); each new one supersedes the last.
-    this.memory.setPlan({
-      id: recorded.planId,
-      goal: plan.goal,
-      remainingSteps: plan.remainingSteps,
-      confidence: plan.confidence,
-    });
-    const payload =
-      action.type === 'tool.call'
-        ? { toolName: action.toolName, params: action.params }
-        : action.type === 'agent.message'
-          ? { text: action.text }
-          : {};
-    const sent = this.episodes.action({
-      planId: recorded.planId,
-      type: action.type,
-      reason: action.reason,
-      payload,
-      stage: this.context.stage,
-      fingerprint: fingerprintOf(this.context.uiSpec),
-    });
-    const observer = this.current?.observer;
-    const observed: ObservedCall | null =
-      action.type === 'tool.call'
-        ? {
-            id: `call-${++this.callIds}`,
-            toolName: action.toolName,
-            params: action.params,
-            reason: action.reason,
-            stage: this.context.stage,
-            ...labelled(this.context, action.params),
-          }
-        : null;
-    if (observed) {
-      this.toolCalls += 1;
-      observer?.calling?.(observed);
-    }
-    if (action.type === 'agent.message') observer?.said?.(action.text);
-    if (action.type === 'tool.call') {
-      this.showStatus('working');
-      if (this.options.paceMs) await this.pause(this.options.paceMs);
-    }
-    this.phase = 'WAITING_RESULT';
-    const outcome = await execute(action, this.port(), stateTimeoutMs);
-    if (outcome.code === 'TIMEOUT_STATE_UPDATE' && action.type === 'tool.call') {
-      // A host that never sends (or garbles) the update after a call costs a resync on every call: said, so it is seen.
-      this.log(`agent: no usable state.updated after ${action.toolName}; read the state with snapshot.get`);
-    }
-    if (observed) observer?.called?.(observed, outcome, this.context);
-    // The connection may have dropped meanwhile: that phase stands until the relay is back.
-    if (this.phase === 'WAITING_RESULT') this.phase = 'SESSION_ACTIVE';
-    this.episodes.outcome({
-      actionId: sent.actionId,
-      ok: outcome.ok,
-      replan: outcome.replan,
-      ...(outcome.code && { code: outcome.code }),
-      ...(outcome.detail && { detail: outcome.detail }),
-      fingerprint: fingerprintOf(this.context.uiSpec),
-    });
-    return outcome;
-  }
-
-  private port(): ExecutionPort {
-    return {
-      relay: this.relay,
-      context: () => this.context,
-      waitFor: (test, timeoutMs) => this.waitFor(test, timeoutMs),
-      resync: (snapshot) => this.perceive(snapshot),
-    };
   }
 
   /** Starts (or, after a reconnect, continues) the study session and reads the whole state. */
@@ -604,13 +521,6 @@ export class Agent {
   private result(status: AgentResult['status'], plan: NavigationPlan): AgentResult {
     this.showStatus('idle');
     const message = plan.nextAction.type === 'agent.message' ? plan.nextAction.text : plan.nextAction.reason;
-    return { status, message, toolCalls: this.toolCalls };
+    return { status, message, toolCalls: this.acting.toolCalls };
   }
-}
-
-/** The label of the item a tool call's `itemId` names on the stage on screen. */
-function labelled(context: PerceivedContext, params: Record<string, unknown>): { itemLabel?: string } {
-  const [id] = idsOfCall(params);
-  const item = context.uiSpec?.items.find((i) => i.id === id);
-  return item ? { itemLabel: String(item.value) } : {};
 }
