@@ -12,13 +12,11 @@ import { Acting } from './acting.ts';
 import type { AgentOptions, AgentPhase, AgentResult, Instruction, InstructionResult } from './agent-options.ts';
 import { ChatQuestion, offerAlternatives, submitDeclined } from './asking.ts';
 import { type Heard, Listening } from './listening.ts';
-import { RelayClient, type RelayEvent, RelayRequestError } from './relay-client.ts';
+import { RelayClient, type RelayEvent } from './relay-client.ts';
+import { RoomSync } from './room-sync.ts';
 
 /** The page-tuning tools a study's condition may withhold (`pageTools: false`). */
 const PAGE_TOOLS: ReadonlySet<string> = new Set(MODIFICATION_TOOLS);
-
-/** How long to wait before trying a resync again after it timed out. */
-const RESYNC_RETRY_MS = 500;
 
 /**
  * The agent runtime (spec §5): joins the room, starts the study session, then perceives, plans,
@@ -26,7 +24,6 @@ const RESYNC_RETRY_MS = 500;
  * participant may write or act at any moment: their messages refine the wishes, their choices stand.
  */
 export class Agent {
-  phase: AgentPhase = 'DISCONNECTED';
   private context: PerceivedContext = EMPTY_CONTEXT;
   /** The participant's wishes, read from their words ({@link Listening}). */
   private readonly listening: Listening;
@@ -42,6 +39,8 @@ export class Agent {
   private wake: (() => void) | null = null;
   private pendingReplies: string[] = [];
   private stopped = false;
+  /** The connection's phase, and keeping in step with the room's host. */
+  private readonly sync: RoomSync;
   /** Sends the plan's actions and keeps their records and the count of tool calls. */
   private readonly acting: Acting;
   /** The question to the participant in the chat before submitting ({@link AgentOptions.confirmInChat}). */
@@ -67,6 +66,18 @@ export class Agent {
       onEvent: (event) => this.onRelayEvent(event),
       log: (line) => this.log(line),
     });
+    this.sync = new RoomSync({
+      relay: this.relay,
+      study: options.study,
+      participant: options.participant,
+      sessionStarted: (sessionId) => {
+        this.episodes.sessionId = sessionId;
+      },
+      perceive: (snapshot) => this.perceive(snapshot),
+      wake: () => this.wake?.(),
+      halted: () => this.halted(),
+      log: (line) => this.log(line),
+    });
     this.acting = new Acting({
       episodes: this.episodes,
       memory: this.memory,
@@ -81,11 +92,11 @@ export class Agent {
       log: (line) => this.log(line),
       working: () => this.showStatus('working'),
       sending: () => {
-        this.phase = 'WAITING_RESULT';
+        this.sync.phase = 'WAITING_RESULT';
       },
       settled: () => {
         // The connection may have dropped meanwhile: that phase stands until the relay is back.
-        if (this.phase === 'WAITING_RESULT') this.phase = 'SESSION_ACTIVE';
+        if (this.sync.phase === 'WAITING_RESULT') this.sync.phase = 'SESSION_ACTIVE';
       },
     });
     this.question = new ChatQuestion({
@@ -93,6 +104,11 @@ export class Agent {
       idle: () => this.showStatus('idle'),
       hear: (text) => this.hear(text),
     });
+  }
+
+  /** The runtime's phase (spec §4), as the connection and the action in flight leave it. */
+  get phase(): AgentPhase {
+    return this.sync.phase;
   }
 
   /** Runs until the booking is done, the agent is blocked (with `returnWhenBlocked`), or {@link stop}. */
@@ -107,10 +123,8 @@ export class Agent {
   }
 
   /** Joins the room and starts the study session (waiting for a host when there is none yet). */
-  async start(): Promise<void> {
-    await this.relay.connect();
-    this.phase = 'JOINED';
-    await this.untilSessionStarts();
+  start(): Promise<void> {
+    return this.sync.join();
   }
 
   /**
@@ -145,8 +159,7 @@ export class Agent {
 
   /** Leaves the room and closes the episode log. */
   close(): void {
-    this.phase = 'TERMINATING';
-    this.relay.close();
+    this.sync.leave();
     this.episodes.close();
   }
 
@@ -160,8 +173,7 @@ export class Agent {
   private interrupt(): void {
     this.question.reply(null);
     this.wake?.();
-    this.rejoined?.();
-    this.hostJoined?.();
+    this.sync.interrupt();
   }
 
   /** Stopped for good, or the instruction being carried out was cancelled. */
@@ -185,7 +197,7 @@ export class Agent {
     const returnWhenBlocked = this.options.returnWhenBlocked || this.current !== null;
     let retried = false;
     while (!this.halted()) {
-      await this.ensureSynced();
+      await this.sync.ensureSynced();
       if (this.halted()) break;
       for (const text of this.pendingReplies.splice(0)) this.say(text);
       const changesBefore = this.changes;
@@ -193,7 +205,7 @@ export class Agent {
       if (this.halted()) break;
       this.current?.observer?.planned?.(plan);
       // A slow planner may have planned on a state that has changed since (the participant, a new host): plan again.
-      if (this.changes !== changesBefore || this.pendingReplies.length > 0 || this.needsResync) continue;
+      if (this.changes !== changesBefore || this.pendingReplies.length > 0 || this.sync.needsResync) continue;
       if ('source' in plan && plan.source === 'fallback' && 'fallbackReason' in plan) {
         this.log(`agent: the LLM planner fell back to the deterministic one: ${String(plan.fallbackReason)}`);
       }
@@ -207,7 +219,7 @@ export class Agent {
           if (this.options.endSessionWhenDone) {
             await this.relay.request('session.end', { reason: 'booking-complete' });
             // The host resets: the next instruction starts a new study session.
-            this.needsResync = true;
+            this.sync.needsResync = true;
           }
           return this.result('done', plan);
         }
@@ -221,7 +233,7 @@ export class Agent {
       if (unsafe) {
         this.log(`agent: not sending an unsafe action (${unsafe}); looking again`);
         this.memory.recordFailure(this.context.stage, 'DESYNC_DETECTED');
-        this.needsResync = true;
+        this.sync.needsResync = true;
         continue;
       }
       // Whoever gave the instruction may pick among equal options, and may be asked before the submit.
@@ -262,7 +274,7 @@ export class Agent {
         continue;
       }
       retried = recovery === 'adjust-and-retry';
-      if (recovery === 'resync') this.needsResync = true;
+      if (recovery === 'resync') this.sync.needsResync = true;
     }
     return this.stoppedResult();
   }
@@ -292,61 +304,6 @@ export class Agent {
     );
   }
 
-  /** Starts (or, after a reconnect, continues) the study session and reads the whole state. */
-  private async resync(): Promise<void> {
-    const started = await this.relay.request('session.start', {
-      studyId: this.options.study,
-      participantId: this.options.participant,
-    });
-    this.episodes.sessionId = started.payload.sessionId;
-    this.phase = 'SESSION_ACTIVE';
-    this.perceive(await this.relay.request('snapshot.get', {}));
-  }
-
-  /**
-   * Before each turn: after a drop, wait until the relay is back; after a reconnect, a new host,
-   * a host leaving or a failure that calls for it, start the session again and read the whole state.
-   */
-  private async ensureSynced(): Promise<void> {
-    while (!this.halted() && (this.phase === 'DISCONNECTED' || this.needsResync)) {
-      if (this.phase === 'DISCONNECTED') {
-        await new Promise<void>((resolve) => {
-          this.rejoined = resolve;
-        });
-        continue;
-      }
-      this.needsResync = false;
-      try {
-        await this.untilSessionStarts();
-      } catch (err) {
-        if (!(err instanceof RelayRequestError) || err.wire) throw err;
-        // Never retry at once: a lost connection waits for the relay's rejoin, a timeout waits a moment.
-        this.needsResync = true;
-        if (err.code === 'DISCONNECTED' || err.code === 'CLOSED') this.phase = 'DISCONNECTED';
-        else await new Promise((resolve) => setTimeout(resolve, RESYNC_RETRY_MS));
-      }
-    }
-  }
-
-  /** Starts the study session, waiting for a host to join the room when there is none yet. */
-  private async untilSessionStarts(): Promise<void> {
-    for (;;) {
-      // A host may join between the refusal and the wait below: count joins to not miss it.
-      const hostJoinsBefore = this.hostJoins;
-      try {
-        return await this.resync();
-      } catch (err) {
-        if (!(err instanceof RelayRequestError) || err.code !== 'SESSION_NOT_ACTIVE' || this.halted()) throw err;
-        if (this.hostJoins > hostJoinsBefore) continue;
-        this.log('agent: no host in the room yet; waiting for one to join');
-        await new Promise<void>((resolve) => {
-          this.hostJoined = resolve;
-        });
-        if (this.halted()) return;
-      }
-    }
-  }
-
   private perceive(
     event: MessageOf<'snapshot.state'> | MessageOf<'state.updated'> | MessageOf<'user.message'>,
   ): PerceivedContext {
@@ -363,26 +320,10 @@ export class Agent {
   }
 
   private onRelayEvent(event: RelayEvent): void {
-    if (event.kind === 'disconnected') this.phase = 'DISCONNECTED';
-    if (event.kind === 'joined' && event.reconnect) {
-      this.phase = 'JOINED';
-      this.needsResync = true;
-      this.rejoined?.();
-      this.rejoined = null;
-      this.wake?.();
-    }
-    if (event.kind === 'unreadable') {
-      // A change the agent could not read may have happened: read the whole state before acting again.
-      this.needsResync = true;
-      this.wake?.();
-    }
+    this.sync.onRelayEvent(event);
     if (event.kind === 'message') this.onMessage(event.message);
   }
 
-  /** Set while waiting for a host: called when the relay says one joined. */
-  private hostJoined: (() => void) | null = null;
-  /** How many times the relay said a host joined the room. */
-  private hostJoins = 0;
   /**
    * How many times the host's state changed other than by the echo of the agent's own chat
    * message: a plan made before such a change is made again.
@@ -390,11 +331,6 @@ export class Agent {
   private changes = 0;
   /** How many times the participant wrote or acted: what a wait for them waits on. */
   private participantEvents = 0;
-  /** Set while the relay is out of reach: called when the client has joined again. */
-  private rejoined: (() => void) | null = null;
-  /** The state must be read again before the next action (see {@link ensureSynced}). */
-  private needsResync = false;
-
   private onMessage(message: Message): void {
     if (message.type === 'user.message' || (message.type === 'state.updated' && message.payload.source === 'user')) {
       this.participantEvents += 1;
@@ -402,22 +338,6 @@ export class Agent {
     const ownChatEcho =
       message.type === 'state.updated' && message.payload.source === 'agent' && message.payload.action === undefined;
     if ((message.type === 'state.updated' && !ownChatEcho) || message.type === 'user.message') this.changes += 1;
-    if (message.type === 'relay.joined' && message.payload.role === 'host') {
-      this.hostJoins += 1;
-      // A new host has its own state: read it before acting on the old one.
-      if (this.hostJoined) {
-        this.hostJoined();
-        this.hostJoined = null;
-      } else {
-        this.needsResync = true;
-        this.wake?.();
-      }
-    }
-    if (message.type === 'error' && message.payload.code === 'SESSION_NOT_ACTIVE') {
-      // The host left: the next turn waits for one before going on.
-      this.needsResync = true;
-      this.wake?.();
-    }
     if (message.type === 'state.updated') {
       const action = message.payload.action;
       if (message.payload.source === 'user' && action === undefined) {
@@ -472,7 +392,7 @@ export class Agent {
   private waitFor(test: (context: PerceivedContext) => boolean, timeoutMs: number): Promise<PerceivedContext | null> {
     if (test(this.context)) return Promise.resolve(this.context);
     // Already told the state must be read again (a frame it could not use came with the reply).
-    if (this.needsResync) return Promise.resolve(null);
+    if (this.sync.needsResync) return Promise.resolve(null);
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.wake = null;
@@ -481,7 +401,7 @@ export class Agent {
       this.wake = () => {
         const halted = this.halted();
         // A frame that could not be used (or a new host) means the change may never be seen: stop waiting for it.
-        if (this.needsResync) {
+        if (this.sync.needsResync) {
           clearTimeout(timer);
           this.wake = null;
           return resolve(null);
@@ -499,7 +419,7 @@ export class Agent {
 
   /** Tells the page whether the agent is acting, once per change (`agent.status`). */
   private showStatus(state: 'working' | 'idle'): void {
-    if (this.shownStatus === state || this.phase === 'DISCONNECTED') return;
+    if (this.shownStatus === state || this.sync.phase === 'DISCONNECTED') return;
     this.shownStatus = state;
     this.relay.status(state);
   }
@@ -511,7 +431,7 @@ export class Agent {
     return new Promise((resolve) => {
       this.wake = () => {
         const spoke = this.participantEvents > before || this.pendingReplies.length > 0;
-        if (!this.halted() && !spoke && !this.needsResync) return;
+        if (!this.halted() && !spoke && !this.sync.needsResync) return;
         this.wake = null;
         resolve();
       };
