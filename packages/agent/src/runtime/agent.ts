@@ -1,8 +1,5 @@
-import { type Message, type MessageOf, MODIFICATION_TOOLS } from '@usher/protocol';
 import { EpisodicLog } from '../memory/episodic.ts';
 import { WorkingMemory } from '../memory/working.ts';
-import { clickedIds } from '../perception/chosen.ts';
-import { EMPTY_CONTEXT, type PerceivedContext, perceive } from '../perception/perceive.ts';
 import { freshExploration, planNext } from '../planning/deterministic.ts';
 import type { NavigationPlan } from '../planning/plan.ts';
 import { recoveryFor } from '../policies/retry.ts';
@@ -11,12 +8,10 @@ import { fromStory } from '../preferences/index.ts';
 import { Acting } from './acting.ts';
 import type { AgentOptions, AgentPhase, AgentResult, Instruction, InstructionResult } from './agent-options.ts';
 import { ChatQuestion, offerAlternatives, submitDeclined } from './asking.ts';
+import { HostView } from './host-view.ts';
 import { type Heard, Listening } from './listening.ts';
 import { RelayClient, type RelayEvent } from './relay-client.ts';
 import { RoomSync } from './room-sync.ts';
-
-/** The page-tuning tools a study's condition may withhold (`pageTools: false`). */
-const PAGE_TOOLS: ReadonlySet<string> = new Set(MODIFICATION_TOOLS);
 
 /**
  * The agent runtime (spec §5): joins the room, starts the study session, then perceives, plans,
@@ -24,27 +19,27 @@ const PAGE_TOOLS: ReadonlySet<string> = new Set(MODIFICATION_TOOLS);
  * participant may write or act at any moment: their messages refine the wishes, their choices stand.
  */
 export class Agent {
-  private context: PerceivedContext = EMPTY_CONTEXT;
   /** The participant's wishes, read from their words ({@link Listening}). */
   private readonly listening: Listening;
-  /** The session's working memory (spec §2.4): the active plan, recent states, failures, options tried. */
-  readonly memory = new WorkingMemory();
-  private exploration = freshExploration();
-  private readonly participantChoices = new Set<string>();
-  /** Options picked among equals by whoever gave an instruction (`offerAlternatives`). */
-  private readonly picked = new Set<string>();
-  private readonly relay: RelayClient;
-  private readonly episodes: EpisodicLog;
-  private readonly log: (line: string) => void;
-  private wake: (() => void) | null = null;
-  private pendingReplies: string[] = [];
-  private stopped = false;
-  /** The connection's phase, and keeping in step with the room's host. */
+  /** What the agent sees of the host: the context, the participant's own choices, the changes, the wait on frames. */
+  private readonly view: HostView;
+  /** The connection's phase, and keeping in step with the room and its host. */
   private readonly sync: RoomSync;
   /** Sends the plan's actions and keeps their records and the count of tool calls. */
   private readonly acting: Acting;
   /** The question to the participant in the chat before submitting ({@link AgentOptions.confirmInChat}). */
   private readonly question: ChatQuestion;
+  /** The session's working memory (spec §2.4): the active plan, recent states, failures, options tried. */
+  readonly memory = new WorkingMemory();
+  private exploration = freshExploration();
+  /** Options picked among equals by whoever gave an instruction (`offerAlternatives`). */
+  private readonly picked = new Set<string>();
+  private readonly relay: RelayClient;
+  private readonly episodes: EpisodicLog;
+  private readonly log: (line: string) => void;
+  /** What was understood of new wishes, said in the chat at the start of the next turn. */
+  private pendingReplies: string[] = [];
+  private stopped = false;
   /** Cancels a planner call in flight when the agent stops. */
   private readonly abort = new AbortController();
   /** The instruction being carried out ({@link instruct}), if any. */
@@ -66,6 +61,16 @@ export class Agent {
       onEvent: (event) => this.onRelayEvent(event),
       log: (line) => this.log(line),
     });
+    this.view = new HostView({
+      pageTools: options.pageTools !== false,
+      saw: (context) => {
+        const reread = this.listening.saw(context);
+        if (reread) this.wishesChanged(reread.summary);
+        this.memory.noteState(context.uiSpec);
+      },
+      halted: () => this.halted(),
+      needsResync: () => this.sync.needsResync,
+    });
     this.sync = new RoomSync({
       relay: this.relay,
       study: options.study,
@@ -73,8 +78,8 @@ export class Agent {
       sessionStarted: (sessionId) => {
         this.episodes.sessionId = sessionId;
       },
-      perceive: (snapshot) => this.perceive(snapshot),
-      wake: () => this.wake?.(),
+      perceive: (snapshot) => this.view.perceive(snapshot),
+      wake: () => this.view.wake(),
       halted: () => this.halted(),
       log: (line) => this.log(line),
     });
@@ -83,9 +88,9 @@ export class Agent {
       memory: this.memory,
       execution: {
         relay: this.relay,
-        context: () => this.context,
-        waitFor: (test, timeoutMs) => this.waitFor(test, timeoutMs),
-        resync: (snapshot) => this.perceive(snapshot),
+        context: () => this.view.context,
+        waitFor: (test, timeoutMs) => this.view.waitFor(test, timeoutMs),
+        resync: (snapshot) => this.view.perceive(snapshot),
       },
       paceMs: options.paceMs,
       signal: this.abort.signal,
@@ -172,7 +177,7 @@ export class Agent {
   /** Wakes every wait so the loop sees it should end. */
   private interrupt(): void {
     this.question.reply(null);
-    this.wake?.();
+    this.view.wake();
     this.sync.interrupt();
   }
 
@@ -200,12 +205,12 @@ export class Agent {
       await this.sync.ensureSynced();
       if (this.halted()) break;
       for (const text of this.pendingReplies.splice(0)) this.say(text);
-      const changesBefore = this.changes;
+      const changesBefore = this.view.changes;
       const plan = await this.plan();
       if (this.halted()) break;
       this.current?.observer?.planned?.(plan);
       // A slow planner may have planned on a state that has changed since (the participant, a new host): plan again.
-      if (this.changes !== changesBefore || this.pendingReplies.length > 0 || this.sync.needsResync) continue;
+      if (this.view.changes !== changesBefore || this.pendingReplies.length > 0 || this.sync.needsResync) continue;
       if ('source' in plan && plan.source === 'fallback' && 'fallbackReason' in plan) {
         this.log(`agent: the LLM planner fell back to the deterministic one: ${String(plan.fallbackReason)}`);
       }
@@ -229,26 +234,26 @@ export class Agent {
         await this.participantSpeaks();
         continue;
       }
-      const unsafe = unsafeBecause(plan.nextAction, this.context, this.participantChoices);
+      const unsafe = unsafeBecause(plan.nextAction, this.view.context, this.view.participantChoices);
       if (unsafe) {
         this.log(`agent: not sending an unsafe action (${unsafe}); looking again`);
-        this.memory.recordFailure(this.context.stage, 'DESYNC_DETECTED');
+        this.memory.recordFailure(this.view.context.stage, 'DESYNC_DETECTED');
         this.sync.needsResync = true;
         continue;
       }
       // Whoever gave the instruction may pick among equal options, and may be asked before the submit.
-      const picked = await offerAlternatives(plan, this.current?.pick, this.context, () => this.halted());
+      const picked = await offerAlternatives(plan, this.current?.pick, this.view.context, () => this.halted());
       if (picked) this.picked.add(picked);
-      const changesBeforeQuestion = this.changes;
-      const declined = await submitDeclined(plan.nextAction, this.context, this.confirmation());
+      const changesBeforeQuestion = this.view.changes;
+      const declined = await submitDeclined(plan.nextAction, this.view.context, this.confirmation());
       // Cancelled while a question was open: nothing is sent, whatever the answer.
       if (this.halted()) break;
       // An answer in the chat is itself a change (the message, its echo): only other changes count.
-      const answeredInChat = this.options.confirmInChat && !this.current && this.changes !== changesBeforeQuestion;
+      const answeredInChat = this.options.confirmInChat && !this.current && this.view.changes !== changesBeforeQuestion;
       // A study's participant asked for a change instead: the agent goes on from the new wishes.
       if (declined && answeredInChat) continue;
       // The participant acted while a question was open: look again.
-      if (this.changes !== changesBefore && !answeredInChat) continue;
+      if (this.view.changes !== changesBefore && !answeredInChat) continue;
       if (declined) {
         const text = 'I have not submitted the booking: it was not confirmed. Tell me what to change.';
         this.say(text);
@@ -259,18 +264,18 @@ export class Agent {
         retried = false;
         continue;
       }
-      const failures = this.memory.recordFailure(this.context.stage, outcome.code ?? 'FAILED');
+      const failures = this.memory.recordFailure(this.view.context.stage, outcome.code ?? 'FAILED');
       const recovery = recoveryFor(outcome.code ?? 'FAILED', failures, retried);
-      this.log(`agent: ${outcome.code} on the ${this.context.stage} stage (${outcome.detail}); ${recovery}`);
+      this.log(`agent: ${outcome.code} on the ${this.view.context.stage} stage (${outcome.detail}); ${recovery}`);
       if (recovery === 'stop') {
-        const text = `I am stopping here: ${failures} attempts on the ${this.context.stage} stage failed (last: ${outcome.detail}). Please take over or tell me how to continue.`;
+        const text = `I am stopping here: ${failures} attempts on the ${this.view.context.stage} stage failed (last: ${outcome.detail}). Please take over or tell me how to continue.`;
         this.say(text);
         if (returnWhenBlocked) {
-          this.memory.clearFailures(this.context.stage);
+          this.memory.clearFailures(this.view.context.stage);
           return { status: 'blocked', message: text, toolCalls: this.acting.toolCalls };
         }
         await this.participantSpeaks();
-        this.memory.clearFailures(this.context.stage);
+        this.memory.clearFailures(this.view.context.stage);
         continue;
       }
       retried = recovery === 'adjust-and-retry';
@@ -291,12 +296,12 @@ export class Agent {
     const planner = this.options.planner ?? planNext;
     return planner(
       {
-        context: this.context,
+        context: this.view.context,
         model: this.listening.model,
         memory: this.memory,
         exploration: this.exploration,
         mode: this.options.mode,
-        participantChoices: this.participantChoices,
+        participantChoices: this.view.participantChoices,
         picked: this.picked,
         goal: this.options.goal ?? this.options.story?.text ?? 'book what the participant asks for',
       },
@@ -304,81 +309,34 @@ export class Agent {
     );
   }
 
-  private perceive(
-    event: MessageOf<'snapshot.state'> | MessageOf<'state.updated'> | MessageOf<'user.message'>,
-  ): PerceivedContext {
-    this.context = perceive(this.context, event);
-    if (this.options.pageTools === false) {
-      // The condition does not offer the page-tuning tools: the planner never sees them.
-      this.context = { ...this.context, toolSchema: this.context.toolSchema.filter((t) => !PAGE_TOOLS.has(t.name)) };
-    }
-    const reread = this.listening.saw(this.context);
-    if (reread) this.wishesChanged(reread.summary);
-    this.memory.noteState(this.context.uiSpec);
-    this.wake?.();
-    return this.context;
-  }
-
+  /**
+   * Follows the relay: the connection and the hosts coming and going ({@link RoomSync}), the host's
+   * frames ({@link HostView}), and the participant's words.
+   */
   private onRelayEvent(event: RelayEvent): void {
     this.sync.onRelayEvent(event);
-    if (event.kind === 'message') this.onMessage(event.message);
-  }
-
-  /**
-   * How many times the host's state changed other than by the echo of the agent's own chat
-   * message: a plan made before such a change is made again.
-   */
-  private changes = 0;
-  /** How many times the participant wrote or acted: what a wait for them waits on. */
-  private participantEvents = 0;
-  private onMessage(message: Message): void {
-    if (message.type === 'user.message' || (message.type === 'state.updated' && message.payload.source === 'user')) {
-      this.participantEvents += 1;
-    }
-    const ownChatEcho =
-      message.type === 'state.updated' && message.payload.source === 'agent' && message.payload.action === undefined;
-    if ((message.type === 'state.updated' && !ownChatEcho) || message.type === 'user.message') this.changes += 1;
-    if (message.type === 'state.updated') {
-      const action = message.payload.action;
-      if (message.payload.source === 'user' && action === undefined) {
-        // A host that does not name the participant's call: what changed on screen is theirs.
-        const { added, removed } = clickedIds(this.context.uiSpec, message.payload.uiSpec);
-        for (const id of added) this.participantChoices.add(id);
-        for (const id of removed) this.participantChoices.delete(id);
-      }
-      if (
-        message.payload.source === 'user' &&
-        action?.toolName === 'select' &&
-        typeof action.params.itemId === 'string'
-      ) {
-        const id = action.params.itemId;
-        const seats = message.payload.uiSpec?.state.selectedList;
-        // A seat the participant clicked twice is theirs to drop again.
-        if (seats && !seats.includes(id)) this.participantChoices.delete(id);
-        else this.participantChoices.add(id);
-      }
-      this.perceive(message);
-    } else if (message.type === 'user.message') {
-      this.perceive(message);
-      if (!this.question.reply(message.payload.text)) this.hear(message.payload.text);
-    }
+    if (event.kind !== 'message') return;
+    const message = event.message;
+    this.view.receive(message);
+    // The participant's words answer the question open in the chat, or else refine the wishes.
+    if (message.type === 'user.message' && !this.question.reply(message.payload.text)) this.hear(message.payload.text);
   }
 
   /** Reads a participant's words into the wishes and says what was understood; false when nothing in them was understood. */
   private hear(text: string): boolean {
-    return this.take(this.listening.read(text, this.context));
+    return this.take(this.listening.read(text, this.view.context));
   }
 
   /** Reads a goal or an instruction, with the LLM reader when one is configured. */
   private async hearFirst(text: string): Promise<boolean> {
-    return this.take(await this.listening.readFirst(text, this.context, this.abort.signal));
+    return this.take(await this.listening.readFirst(text, this.view.context, this.abort.signal));
   }
 
   private take(heard: Heard): boolean {
     this.episodes.note({ text: `participant: ${heard.text}`, data: { changed: heard.understanding.changed } });
     if (!this.listening.adopt(heard)) return false;
     this.wishesChanged(heard.understanding.summary);
-    this.wake?.();
+    this.view.wake();
     return true;
   }
 
@@ -387,31 +345,6 @@ export class Agent {
     this.exploration = freshExploration(true);
     this.memory.forgetTried();
     this.pendingReplies.push(summary);
-  }
-
-  private waitFor(test: (context: PerceivedContext) => boolean, timeoutMs: number): Promise<PerceivedContext | null> {
-    if (test(this.context)) return Promise.resolve(this.context);
-    // Already told the state must be read again (a frame it could not use came with the reply).
-    if (this.sync.needsResync) return Promise.resolve(null);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.wake = null;
-        resolve(null);
-      }, timeoutMs);
-      this.wake = () => {
-        const halted = this.halted();
-        // A frame that could not be used (or a new host) means the change may never be seen: stop waiting for it.
-        if (this.sync.needsResync) {
-          clearTimeout(timer);
-          this.wake = null;
-          return resolve(null);
-        }
-        if (!halted && !test(this.context)) return;
-        clearTimeout(timer);
-        this.wake = null;
-        resolve(halted ? null : this.context);
-      };
-    });
   }
 
   /** The status the page was last told ({@link showStatus}). */
@@ -427,15 +360,8 @@ export class Agent {
   /** Waits for the participant to write or act (after a question, or when blocked), or for the host to change. */
   private participantSpeaks(): Promise<void> {
     this.showStatus('idle');
-    const before = this.participantEvents;
-    return new Promise((resolve) => {
-      this.wake = () => {
-        const spoke = this.participantEvents > before || this.pendingReplies.length > 0;
-        if (!this.halted() && !spoke && !this.sync.needsResync) return;
-        this.wake = null;
-        resolve();
-      };
-    });
+    // Replies waiting to be said end the wait too: the loop says them and plans again.
+    return this.view.untilParticipant(() => this.pendingReplies.length > 0);
   }
 
   private result(status: AgentResult['status'], plan: NavigationPlan): AgentResult {
