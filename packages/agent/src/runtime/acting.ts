@@ -13,7 +13,7 @@ export interface ActingPort {
   memory: WorkingMemory;
   /** The relay, the context (read for the records too) and the waits the executor uses. */
   execution: ExecutionPort;
-  /** A pause before each tool call, so a participant can follow ({@link AgentOptions.paceMs}). */
+  /** A pause before each tool call, so a participant can follow (`AgentOptions.paceMs`). */
   paceMs?: number;
   /** Cuts the pause short when the agent stops. */
   signal: AbortSignal;

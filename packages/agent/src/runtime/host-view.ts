@@ -10,7 +10,7 @@ export type StateFrame = MessageOf<'snapshot.state'> | MessageOf<'state.updated'
 
 /** What the view needs from the agent. */
 export interface ViewPort {
-  /** Whether the page-tuning tools may be offered to the planner ({@link AgentOptions.pageTools}). */
+  /** Whether the page-tuning tools may be offered to the planner (`AgentOptions.pageTools`). */
   pageTools: boolean;
   /** Told of each new context, before any wait sees it (the wishes and working memory follow it). */
   saw(context: PerceivedContext): void;
