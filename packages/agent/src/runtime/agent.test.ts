@@ -4,8 +4,9 @@ import { readLog, startTestServer, TestClient } from '@usher/server/testing';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { EpisodicLog } from '../memory/episodic.ts';
 import { ORBITAL_IMAX_PAIR } from '../testing/stories.ts';
-import { Agent, isPlainYes } from './agent.ts';
+import { Agent } from './agent.ts';
 import type { AgentOptions } from './agent-options.ts';
+import { isPlainYes } from './asking.ts';
 
 async function studyRoom() {
   const scenario = defaultScenario();

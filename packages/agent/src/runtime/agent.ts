@@ -1,42 +1,17 @@
-import { shortDateLabel } from '@usher/booking';
-import { type Message, type MessageOf, MODIFICATION_TOOLS } from '@usher/protocol';
-import { type ExecutionPort, execute } from '../action/executor.ts';
 import { EpisodicLog } from '../memory/episodic.ts';
-import { fingerprintOf } from '../memory/fingerprint.ts';
 import { WorkingMemory } from '../memory/working.ts';
-import { clickedIds } from '../perception/chosen.ts';
-import { EMPTY_CONTEXT, type PerceivedContext, perceive } from '../perception/perceive.ts';
 import { freshExploration, planNext } from '../planning/deterministic.ts';
 import type { NavigationPlan } from '../planning/plan.ts';
-import { idsOfCall } from '../planning/tool-shapes.ts';
 import { recoveryFor } from '../policies/retry.ts';
 import { unsafeBecause } from '../policies/safety.ts';
 import { fromStory } from '../preferences/index.ts';
-import type {
-  AgentOptions,
-  AgentPhase,
-  AgentResult,
-  Instruction,
-  InstructionResult,
-  ObservedCall,
-} from './agent-options.ts';
+import { Acting } from './acting.ts';
+import type { AgentOptions, AgentPhase, AgentResult, Instruction, InstructionResult } from './agent-options.ts';
+import { ChatQuestion, offerAlternatives, submitDeclined } from './asking.ts';
+import { HostView } from './host-view.ts';
 import { type Heard, Listening } from './listening.ts';
-import { RelayClient, type RelayEvent, RelayRequestError } from './relay-client.ts';
-
-/** The page-tuning tools a study's condition may withhold (`pageTools: false`). */
-const PAGE_TOOLS: ReadonlySet<string> = new Set(MODIFICATION_TOOLS);
-
-/** A reply that agrees to submit, and says nothing else that needs reading. */
-export function isPlainYes(text: string): boolean {
-  const t = text.trim().toLowerCase();
-  if (/\b(no|not|don'?t|wait|but|change|instead|actually)\b/.test(t)) return false;
-  return /^(y|yes|yeah|yep|yup|sure|ok|okay|go ahead|please do|do it|book it|confirm|sounds good|perfect|great)\b/.test(
-    t,
-  );
-}
-
-/** How long to wait before trying a resync again after it timed out. */
-const RESYNC_RETRY_MS = 500;
+import { RelayClient, type RelayEvent } from './relay-client.ts';
+import { RoomSync } from './room-sync.ts';
 
 /**
  * The agent runtime (spec §5): joins the room, starts the study session, then perceives, plans,
@@ -44,28 +19,31 @@ const RESYNC_RETRY_MS = 500;
  * participant may write or act at any moment: their messages refine the wishes, their choices stand.
  */
 export class Agent {
-  phase: AgentPhase = 'DISCONNECTED';
-  private context: PerceivedContext = EMPTY_CONTEXT;
   /** The participant's wishes, read from their words ({@link Listening}). */
   private readonly listening: Listening;
+  /** What the agent sees of the host: the context, the participant's own choices, the changes, the wait on frames. */
+  private readonly view: HostView;
+  /** The connection's phase, and keeping in step with the room and its host. */
+  private readonly sync: RoomSync;
+  /** Sends the plan's actions and keeps their records and the count of tool calls. */
+  private readonly acting: Acting;
+  /** The question to the participant in the chat before submitting ({@link AgentOptions.confirmInChat}). */
+  private readonly question: ChatQuestion;
   /** The session's working memory (spec §2.4): the active plan, recent states, failures, options tried. */
   readonly memory = new WorkingMemory();
   private exploration = freshExploration();
-  private readonly participantChoices = new Set<string>();
-  /** Options picked among equals by whoever gave an instruction ({@link offerAlternatives}). */
+  /** Options picked among equals by whoever gave an instruction (`offerAlternatives`). */
   private readonly picked = new Set<string>();
   private readonly relay: RelayClient;
   private readonly episodes: EpisodicLog;
   private readonly log: (line: string) => void;
-  private wake: (() => void) | null = null;
+  /** What was understood of new wishes, said in the chat at the start of the next turn. */
   private pendingReplies: string[] = [];
   private stopped = false;
   /** Cancels a planner call in flight when the agent stops. */
   private readonly abort = new AbortController();
-  private toolCalls = 0;
   /** The instruction being carried out ({@link instruct}), if any. */
   private current: Instruction | null = null;
-  private callIds = 0;
 
   constructor(private readonly options: AgentOptions) {
     this.episodes = options.episodes ?? new EpisodicLog({ dir: null });
@@ -83,6 +61,59 @@ export class Agent {
       onEvent: (event) => this.onRelayEvent(event),
       log: (line) => this.log(line),
     });
+    this.view = new HostView({
+      pageTools: options.pageTools !== false,
+      saw: (context) => {
+        const reread = this.listening.saw(context);
+        if (reread) this.wishesChanged(reread.summary);
+        this.memory.noteState(context.uiSpec);
+      },
+      halted: () => this.halted(),
+      needsResync: () => this.sync.needsResync,
+    });
+    this.sync = new RoomSync({
+      relay: this.relay,
+      study: options.study,
+      participant: options.participant,
+      sessionStarted: (sessionId) => {
+        this.episodes.sessionId = sessionId;
+      },
+      perceive: (snapshot) => this.view.perceive(snapshot),
+      wake: () => this.view.wake(),
+      halted: () => this.halted(),
+      log: (line) => this.log(line),
+    });
+    this.acting = new Acting({
+      episodes: this.episodes,
+      memory: this.memory,
+      execution: {
+        relay: this.relay,
+        context: () => this.view.context,
+        waitFor: (test, timeoutMs) => this.view.waitFor(test, timeoutMs),
+        resync: (snapshot) => this.view.perceive(snapshot),
+      },
+      paceMs: options.paceMs,
+      signal: this.abort.signal,
+      log: (line) => this.log(line),
+      working: () => this.showStatus('working'),
+      sending: () => {
+        this.sync.phase = 'WAITING_RESULT';
+      },
+      settled: () => {
+        // The connection may have dropped meanwhile: that phase stands until the relay is back.
+        if (this.sync.phase === 'WAITING_RESULT') this.sync.phase = 'SESSION_ACTIVE';
+      },
+    });
+    this.question = new ChatQuestion({
+      say: (text) => this.say(text),
+      idle: () => this.showStatus('idle'),
+      hear: (text) => this.hear(text),
+    });
+  }
+
+  /** The runtime's phase (spec §4), as the connection and the action in flight leave it. */
+  get phase(): AgentPhase {
+    return this.sync.phase;
   }
 
   /** Runs until the booking is done, the agent is blocked (with `returnWhenBlocked`), or {@link stop}. */
@@ -97,10 +128,8 @@ export class Agent {
   }
 
   /** Joins the room and starts the study session (waiting for a host when there is none yet). */
-  async start(): Promise<void> {
-    await this.relay.connect();
-    this.phase = 'JOINED';
-    await this.untilSessionStarts();
+  start(): Promise<void> {
+    return this.sync.join();
   }
 
   /**
@@ -124,7 +153,7 @@ export class Agent {
         this.say(text);
         return { status: 'blocked', message: text, toolCalls: 0, model: this.listening.model };
       }
-      const callsBefore = this.toolCalls;
+      const callsBefore = this.acting.toolCalls;
       const result = await this.loop();
       return { ...result, toolCalls: result.toolCalls - callsBefore, model: this.listening.model };
     } finally {
@@ -135,8 +164,7 @@ export class Agent {
 
   /** Leaves the room and closes the episode log. */
   close(): void {
-    this.phase = 'TERMINATING';
-    this.relay.close();
+    this.sync.leave();
     this.episodes.close();
   }
 
@@ -148,10 +176,9 @@ export class Agent {
 
   /** Wakes every wait so the loop sees it should end. */
   private interrupt(): void {
-    this.answer?.(null);
-    this.wake?.();
-    this.rejoined?.();
-    this.hostJoined?.();
+    this.question.reply(null);
+    this.view.wake();
+    this.sync.interrupt();
   }
 
   /** Stopped for good, or the instruction being carried out was cancelled. */
@@ -160,46 +187,7 @@ export class Agent {
   }
 
   private stoppedResult(): AgentResult {
-    return { status: 'stopped', message: 'stopped', toolCalls: this.toolCalls };
-  }
-
-  /** Waits `ms`, or less when the agent is stopped meanwhile. */
-  private pause(ms: number): Promise<void> {
-    const signal = this.abort.signal;
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      signal.addEventListener('abort', done, { once: true });
-      function done() {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', done);
-        resolve();
-      }
-    });
-  }
-
-  /** Set while the agent waits for the participant's answer to its question in the chat. */
-  private answer: ((text: string | null) => void) | null = null;
-
-  /**
-   * Asks in the chat whether to submit, and waits for the participant's next message: a plain
-   * yes submits; anything else does not, and is read as what to change.
-   */
-  private async askInChat(summary: string): Promise<boolean> {
-    this.say(`${summary}\nShall I book it? Reply "yes" to book, or tell me what to change.`);
-    this.showStatus('idle');
-    for (;;) {
-      const text = await new Promise<string | null>((resolve) => {
-        this.answer = (reply) => {
-          this.answer = null;
-          resolve(reply);
-        };
-      });
-      if (text === null) return false;
-      if (isPlainYes(text)) return true;
-      // Understood as a change: the agent goes on from the new wishes. A bare no waits for one.
-      if (this.hear(text)) return false;
-      this.say('I have not booked it. Tell me what to change, or say "yes" to book it as it is.');
-    }
+    return { status: 'stopped', message: 'stopped', toolCalls: this.acting.toolCalls };
   }
 
   /** Writes in the host's chat, and tells the observer. */
@@ -214,15 +202,15 @@ export class Agent {
     const returnWhenBlocked = this.options.returnWhenBlocked || this.current !== null;
     let retried = false;
     while (!this.halted()) {
-      await this.ensureSynced();
+      await this.sync.ensureSynced();
       if (this.halted()) break;
       for (const text of this.pendingReplies.splice(0)) this.say(text);
-      const changesBefore = this.changes;
+      const changesBefore = this.view.changes;
       const plan = await this.plan();
       if (this.halted()) break;
       this.current?.observer?.planned?.(plan);
       // A slow planner may have planned on a state that has changed since (the participant, a new host): plan again.
-      if (this.changes !== changesBefore || this.pendingReplies.length > 0 || this.needsResync) continue;
+      if (this.view.changes !== changesBefore || this.pendingReplies.length > 0 || this.sync.needsResync) continue;
       if ('source' in plan && plan.source === 'fallback' && 'fallbackReason' in plan) {
         this.log(`agent: the LLM planner fell back to the deterministic one: ${String(plan.fallbackReason)}`);
       }
@@ -231,12 +219,12 @@ export class Agent {
         continue;
       }
       if (plan.stop) {
-        await this.act(plan, stateTimeoutMs);
+        await this.acting.act(plan, stateTimeoutMs, this.current?.observer);
         if (plan.stop === 'done') {
           if (this.options.endSessionWhenDone) {
             await this.relay.request('session.end', { reason: 'booking-complete' });
             // The host resets: the next instruction starts a new study session.
-            this.needsResync = true;
+            this.sync.needsResync = true;
           }
           return this.result('done', plan);
         }
@@ -246,112 +234,74 @@ export class Agent {
         await this.participantSpeaks();
         continue;
       }
-      const unsafe = unsafeBecause(plan.nextAction, this.context, this.participantChoices);
+      const unsafe = unsafeBecause(plan.nextAction, this.view.context, this.view.participantChoices);
       if (unsafe) {
         this.log(`agent: not sending an unsafe action (${unsafe}); looking again`);
-        this.memory.recordFailure(this.context.stage, 'DESYNC_DETECTED');
-        this.needsResync = true;
+        this.memory.recordFailure(this.view.context.stage, 'DESYNC_DETECTED');
+        this.sync.needsResync = true;
         continue;
       }
-      await this.offerAlternatives(plan);
-      const changesBeforeQuestion = this.changes;
-      const declined = await this.submitDeclined(plan);
+      // Whoever gave the instruction may pick among equal options, and may be asked before the submit.
+      const picked = await offerAlternatives(plan, this.current?.pick, this.view.context, () => this.halted());
+      if (picked) this.picked.add(picked);
+      const changesBeforeQuestion = this.view.changes;
+      const declined = await submitDeclined(plan.nextAction, this.view.context, this.confirmation());
       // Cancelled while a question was open: nothing is sent, whatever the answer.
       if (this.halted()) break;
       // An answer in the chat is itself a change (the message, its echo): only other changes count.
-      const answeredInChat = this.options.confirmInChat && !this.current && this.changes !== changesBeforeQuestion;
+      const answeredInChat = this.options.confirmInChat && !this.current && this.view.changes !== changesBeforeQuestion;
       // A study's participant asked for a change instead: the agent goes on from the new wishes.
       if (declined && answeredInChat) continue;
       // The participant acted while a question was open: look again.
-      if (this.changes !== changesBefore && !answeredInChat) continue;
+      if (this.view.changes !== changesBefore && !answeredInChat) continue;
       if (declined) {
         const text = 'I have not submitted the booking: it was not confirmed. Tell me what to change.';
         this.say(text);
-        return { status: 'declined', message: text, toolCalls: this.toolCalls };
+        return { status: 'declined', message: text, toolCalls: this.acting.toolCalls };
       }
-      const outcome = await this.act(plan, stateTimeoutMs);
+      const outcome = await this.acting.act(plan, stateTimeoutMs, this.current?.observer);
       if (outcome.ok) {
         retried = false;
         continue;
       }
-      const failures = this.memory.recordFailure(this.context.stage, outcome.code ?? 'FAILED');
+      const failures = this.memory.recordFailure(this.view.context.stage, outcome.code ?? 'FAILED');
       const recovery = recoveryFor(outcome.code ?? 'FAILED', failures, retried);
-      this.log(`agent: ${outcome.code} on the ${this.context.stage} stage (${outcome.detail}); ${recovery}`);
+      this.log(`agent: ${outcome.code} on the ${this.view.context.stage} stage (${outcome.detail}); ${recovery}`);
       if (recovery === 'stop') {
-        const text = `I am stopping here: ${failures} attempts on the ${this.context.stage} stage failed (last: ${outcome.detail}). Please take over or tell me how to continue.`;
+        const text = `I am stopping here: ${failures} attempts on the ${this.view.context.stage} stage failed (last: ${outcome.detail}). Please take over or tell me how to continue.`;
         this.say(text);
         if (returnWhenBlocked) {
-          this.memory.clearFailures(this.context.stage);
-          return { status: 'blocked', message: text, toolCalls: this.toolCalls };
+          this.memory.clearFailures(this.view.context.stage);
+          return { status: 'blocked', message: text, toolCalls: this.acting.toolCalls };
         }
         await this.participantSpeaks();
-        this.memory.clearFailures(this.context.stage);
+        this.memory.clearFailures(this.view.context.stage);
         continue;
       }
       retried = recovery === 'adjust-and-retry';
-      if (recovery === 'resync') this.needsResync = true;
+      if (recovery === 'resync') this.sync.needsResync = true;
     }
     return this.stoppedResult();
   }
 
-  /** When the plan selects one of several equally good options, lets whoever gave the instruction pick. */
-  private async offerAlternatives(plan: NavigationPlan): Promise<void> {
-    const pick = this.current?.pick;
-    const action = plan.nextAction;
-    if (!pick || !plan.alternatives || action.type !== 'tool.call' || action.toolName !== 'select') return;
-    const stage = this.context.stage ?? 'option';
-    const ids = await pick({
-      title: `These ${stage} options fit your wishes equally well. Which one?`,
-      items: plan.alternatives.map((a) => ({ id: a.itemId, label: a.label, detail: a.why })),
-    });
-    const picked = plan.alternatives.find((a) => a.itemId === ids[0]);
-    if (!picked || this.halted()) return;
-    this.picked.add(picked.itemId);
-    plan.nextAction = {
-      type: 'tool.call',
-      toolName: 'select',
-      params: { itemId: picked.itemId },
-      reason: `You picked ${picked.label}: ${picked.why}`,
-    };
-  }
-
-  /** Before the irreversible submit, asks whoever gave the instruction, when they asked to be asked. */
-  private async submitDeclined(plan: NavigationPlan): Promise<boolean> {
-    const action = plan.nextAction;
-    const confirm =
+  /** Who is asked before the irreversible submit: whoever gave the instruction, else the participant in the chat. */
+  private confirmation(): Instruction['confirmSubmit'] {
+    return (
       this.current?.confirmSubmit ??
-      (this.options.confirmInChat ? (summary: string) => this.askInChat(summary) : undefined);
-    if (!confirm || action.type !== 'tool.call' || action.toolName !== 'next' || this.context.stage !== 'confirm') {
-      return false;
-    }
-    return !(await confirm(this.bookingSummary(), this.context.uiSpec?.state.booking));
-  }
-
-  /** The booking on the confirm stage, in words: film, place, time, seats, tickets and total. */
-  private bookingSummary(): string {
-    const booking = this.context.uiSpec?.state.booking ?? {};
-    const when = [booking.date && shortDateLabel(booking.date), booking.showing?.time].filter(Boolean).join(' at ');
-    const format = booking.showing?.format ? ` (${booking.showing.format})` : '';
-    const tickets = (booking.tickets ?? []).map((t) => `${t.quantity} × ${t.label}`).join(', ');
-    const total = booking.total !== undefined ? `total ${booking.currency ?? ''} ${booking.total.toFixed(2)}` : '';
-    return [
-      `${booking.movie?.title ?? 'The film'} at ${booking.theater?.name ?? 'the theater'}, ${when}${format}`,
-      [booking.seats?.length ? `seats ${booking.seats.join(', ')}` : '', tickets, total.replace('  ', ' ')]
-        .filter(Boolean)
-        .join('; '),
-    ].join('\n');
+      (this.options.confirmInChat ? (summary: string) => this.question.ask(summary) : undefined)
+    );
   }
 
   private plan(): NavigationPlan | Promise<NavigationPlan> {
     const planner = this.options.planner ?? planNext;
     return planner(
       {
-        context: this.context,
+        context: this.view.context,
         model: this.listening.model,
         memory: this.memory,
         exploration: this.exploration,
         mode: this.options.mode,
-        participantChoices: this.participantChoices,
+        participantChoices: this.view.participantChoices,
         picked: this.picked,
         goal: this.options.goal ?? this.options.story?.text ?? 'book what the participant asks for',
       },
@@ -359,255 +309,34 @@ export class Agent {
     );
   }
 
-  /** Sends the plan's action (single flight) and records plan, action and outcome. */
-  private async act(plan: NavigationPlan, stateTimeoutMs: number) {
-    const action = plan.nextAction;
-    if (action.type === 'wait') return { ok: true, replan: false };
-    const recorded = this.episodes.plan({
-      goal: plan.goal,
-      stage: plan.currentStage,
-      remainingSteps: plan.remainingSteps,
-      confidence: plan.confidence,
-    });
-    // The plan being followed now (spec §2.4); each new one supersedes the last.
-    this.memory.setPlan({
-      id: recorded.planId,
-      goal: plan.goal,
-      remainingSteps: plan.remainingSteps,
-      confidence: plan.confidence,
-    });
-    const payload =
-      action.type === 'tool.call'
-        ? { toolName: action.toolName, params: action.params }
-        : action.type === 'agent.message'
-          ? { text: action.text }
-          : {};
-    const sent = this.episodes.action({
-      planId: recorded.planId,
-      type: action.type,
-      reason: action.reason,
-      payload,
-      stage: this.context.stage,
-      fingerprint: fingerprintOf(this.context.uiSpec),
-    });
-    const observer = this.current?.observer;
-    const observed: ObservedCall | null =
-      action.type === 'tool.call'
-        ? {
-            id: `call-${++this.callIds}`,
-            toolName: action.toolName,
-            params: action.params,
-            reason: action.reason,
-            stage: this.context.stage,
-            ...labelled(this.context, action.params),
-          }
-        : null;
-    if (observed) {
-      this.toolCalls += 1;
-      observer?.calling?.(observed);
-    }
-    if (action.type === 'agent.message') observer?.said?.(action.text);
-    if (action.type === 'tool.call') {
-      this.showStatus('working');
-      if (this.options.paceMs) await this.pause(this.options.paceMs);
-    }
-    this.phase = 'WAITING_RESULT';
-    const outcome = await execute(action, this.port(), stateTimeoutMs);
-    if (outcome.code === 'TIMEOUT_STATE_UPDATE' && action.type === 'tool.call') {
-      // A host that never sends (or garbles) the update after a call costs a resync on every call: said, so it is seen.
-      this.log(`agent: no usable state.updated after ${action.toolName}; read the state with snapshot.get`);
-    }
-    if (observed) observer?.called?.(observed, outcome, this.context);
-    // The connection may have dropped meanwhile: that phase stands until the relay is back.
-    if (this.phase === 'WAITING_RESULT') this.phase = 'SESSION_ACTIVE';
-    this.episodes.outcome({
-      actionId: sent.actionId,
-      ok: outcome.ok,
-      replan: outcome.replan,
-      ...(outcome.code && { code: outcome.code }),
-      ...(outcome.detail && { detail: outcome.detail }),
-      fingerprint: fingerprintOf(this.context.uiSpec),
-    });
-    return outcome;
-  }
-
-  private port(): ExecutionPort {
-    return {
-      relay: this.relay,
-      context: () => this.context,
-      waitFor: (test, timeoutMs) => this.waitFor(test, timeoutMs),
-      resync: (snapshot) => this.perceive(snapshot),
-    };
-  }
-
-  /** Starts (or, after a reconnect, continues) the study session and reads the whole state. */
-  private async resync(): Promise<void> {
-    const started = await this.relay.request('session.start', {
-      studyId: this.options.study,
-      participantId: this.options.participant,
-    });
-    this.episodes.sessionId = started.payload.sessionId;
-    this.phase = 'SESSION_ACTIVE';
-    this.perceive(await this.relay.request('snapshot.get', {}));
-  }
-
   /**
-   * Before each turn: after a drop, wait until the relay is back; after a reconnect, a new host,
-   * a host leaving or a failure that calls for it, start the session again and read the whole state.
+   * Follows the relay: the connection and the hosts coming and going ({@link RoomSync}), the host's
+   * frames ({@link HostView}), and the participant's words.
    */
-  private async ensureSynced(): Promise<void> {
-    while (!this.halted() && (this.phase === 'DISCONNECTED' || this.needsResync)) {
-      if (this.phase === 'DISCONNECTED') {
-        await new Promise<void>((resolve) => {
-          this.rejoined = resolve;
-        });
-        continue;
-      }
-      this.needsResync = false;
-      try {
-        await this.untilSessionStarts();
-      } catch (err) {
-        if (!(err instanceof RelayRequestError) || err.wire) throw err;
-        // Never retry at once: a lost connection waits for the relay's rejoin, a timeout waits a moment.
-        this.needsResync = true;
-        if (err.code === 'DISCONNECTED' || err.code === 'CLOSED') this.phase = 'DISCONNECTED';
-        else await new Promise((resolve) => setTimeout(resolve, RESYNC_RETRY_MS));
-      }
-    }
-  }
-
-  /** Starts the study session, waiting for a host to join the room when there is none yet. */
-  private async untilSessionStarts(): Promise<void> {
-    for (;;) {
-      // A host may join between the refusal and the wait below: count joins to not miss it.
-      const hostJoinsBefore = this.hostJoins;
-      try {
-        return await this.resync();
-      } catch (err) {
-        if (!(err instanceof RelayRequestError) || err.code !== 'SESSION_NOT_ACTIVE' || this.halted()) throw err;
-        if (this.hostJoins > hostJoinsBefore) continue;
-        this.log('agent: no host in the room yet; waiting for one to join');
-        await new Promise<void>((resolve) => {
-          this.hostJoined = resolve;
-        });
-        if (this.halted()) return;
-      }
-    }
-  }
-
-  private perceive(
-    event: MessageOf<'snapshot.state'> | MessageOf<'state.updated'> | MessageOf<'user.message'>,
-  ): PerceivedContext {
-    this.context = perceive(this.context, event);
-    if (this.options.pageTools === false) {
-      // The condition does not offer the page-tuning tools: the planner never sees them.
-      this.context = { ...this.context, toolSchema: this.context.toolSchema.filter((t) => !PAGE_TOOLS.has(t.name)) };
-    }
-    const reread = this.listening.saw(this.context);
-    if (reread) this.wishesChanged(reread.summary);
-    this.memory.noteState(this.context.uiSpec);
-    this.wake?.();
-    return this.context;
-  }
-
   private onRelayEvent(event: RelayEvent): void {
-    if (event.kind === 'disconnected') this.phase = 'DISCONNECTED';
-    if (event.kind === 'joined' && event.reconnect) {
-      this.phase = 'JOINED';
-      this.needsResync = true;
-      this.rejoined?.();
-      this.rejoined = null;
-      this.wake?.();
-    }
-    if (event.kind === 'unreadable') {
-      // A change the agent could not read may have happened: read the whole state before acting again.
-      this.needsResync = true;
-      this.wake?.();
-    }
-    if (event.kind === 'message') this.onMessage(event.message);
-  }
-
-  /** Set while waiting for a host: called when the relay says one joined. */
-  private hostJoined: (() => void) | null = null;
-  /** How many times the relay said a host joined the room. */
-  private hostJoins = 0;
-  /**
-   * How many times the host's state changed other than by the echo of the agent's own chat
-   * message: a plan made before such a change is made again.
-   */
-  private changes = 0;
-  /** How many times the participant wrote or acted: what a wait for them waits on. */
-  private participantEvents = 0;
-  /** Set while the relay is out of reach: called when the client has joined again. */
-  private rejoined: (() => void) | null = null;
-  /** The state must be read again before the next action (see {@link ensureSynced}). */
-  private needsResync = false;
-
-  private onMessage(message: Message): void {
-    if (message.type === 'user.message' || (message.type === 'state.updated' && message.payload.source === 'user')) {
-      this.participantEvents += 1;
-    }
-    const ownChatEcho =
-      message.type === 'state.updated' && message.payload.source === 'agent' && message.payload.action === undefined;
-    if ((message.type === 'state.updated' && !ownChatEcho) || message.type === 'user.message') this.changes += 1;
-    if (message.type === 'relay.joined' && message.payload.role === 'host') {
-      this.hostJoins += 1;
-      // A new host has its own state: read it before acting on the old one.
-      if (this.hostJoined) {
-        this.hostJoined();
-        this.hostJoined = null;
-      } else {
-        this.needsResync = true;
-        this.wake?.();
-      }
-    }
-    if (message.type === 'error' && message.payload.code === 'SESSION_NOT_ACTIVE') {
-      // The host left: the next turn waits for one before going on.
-      this.needsResync = true;
-      this.wake?.();
-    }
-    if (message.type === 'state.updated') {
-      const action = message.payload.action;
-      if (message.payload.source === 'user' && action === undefined) {
-        // A host that does not name the participant's call: what changed on screen is theirs.
-        const { added, removed } = clickedIds(this.context.uiSpec, message.payload.uiSpec);
-        for (const id of added) this.participantChoices.add(id);
-        for (const id of removed) this.participantChoices.delete(id);
-      }
-      if (
-        message.payload.source === 'user' &&
-        action?.toolName === 'select' &&
-        typeof action.params.itemId === 'string'
-      ) {
-        const id = action.params.itemId;
-        const seats = message.payload.uiSpec?.state.selectedList;
-        // A seat the participant clicked twice is theirs to drop again.
-        if (seats && !seats.includes(id)) this.participantChoices.delete(id);
-        else this.participantChoices.add(id);
-      }
-      this.perceive(message);
-    } else if (message.type === 'user.message') {
-      this.perceive(message);
-      if (this.answer) this.answer(message.payload.text);
-      else this.hear(message.payload.text);
-    }
+    this.sync.onRelayEvent(event);
+    if (event.kind !== 'message') return;
+    const message = event.message;
+    this.view.receive(message);
+    // The participant's words answer the question open in the chat, or else refine the wishes.
+    if (message.type === 'user.message' && !this.question.reply(message.payload.text)) this.hear(message.payload.text);
   }
 
   /** Reads a participant's words into the wishes and says what was understood; false when nothing in them was understood. */
   private hear(text: string): boolean {
-    return this.take(this.listening.read(text, this.context));
+    return this.take(this.listening.read(text, this.view.context));
   }
 
   /** Reads a goal or an instruction, with the LLM reader when one is configured. */
   private async hearFirst(text: string): Promise<boolean> {
-    return this.take(await this.listening.readFirst(text, this.context, this.abort.signal));
+    return this.take(await this.listening.readFirst(text, this.view.context, this.abort.signal));
   }
 
   private take(heard: Heard): boolean {
     this.episodes.note({ text: `participant: ${heard.text}`, data: { changed: heard.understanding.changed } });
     if (!this.listening.adopt(heard)) return false;
     this.wishesChanged(heard.understanding.summary);
-    this.wake?.();
+    this.view.wake();
     return true;
   }
 
@@ -618,37 +347,12 @@ export class Agent {
     this.pendingReplies.push(summary);
   }
 
-  private waitFor(test: (context: PerceivedContext) => boolean, timeoutMs: number): Promise<PerceivedContext | null> {
-    if (test(this.context)) return Promise.resolve(this.context);
-    // Already told the state must be read again (a frame it could not use came with the reply).
-    if (this.needsResync) return Promise.resolve(null);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.wake = null;
-        resolve(null);
-      }, timeoutMs);
-      this.wake = () => {
-        const halted = this.halted();
-        // A frame that could not be used (or a new host) means the change may never be seen: stop waiting for it.
-        if (this.needsResync) {
-          clearTimeout(timer);
-          this.wake = null;
-          return resolve(null);
-        }
-        if (!halted && !test(this.context)) return;
-        clearTimeout(timer);
-        this.wake = null;
-        resolve(halted ? null : this.context);
-      };
-    });
-  }
-
   /** The status the page was last told ({@link showStatus}). */
   private shownStatus: 'working' | 'idle' = 'idle';
 
   /** Tells the page whether the agent is acting, once per change (`agent.status`). */
   private showStatus(state: 'working' | 'idle'): void {
-    if (this.shownStatus === state || this.phase === 'DISCONNECTED') return;
+    if (this.shownStatus === state || this.sync.phase === 'DISCONNECTED') return;
     this.shownStatus = state;
     this.relay.status(state);
   }
@@ -656,27 +360,13 @@ export class Agent {
   /** Waits for the participant to write or act (after a question, or when blocked), or for the host to change. */
   private participantSpeaks(): Promise<void> {
     this.showStatus('idle');
-    const before = this.participantEvents;
-    return new Promise((resolve) => {
-      this.wake = () => {
-        const spoke = this.participantEvents > before || this.pendingReplies.length > 0;
-        if (!this.halted() && !spoke && !this.needsResync) return;
-        this.wake = null;
-        resolve();
-      };
-    });
+    // Replies waiting to be said end the wait too: the loop says them and plans again.
+    return this.view.untilParticipant(() => this.pendingReplies.length > 0);
   }
 
   private result(status: AgentResult['status'], plan: NavigationPlan): AgentResult {
     this.showStatus('idle');
     const message = plan.nextAction.type === 'agent.message' ? plan.nextAction.text : plan.nextAction.reason;
-    return { status, message, toolCalls: this.toolCalls };
+    return { status, message, toolCalls: this.acting.toolCalls };
   }
-}
-
-/** The label of the item a tool call's `itemId` names on the stage on screen. */
-function labelled(context: PerceivedContext, params: Record<string, unknown>): { itemLabel?: string } {
-  const [id] = idsOfCall(params);
-  const item = context.uiSpec?.items.find((i) => i.id === id);
-  return item ? { itemLabel: String(item.value) } : {};
 }
