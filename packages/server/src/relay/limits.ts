@@ -20,7 +20,7 @@ export interface RelayLimits {
   idleSessionMs: number;
   /**
    * A study session the server opened for a participant's task is closed when no page (host) has
-   * joined its room this long after it opened (study mode). The page starts its task again when
+   * joined its room this long after it opened (study mode). The page's join opens it again when
    * it comes, so a slow page loses nothing; a task started by a script that never connects stops
    * holding a room, a log file and an agent.
    */
