@@ -35,7 +35,8 @@ const TOTAL_WORDS = String.raw`(?:\s+(?:in\s+)?total|\s+all\s+in|\s+all\s+togeth
 const FOR_ALL = String.raw`(?=\s+for\s+(?:both|all|everyone|everybody|the\s+lot|us\s+all|the\s+(?:\w+\s+)?of\s+us|all\s+of\s+us|both\s+of\s+us))`;
 const TAIL = `(?:${PER}|${TOTAL_WORDS}|${FOR_ALL})`;
 
-const UP_TO = String.raw`(?:under|below|less than|no more than|not more than|nothing more than|at most|max(?:imum)?|up to|no higher than|not over|nothing over|nothing above|not above|tops|cheaper than|no dearer than)`;
+const UP_TO =
+  '(?:under|below|less than|no more than|not more than|nothing more than|at most|max(?:imum)?|up to|no higher than|not over|nothing over|nothing above|not above|tops|cheaper than|no dearer than)';
 /** A refused "more than" ("can't spend more than", "don't want to pay over"): a ceiling. */
 const NOT_OVER = String.raw`(?:not|never|can'?t|cannot|won'?t|don'?t|do not|doesn'?t|does not|shouldn'?t|should not|mustn'?t|rather not)(?:\s+[a-z']+){0,3}?\s+(?:more than|over|above|beyond|higher than|exceed(?:ing)?)`;
 const MONEY_LEAD = String.raw`(?:budget(?:'s|\s+is|\s+of|\s+at|\s+around|\s+about|:)?|(?:max(?:imum)?\s+)?spend(?:ing)?(?:\s+limit)?(?:\s+(?:is|of))?|(?:price|cost)\s+(?:limit|cap)(?:'s|\s+is|\s+of)?|cap(?:ped)?(?:\s+(?:it|that|the price|the cost|the total))?\s+at|limit(?:ed)?(?:\s+(?:it|that|ourselves|myself))?\s+(?:to|at|of)|(?:spend|pay|cost(?:s|ing)?|afford)(?:\s+(?:only|just))?)`;

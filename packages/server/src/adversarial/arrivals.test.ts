@@ -6,6 +6,7 @@ import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { StartupError, startServer } from '../server.ts';
 import { EXPIRY_EVERY_MS } from '../study/arrival-expiry.ts';
 import { startTestServer } from '../testing/fixtures.ts';
+import { openStudyLink } from '../testing/study-links.ts';
 
 /*
  * Anyone may open the study link (admissionsPerMinute, 30 a minute per address), and each opening
@@ -38,22 +39,6 @@ function studyServer(registry: StudyRegistry, now: () => Date, warnings: string[
   });
 }
 
-/** Opens the study link as a browser would; returns where it was sent and the return-key cookie it got. */
-async function openLink(base: string, query: string, cookie?: string) {
-  const response = await fetch(`${base}/s/demo-01?${query}`, {
-    redirect: 'manual',
-    ...(cookie && { headers: { Cookie: cookie } }),
-  });
-  expect(response.status).toBe(302);
-  const page = new URL(response.headers.get('location') as string, base);
-  return {
-    room: page.searchParams.get('room') as string,
-    participant: page.searchParams.get('participant') as string,
-    token: page.searchParams.get('token') as string,
-    cookie: (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '',
-  };
-}
-
 const total = (registry: StudyRegistry) => registry.expiredArrivals(DEMO.id).reduce((n, c) => n + c.arrivals, 0);
 
 describe('arrivals who never consent', () => {
@@ -69,7 +54,7 @@ describe('arrivals who never consent', () => {
     const warnings: string[] = [];
     const server = await studyServer(registry, clock.now, warnings);
     const [consents, ...leave] = await Promise.all(
-      ['A', 'B', 'C'].map((id) => openLink(server.url, `participant=${id}`)),
+      ['A', 'B', 'C'].map((id) => openStudyLink(server.url, `participant=${id}`)),
     );
     const step = await fetch(`${server.url}/api/participant/step`, {
       method: 'POST',
@@ -106,8 +91,8 @@ describe('arrivals who never consent', () => {
     onTestFinished(() => registry.close());
     const clock = studyClock();
     const before = await studyServer(registry, clock.now);
-    const first = await openLink(before.url, 'PROLIFIC_PID=pid-7');
-    await openLink(before.url, 'PROLIFIC_PID=pid-8');
+    const first = await openStudyLink(before.url, 'PROLIFIC_PID=pid-7');
+    await openStudyLink(before.url, 'PROLIFIC_PID=pid-8');
     await before.close();
 
     // A restart a day later: the start's pass removes them at once.
@@ -117,10 +102,10 @@ describe('arrivals who never consent', () => {
     expect(total(registry)).toBe(2);
 
     // Back in the browser they started in (it holds their old key), and from another one: both are new arrivals.
-    const again = await openLink(after.url, 'PROLIFIC_PID=pid-7', first.cookie);
+    const again = await openStudyLink(after.url, 'PROLIFIC_PID=pid-7', first.cookie);
     expect(again.room).not.toBe(first.room);
     expect(registry.get(again.participant)).toMatchObject({ externalId: 'pid-7', status: 'consent' });
-    const elsewhere = await openLink(after.url, 'PROLIFIC_PID=pid-8');
+    const elsewhere = await openStudyLink(after.url, 'PROLIFIC_PID=pid-8');
     expect(registry.get(elsewhere.participant)?.externalId).toBe('pid-8');
   });
 

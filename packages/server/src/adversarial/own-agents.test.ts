@@ -6,6 +6,7 @@ import { Admission } from '../relay/admission.ts';
 import type { Peer } from '../relay/peer.ts';
 import type { RunningServer } from '../server.ts';
 import { startStudyServer } from '../testing/fixtures.ts';
+import { openStudyLink, participantApi } from '../testing/study-links.ts';
 import { TestClient } from '../testing/test-client.ts';
 
 /*
@@ -85,32 +86,14 @@ describe("the server's own agents", () => {
     // Six participants start their first task: the balanced assignment puts three beside an agent.
     const agentRooms: string[] = [];
     for (let i = 0; i < 6; i++) {
-      const link = await fetch(`${server.url}/s/demo-01?participant=P${i}`, { redirect: 'manual' });
-      const page = new URL(link.headers.get('location') as string, server.url);
-      const headers = {
-        Authorization: `Bearer ${page.searchParams.get('token')}`,
-        'Content-Type': 'application/json',
-      };
-      for (const step of ['consent', 'start-task']) {
-        const moved = await fetch(`${server.url}/api/participant/step`, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify({ step }),
-        });
-        expect(moved.status).toBe(200);
-      }
-      const room = page.searchParams.get('room') as string;
+      const { room, token } = await openStudyLink(server.url, `participant=P${i}`);
+      const { step } = participantApi(server.url, token);
+      for (const name of ['consent', 'start-task']) expect((await step({ step: name })).status).toBe(200);
       if (registry.byRoom(room)?.plan.tasks[0]?.conditionId === 'autopilot') agentRooms.push(room);
     }
     expect(agentRooms.length).toBeGreaterThan(1);
 
-    await vi.waitFor(
-      () => {
-        const staffed = server.relay.status().filter((r) => agentRooms.includes(r.room) && r.agents === 1);
-        expect(staffed.map((r) => r.room).sort()).toEqual([...agentRooms].sort());
-      },
-      { timeout: 10_000, interval: 50 },
-    );
+    await staffed(server, agentRooms);
 
     // A stranger's credential, from the same loopback address, is still counted.
     const agent = await server.capabilities?.issue({ kind: 'agent' });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { loadStudyFile, StudyRegistry } from '@usher/study';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { envelope, readLog, startStudyServer, startTestServer } from '../testing/fixtures.ts';
+import { openStudyLink, participantApi } from '../testing/study-links.ts';
 import { TestClient } from '../testing/test-client.ts';
 
 /*
@@ -23,34 +24,16 @@ const DEMO = {
 };
 const SECRET = new TextEncoder().encode('a-study-rooms-test-secret-of-enough-length-0123456789');
 
-/** Admits `id` through the study link and consents; returns its step call, its room and its host credential. */
-async function admitter(url: string) {
-  return async (id: string) => {
-    const link = await fetch(`${url}/s/demo-01?participant=${id}`, { redirect: 'manual' });
-    const page = new URL(link.headers.get('location') as string, url).searchParams;
-    const token = page.get('token') as string;
-    const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
-    const step = async (body: object) => {
-      const response = await fetch(`${url}/api/participant/step`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify(body),
-      });
-      return { status: response.status, body: await response.json() };
-    };
-    expect((await step({ step: 'consent' })).status).toBe(200);
-    return Object.assign(step, { room: page.get('room') as string, token });
-  };
+/** A participant admitted through the study link who consented: their step call, room and host credential. */
+async function consented(url: string, id: string) {
+  const link = await openStudyLink(url, `participant=${id}`);
+  const { step } = participantApi(url, link.token);
+  expect((await step({ step: 'consent' })).status).toBe(200);
+  return Object.assign(step, { room: link.room, token: link.token });
 }
 
-/** Resolves once `check` holds, looking every few milliseconds (the relay's sweep runs on a timer). */
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 500; i += 1) {
-    if (check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`never happened: ${what}`);
-}
+/** How long to wait for what the relay's sweep does (it runs on a timer). */
+const SWEPT = { timeout: 5000, interval: 10 };
 
 describe('rooms opened by starting tasks', () => {
   it('stop at maxRooms: the next start is refused (503) and changes nothing, and goes once a room is freed', async () => {
@@ -62,22 +45,7 @@ describe('rooms opened by starting tasks', () => {
       study: { study: DEMO, registry },
       limits: { maxRooms: 2 },
     });
-    const admit = async (id: string) => {
-      const link = await fetch(`${server.url}/s/demo-01?participant=${id}`, { redirect: 'manual' });
-      const page = new URL(link.headers.get('location') as string, server.url).searchParams;
-      const token = page.get('token');
-      const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
-      const step = async (body: object) => {
-        const response = await fetch(`${server.url}/api/participant/step`, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify(body),
-        });
-        return { status: response.status, body: await response.json() };
-      };
-      expect((await step({ step: 'consent' })).status).toBe(200);
-      return Object.assign(step, { room: page.get('room') as string });
-    };
+    const admit = (id: string) => consented(server.url, id);
     const first = await admit('P1');
     const second = await admit('P2');
     const third = await admit('P3');
@@ -152,7 +120,7 @@ describe('rooms opened by starting tasks', () => {
       // A short request timeout makes the relay sweep every 25 ms, so a wait of 100 ms sees sweeps.
       limits: { pageJoinMs: 60_000, requestTimeoutMs: 100 },
     });
-    const admit = await admitter(server.url);
+    const admit = (id: string) => consented(server.url, id);
     const absent = await admit('P1');
     const present = await admit('P2');
     expect((await absent({ step: 'start-task' })).status).toBe(200);
@@ -163,7 +131,7 @@ describe('rooms opened by starting tasks', () => {
 
     // A minute passes: the room no page joined closes, saying why; the other goes on.
     clock += 60_000;
-    await until(() => server.relay.load().rooms === 1, 'the pageless room closed');
+    await vi.waitFor(() => expect(server.relay.load().rooms === 1).toBe(true), SWEPT);
     expect(idled).toEqual([absent.room]);
     expect(server.relay.hasStudySession(present.room)).toBe(true);
     const logs = () => readdirSync(server.logsDir).filter((f) => f.endsWith('.jsonl'));
@@ -185,18 +153,21 @@ describe('rooms opened by starting tasks', () => {
       logs()
         .map((f) => readLog(join(server.logsDir, f)))
         .find((records) => records[0]?.type === 'study.task' && (records[0].payload as { resumed?: boolean }).resumed);
-    await until(() => reopened()?.some((r) => r.type === 'state.updated') === true, 'the late page logged');
+    await vi.waitFor(() => expect(reopened()?.some((r) => r.type === 'state.updated') === true).toBe(true), SWEPT);
     expect(reopened()?.map((r) => r.type)).toEqual(['study.task', 'relay.join', 'state.updated']);
     expect(reopened()?.[0]?.payload).toMatchObject({ participantId: registry.byRoom(absent.room)?.id, resumed: true });
 
     // A page that joined is not held to pageJoinMs any more: once it has gone, idleSessionMs counts.
     late.close();
-    await until(() => server.relay.status().find((r) => r.room === absent.room)?.host === false, 'the page left');
+    await vi.waitFor(
+      () => expect(server.relay.status().find((r) => r.room === absent.room)?.host === false).toBe(true),
+      SWEPT,
+    );
     clock += 5 * 60_000;
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(server.relay.hasStudySession(absent.room)).toBe(true);
     clock += 5 * 60_000;
-    await until(() => !server.relay.hasStudySession(absent.room), 'the session closed after idleSessionMs');
+    await vi.waitFor(() => expect(!server.relay.hasStudySession(absent.room)).toBe(true), SWEPT);
   });
 
   // Regression: the sessions a restart reopens (resumeAll) were started by no request, so they
@@ -275,7 +246,7 @@ describe('rooms opened by starting tasks', () => {
       study: { study: DEMO, registry },
       limits: { maxTasksPerAddress: 1 },
     });
-    const admit = await admitter(server.url);
+    const admit = (id: string) => consented(server.url, id);
     const [first, second] = [await admit('P1'), await admit('P2')];
     const joinRefused = async (room: string, token: string) => {
       const page = await TestClient.connect(server.url, { headers: { Authorization: `Bearer ${token}` } });
@@ -305,7 +276,7 @@ describe('rooms opened by starting tasks', () => {
     expect((await first({ step: 'end-task', outcome: 'done' })).status).toBe(200);
     // Once the page has gone, the other starts.
     page.close();
-    await until(() => server.relay.load().rooms === 0, 'the page left');
+    await vi.waitFor(() => expect(server.relay.load().rooms === 0).toBe(true), SWEPT);
     expect((await second({ step: 'start-task' })).status).toBe(200);
   });
 
@@ -336,9 +307,9 @@ describe('rooms opened by starting tasks', () => {
 
     // No page within a minute: the session closes, the agent stops and leaves, the room is freed.
     clock += 60_000;
-    await until(() => !server.relay.hasStudySession(room), 'the pageless session closed');
+    await vi.waitFor(() => expect(!server.relay.hasStudySession(room)).toBe(true), SWEPT);
     expect(supervisor.isRunning(room)).toBe(false);
-    await until(() => !server.relay.status().some((r) => r.room === room), 'the room freed');
+    await vi.waitFor(() => expect(!server.relay.status().some((r) => r.room === room)).toBe(true), SWEPT);
 
     // The page comes: the session opens again, counted toward the page's address, and the agent is back.
     const capabilities = server.capabilities as NonNullable<typeof server.capabilities>;
@@ -361,7 +332,7 @@ describe('rooms opened by starting tasks', () => {
       study: { study: DEMO, registry },
       limits: { maxTasksPerAddress: 2, pageJoinMs: 60_000 },
     });
-    const admit = await admitter(server.url);
+    const admit = (id: string) => consented(server.url, id);
     const [first, second, third] = [await admit('P1'), await admit('P2'), await admit('P3')];
     expect((await first({ step: 'start-task' })).status).toBe(200);
     expect((await second({ step: 'start-task' })).status).toBe(200);
@@ -376,7 +347,7 @@ describe('rooms opened by starting tasks', () => {
 
     // The first two never connect a page: their sessions close, and the address may start again.
     clock += 60_000;
-    await until(() => server.relay.load().rooms === 0, 'the pageless rooms closed');
+    await vi.waitFor(() => expect(server.relay.load().rooms === 0).toBe(true), SWEPT);
     expect((await third({ step: 'start-task' })).status).toBe(200);
     expect((await first({ step: 'start-task' })).status).toBe(200);
     // A page reopening its closed session from the same address counts too: refused (1013), no room opened.

@@ -241,6 +241,20 @@ function topMember(valueStart: number): void {
 }
 
 /**
+ * Reads an object member's key at `i` (the object is open at `depth`), its colon and the spaces
+ * after it; returns where the member's value starts, or {@link INVALID}.
+ */
+function memberValueStart(text: string, i: number, depth: number, anySpace: boolean): number {
+  i = readKey(text, i, depth - 1);
+  if (i < 0) return INVALID;
+  i = skipSpaces(text, i, anySpace);
+  if (text.charCodeAt(i) !== COLON) return INVALID;
+  i = skipSpaces(text, i + 1, anySpace);
+  if (depth === 1) topMember(i);
+  return i;
+}
+
+/**
  * The index just past the JSON value that starts at `i` (no space before it), or {@link INVALID}
  * ({@link lastRefusal} says whether for its nesting). Objects and arrays may nest `depthLeft`
  * levels (the value's own counts as one). `anySpace` allows JSON's tabs and line breaks between
@@ -284,12 +298,8 @@ function valueEnd(text: string, i: number, depthLeft: number, anySpace: boolean)
         depth--;
         i++;
       } else if (object) {
-        i = readKey(text, i, depth - 1);
+        i = memberValueStart(text, i, depth, anySpace);
         if (i < 0) return INVALID;
-        i = skipSpaces(text, i, anySpace);
-        if (text.charCodeAt(i) !== COLON) return INVALID;
-        i = skipSpaces(text, i + 1, anySpace);
-        if (depth === 1) topMember(i);
         continue;
       } else {
         continue;
@@ -314,12 +324,8 @@ function valueEnd(text: string, i: number, depthLeft: number, anySpace: boolean)
       if (next === COMMA) {
         i = skipSpaces(text, i + 1, anySpace);
         if (object) {
-          i = readKey(text, i, depth - 1);
+          i = memberValueStart(text, i, depth, anySpace);
           if (i < 0) return INVALID;
-          i = skipSpaces(text, i, anySpace);
-          if (text.charCodeAt(i) !== COLON) return INVALID;
-          i = skipSpaces(text, i + 1, anySpace);
-          if (depth === 1) topMember(i);
         }
         break;
       }

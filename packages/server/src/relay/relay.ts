@@ -186,6 +186,11 @@ export class Relay {
     if (study && study.startedBy === undefined) study.startedBy = address;
   }
 
+  /** Whether `roomId` is open (a peer is there, or a study session). */
+  hasRoom(roomId: string): boolean {
+    return this.core.rooms.has(roomId);
+  }
+
   /** Whether a study session is open in `roomId`. */
   hasStudySession(roomId: string): boolean {
     return this.core.rooms.get(roomId)?.study != null;

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { Capabilities } from '../access/capabilities.ts';
 import { MAX_RETURN_KEYS } from '../http/study-routes.ts';
 import { envelope, readLog, scriptHost, startTestServer } from '../testing/fixtures.ts';
+import { openStudyLink, participantApi } from '../testing/study-links.ts';
 import { TestClient } from '../testing/test-client.ts';
 
 // The flow without questionnaires (a study may have none); questionnaires.test.ts runs it with them.
@@ -27,44 +28,10 @@ async function studyServer(registry = new StudyRegistry(':memory:'), logsDir?: s
   return { server, registry };
 }
 
-/** Opens the study link as a participant would, and returns where it sent them. */
-async function openLink(base: string, query: string, cookie?: string) {
-  const response = await fetch(`${base}/s/demo-01?${query}`, {
-    redirect: 'manual',
-    ...(cookie && { headers: { Cookie: cookie } }),
-  });
-  expect(response.status).toBe(302);
-  const page = new URL(response.headers.get('location') as string, base);
-  return {
-    room: page.searchParams.get('room') as string,
-    participant: page.searchParams.get('participant') as string,
-    token: page.searchParams.get('token') as string,
-    /** The return key the browser keeps (a first visit's `Set-Cookie`), as a `Cookie` header. */
-    cookie: (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '',
-  };
-}
-
-function participantApi(base: string, token: string) {
-  const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
-  return {
-    // biome-ignore lint/suspicious/noExplicitAny: the view is what the assertions check
-    view: async (): Promise<any> => (await fetch(`${base}/api/participant`, { headers })).json(),
-    // biome-ignore lint/suspicious/noExplicitAny: the view is what the assertions check
-    step: async (body: object): Promise<{ status: number; body: any }> => {
-      const response = await fetch(`${base}/api/participant/step`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify(body),
-      });
-      return { status: response.status, body: await response.json() };
-    },
-  };
-}
-
 describe('study mode', () => {
   it('admits a participant through the study link into a room of their own, and takes them through every task to the end', async () => {
     const { server } = await studyServer();
-    const link = await openLink(server.url, 'PROLIFIC_PID=pid-1&STUDY_ID=st&SESSION_ID=se');
+    const link = await openStudyLink(server.url, 'PROLIFIC_PID=pid-1&STUDY_ID=st&SESSION_ID=se');
     expect(link.room).toMatch(/^r-/);
     const api = participantApi(server.url, link.token);
     expect(await api.view()).toMatchObject({
@@ -145,7 +112,7 @@ describe('study mode', () => {
     const path = join(work, 'restart.sqlite');
     const logsDir = mkdtempSync(join(work, 'logs-'));
     const first = await studyServer(new StudyRegistry(path), logsDir);
-    const link = await openLink(first.server.url, 'PROLIFIC_PID=back-1');
+    const link = await openStudyLink(first.server.url, 'PROLIFIC_PID=back-1');
     const before = participantApi(first.server.url, link.token);
     await before.step({ step: 'consent' });
     await before.step({ step: 'start-task' });
@@ -154,7 +121,7 @@ describe('study mode', () => {
 
     const second = await studyServer(new StudyRegistry(path), logsDir);
     expect(link.cookie).toMatch(/^usher_return_demo-01=[\w-]{32}$/);
-    const again = await openLink(second.server.url, 'PROLIFIC_PID=back-1', link.cookie);
+    const again = await openStudyLink(second.server.url, 'PROLIFIC_PID=back-1', link.cookie);
     expect(again.room).toBe(link.room);
     const api = participantApi(second.server.url, again.token);
     expect(await api.view()).toMatchObject({ status: 'task', taskIndex: 0 });
@@ -184,7 +151,7 @@ describe('study mode', () => {
     ]);
     await api.step({ step: 'start-task' });
     await api.step({ step: 'end-task', outcome: 'submitted' });
-    const finished = await openLink(second.server.url, 'PROLIFIC_PID=back-1', link.cookie);
+    const finished = await openStudyLink(second.server.url, 'PROLIFIC_PID=back-1', link.cookie);
     expect(await participantApi(second.server.url, finished.token).view()).toMatchObject({
       status: 'done',
       completion: { code: 'USHER-DEMO-01' },
@@ -194,8 +161,8 @@ describe('study mode', () => {
 
   it('lets a participant come back only in the browser they started in', async () => {
     const { server } = await studyServer();
-    const alice = await openLink(server.url, 'participant=alice');
-    const bob = await openLink(server.url, 'participant=bob');
+    const alice = await openStudyLink(server.url, 'participant=alice');
+    const bob = await openStudyLink(server.url, 'participant=bob');
     // Someone who knows (or guesses) Alice's id, without her browser's key, does not get her room.
     for (const cookie of [undefined, bob.cookie, 'usher_return_demo-01=not-the-key']) {
       const response = await fetch(`${server.url}/s/demo-01?participant=alice`, {
@@ -210,22 +177,22 @@ describe('study mode', () => {
     const json = await fetch(`${server.url}/s/demo-01?participant=alice`, { redirect: 'manual' });
     expect(await json.json()).toMatchObject({ error: { code: 'ALREADY_STARTED' } });
     // Her own browser comes back to her room.
-    expect((await openLink(server.url, 'participant=alice', alice.cookie)).room).toBe(alice.room);
+    expect((await openStudyLink(server.url, 'participant=alice', alice.cookie)).room).toBe(alice.room);
   });
 
   it('keeps the return keys of everyone who started in one browser, the newest ten', async () => {
     const { server } = await studyServer();
-    const alice = await openLink(server.url, 'participant=alice');
+    const alice = await openStudyLink(server.url, 'participant=alice');
     // The same browser then opens the link for someone else: a shared computer, or the link opened without an id.
-    const bob = await openLink(server.url, 'participant=bob', alice.cookie);
+    const bob = await openStudyLink(server.url, 'participant=bob', alice.cookie);
     expect(bob.cookie).toMatch(/^usher_return_demo-01=[\w-]{32}\.[\w-]{32}$/);
-    expect((await openLink(server.url, 'participant=alice', bob.cookie)).room).toBe(alice.room);
-    expect((await openLink(server.url, 'participant=bob', bob.cookie)).room).toBe(bob.room);
+    expect((await openStudyLink(server.url, 'participant=alice', bob.cookie)).room).toBe(alice.room);
+    expect((await openStudyLink(server.url, 'participant=bob', bob.cookie)).room).toBe(bob.room);
     // A cookie does not grow without bound: after ten more starts there, Alice's key is the one let go.
     let cookie = bob.cookie;
     for (let i = 0; i < MAX_RETURN_KEYS - 1; i++)
-      cookie = (await openLink(server.url, `participant=c${i}`, cookie)).cookie;
-    expect((await openLink(server.url, 'participant=bob', cookie)).room).toBe(bob.room);
+      cookie = (await openStudyLink(server.url, `participant=c${i}`, cookie)).cookie;
+    expect((await openStudyLink(server.url, 'participant=bob', cookie)).room).toBe(bob.room);
     const alicia = await fetch(`${server.url}/s/demo-01?participant=alice`, {
       redirect: 'manual',
       headers: { Cookie: cookie },
@@ -236,7 +203,7 @@ describe('study mode', () => {
   it('balances conditions across participants, and keeps strangers out of participants’ rooms and API', async () => {
     const { server, registry } = await studyServer();
     const links = [];
-    for (let i = 0; i < 10; i++) links.push(await openLink(server.url, `participant=p${i}`));
+    for (let i = 0; i < 10; i++) links.push(await openStudyLink(server.url, `participant=p${i}`));
     expect(registry.conditionCounts(DEMO)).toEqual([5, 5]);
     expect(new Set(links.map((l) => l.room)).size).toBe(10);
     // One participant's token is not another's, nor an agent's a participant's.
@@ -318,7 +285,7 @@ describe('study mode', () => {
       limits: { idleSessionMs: 100 },
       study: { study: DEMO, registry, hooks: { roomIdle: (room) => idle.push(room) } },
     });
-    const link = await openLink(server.url, 'participant=sleepy');
+    const link = await openStudyLink(server.url, 'participant=sleepy');
     const api = participantApi(server.url, link.token);
     await api.step({ step: 'consent' });
     await api.step({ step: 'start-task' });
@@ -333,7 +300,7 @@ describe('study mode', () => {
   // task's session (and agent) of someone whose study was over.
   it('takes a step on the participant as the registry holds them when the step is taken', async () => {
     const { server, registry } = await studyServer();
-    const link = await openLink(server.url, 'participant=raced');
+    const link = await openStudyLink(server.url, 'participant=raced');
     const api = participantApi(server.url, link.token);
     await api.step({ step: 'consent' });
     await api.step({ step: 'start-task' });

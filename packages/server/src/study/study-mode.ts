@@ -79,8 +79,7 @@ export class StudyMode {
     if (this.relay.hasStudySession(participant.room)) return;
     const { maxRooms } = this.limits;
     if (from !== undefined && this.relay.roomHolder(participant.room) !== from) this.addressAvailable(from);
-    if (this.relay.load().rooms < maxRooms) return;
-    if (this.relay.status().some((room) => room.room === participant.room)) return;
+    if (this.relay.load().rooms < maxRooms || this.relay.hasRoom(participant.room)) return;
     throw new StudyFullError(
       `the server holds its maximum of ${maxRooms} rooms (maxRooms); try again in a few minutes`,
     );
@@ -266,24 +265,33 @@ export class StudyMode {
    * saying so, and the task's agent comes back. Nothing happens when the session is open.
    */
   resume(participant: Participant, page?: { at?: string }, from?: string): void {
-    const planned = participant.plan.tasks[participant.taskIndex];
     const condition = this.conditionOf(participant);
-    if (participant.status !== 'task' || !planned || !condition) return;
+    if (participant.status !== 'task' || !condition) return;
     if (!this.relay.hasStudySession(participant.room)) {
-      this.relay.openStudySession(
-        participant.room,
-        {
-          studyId: this.study.id,
-          participantId: participant.id,
-          conditionId: planned.conditionId,
-          taskId: planned.taskId,
-          resumed: true,
-          ...(page?.at && { page }),
-        },
-        from,
-      );
+      this.openTaskSession(participant, { resumed: true, ...(page?.at && { page }) }, from);
     }
     this.hooks.taskStarted?.(participant, condition);
+  }
+
+  /**
+   * Opens the study session of `participant`'s current task in their room, its first record
+   * (`study.task`) naming study, participant, condition and task, with `extra` (resumed, the
+   * page's moments); `from` is the limit key of the address it counts toward.
+   */
+  private openTaskSession(participant: Participant, extra: { resumed?: boolean; page?: object }, from?: string): void {
+    const planned = participant.plan.tasks[participant.taskIndex];
+    if (!planned) return;
+    this.relay.openStudySession(
+      participant.room,
+      {
+        studyId: this.study.id,
+        participantId: participant.id,
+        conditionId: planned.conditionId,
+        taskId: planned.taskId,
+        ...extra,
+      },
+      from,
+    );
   }
 
   /**
@@ -354,17 +362,7 @@ export class StudyMode {
           ...(change.briefingShownAt && { briefingShownAt: change.briefingShownAt }),
           ...(change.at && { at: change.at }),
         };
-        this.relay.openStudySession(
-          participant.room,
-          {
-            studyId: this.study.id,
-            participantId: participant.id,
-            conditionId: planned.conditionId,
-            taskId: planned.taskId,
-            ...(Object.keys(page).length > 0 && { page }),
-          },
-          address,
-        );
+        this.openTaskSession(participant, Object.keys(page).length > 0 ? { page } : {}, address);
         const condition = this.conditionOf(participant);
         if (condition) this.hooks.taskStarted?.(participant, condition);
         break;
