@@ -13,6 +13,10 @@ import { listKeyOf, selectParams } from './tool-shapes.ts';
 /** How far the agent explores dead ends before it stops and asks the participant to relax a wish. */
 export const MAX_BACKTRACKS = 12;
 
+/** What the agent says when nothing has been asked of it yet. */
+export const GREETING =
+  'Hi! What would you like to see? Tell me a movie or a genre, a day and time, how many tickets, and anything else that matters (IMAX, seats together, a price limit…).';
+
 /** Where the planner is in its search: a stage it is going back to, and how often it went back. */
 export interface Exploration {
   backtrackTo: Stage | null;
@@ -143,11 +147,9 @@ export function planNext(input: PlannerInput): NavigationPlan {
   if (noWishes && !exploration.asked && stage === 'movie' && spec.state.selected === undefined) {
     // Nothing to go by yet: ask before acting (spec §6, high ambiguity).
     exploration.asked = true;
-    const text =
-      'Hi! What would you like to see? Tell me a movie or a genre, a day and time, how many tickets, and anything else that matters (IMAX, seats together, a price limit…).';
     return plan(
       input,
-      { type: 'agent.message', text, reason: 'the participant has not said what they want yet' },
+      { type: 'agent.message', text: GREETING, reason: 'the participant has not said what they want yet' },
       0.5,
       'waiting',
     );

@@ -1,7 +1,8 @@
 import { EpisodicLog } from '../memory/episodic.ts';
 import { WorkingMemory } from '../memory/working.ts';
-import { freshExploration, planNext } from '../planning/deterministic.ts';
+import { freshExploration, GREETING, planNext } from '../planning/deterministic.ts';
 import type { NavigationPlan } from '../planning/plan.ts';
+import { requiredSeats } from '../planning/solver/index.ts';
 import { recoveryFor } from '../policies/retry.ts';
 import { unsafeBecause } from '../policies/safety.ts';
 import { fromStory } from '../preferences/index.ts';
@@ -11,6 +12,7 @@ import { ChatQuestion, offerAlternatives, submitDeclined } from './asking.ts';
 import { HostView } from './host-view.ts';
 import { type Heard, Listening } from './listening.ts';
 import { RelayClient, type RelayEvent } from './relay-client.ts';
+import { CurrentRequest } from './request.ts';
 import { RoomSync } from './room-sync.ts';
 
 /**
@@ -44,8 +46,13 @@ export class Agent {
   private readonly abort = new AbortController();
   /** The instruction being carried out ({@link instruct}), if any. */
   private current: Instruction | null = null;
+  /** The request being carried out: the agent acts on the booking only while there is one ({@link CurrentRequest}). */
+  private readonly request = new CurrentRequest();
+  /** Greeted the participant, or has no need to (an agent before it in the room already spoke). */
+  private greeted = false;
 
   constructor(private readonly options: AgentOptions) {
+    if (options.story) this.request.open(0);
     this.episodes = options.episodes ?? new EpisodicLog({ dir: null });
     this.log = options.log ?? (() => {});
     this.listening = new Listening(options.story ? fromStory(options.story) : { hard: [], soft: [] }, {
@@ -120,6 +127,7 @@ export class Agent {
   async run(): Promise<AgentResult> {
     try {
       await this.start();
+      this.readEarlierMessages();
       if (this.options.goal) await this.hearFirst(this.options.goal);
       return await this.loop();
     } finally {
@@ -145,6 +153,8 @@ export class Agent {
     try {
       if (instruction.model) this.listening.model = instruction.model;
       if (this.halted()) return { ...this.stoppedResult(), model: this.listening.model };
+      // An instruction is a request even when it adds no wish ("go on").
+      this.request.open(this.acting.toolCalls);
       const understood = await this.hearFirst(instruction.text);
       const noWishes = this.listening.model.hard.length === 0 && this.listening.model.soft.length === 0;
       if (!understood && noWishes) {
@@ -205,6 +215,13 @@ export class Agent {
       await this.sync.ensureSynced();
       if (this.halted()) break;
       for (const text of this.pendingReplies.splice(0)) this.say(text);
+      if (!this.request.active && !this.current) {
+        // Nobody has asked for anything (yet, or since the last booking): the participant's own clicks
+        // are theirs. Greet once, then wait for words.
+        this.greetOnce();
+        await this.participantSpeaks();
+        continue;
+      }
       const changesBefore = this.view.changes;
       const plan = await this.plan();
       if (this.halted()) break;
@@ -221,6 +238,7 @@ export class Agent {
       if (plan.stop) {
         await this.acting.act(plan, stateTimeoutMs, this.current?.observer);
         if (plan.stop === 'done') {
+          this.request.close();
           if (this.options.endSessionWhenDone) {
             await this.relay.request('session.end', { reason: 'booking-complete' });
             // The host resets: the next instruction starts a new study session.
@@ -260,6 +278,22 @@ export class Agent {
         return { status: 'declined', message: text, toolCalls: this.acting.toolCalls };
       }
       const outcome = await this.acting.act(plan, stateTimeoutMs, this.current?.observer);
+      const overrun = this.request.overrun(
+        this.acting.toolCalls,
+        this.view.context.uiSpec,
+        requiredSeats(this.listening.model).count,
+      );
+      if (overrun) {
+        const text = `I am stopping here: ${overrun}. Tell me what matters most, or choose on the page yourself.`;
+        this.log(
+          `agent: ${overrun}; the request ends after ${this.request.callsSince(this.acting.toolCalls)} tool calls`,
+        );
+        this.say(text);
+        this.request.close();
+        this.showStatus('idle');
+        if (returnWhenBlocked) return { status: 'blocked', message: text, toolCalls: this.acting.toolCalls };
+        continue;
+      }
       if (outcome.ok) {
         retried = false;
         continue;
@@ -335,13 +369,49 @@ export class Agent {
   private take(heard: Heard): boolean {
     this.episodes.note({ text: `participant: ${heard.text}`, data: { changed: heard.understanding.changed } });
     if (!this.listening.adopt(heard)) return false;
+    // Words it understood are a request (a new one, or a change to the one open): its bounds start again.
+    this.request.open(this.acting.toolCalls);
     this.wishesChanged(heard.understanding.summary);
     this.view.wake();
     return true;
   }
 
+  /**
+   * Joining a room where the booking is under way (an experimenter handed the room back, the agent
+   * was started again, the page came back): the participant's messages in the chat since the last
+   * booking are read as if just written, so the request they made goes on, and the participant is
+   * told so. Without such messages the agent waits for one; it greets only if no agent spoke yet.
+   */
+  private readEarlierMessages(): void {
+    const tail = this.view.context.messageHistoryTail;
+    const lastBooking = tail.findLastIndex((m) => m.role === 'system' && /^Booking confirmed/.test(m.text));
+    const since = tail.slice(lastBooking + 1);
+    if (since.some((m) => m.role === 'agent')) this.greeted = true;
+    const theirs = since.filter((m) => m.role === 'participant');
+    if (theirs.length === 0) return;
+    let summary: string | null = null;
+    for (const message of theirs) {
+      const heard = this.listening.read(message.text, this.view.context);
+      if (this.listening.adopt(heard)) summary = heard.understanding.summary;
+    }
+    this.log(`agent: continuing in the room; ${theirs.length} earlier message(s) of the participant read`);
+    if (summary === null) return;
+    this.request.open(this.acting.toolCalls);
+    this.exploration = freshExploration(true);
+    this.pendingReplies.push(`I am back, and I will carry on with what you asked. ${summary}`);
+  }
+
+  /** The greeting, said once, when nothing has been asked yet. */
+  private greetOnce(): void {
+    if (this.greeted) return;
+    this.greeted = true;
+    this.exploration.asked = true;
+    this.say(GREETING);
+  }
+
   /** New wishes: the search starts again, options that failed the old ones may fit, and the participant hears what was understood. */
   private wishesChanged(summary: string): void {
+    this.greeted = true;
     this.exploration = freshExploration(true);
     this.memory.forgetTried();
     this.pendingReplies.push(summary);
