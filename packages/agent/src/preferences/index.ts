@@ -2,7 +2,7 @@ import type { ConstraintKind, Story } from '@usher/booking';
 import { describeModel } from './describe.ts';
 import { readMessage } from './extract.ts';
 import { KIND_ORDER } from './kinds.ts';
-import { merge } from './merge.ts';
+import { merge, supersedeFilm } from './merge.ts';
 import { answeredCount, blankNumbers, openQuestions, unreadWords } from './questions.ts';
 import type { PreferenceContext, PreferenceModel, Understanding } from './types.ts';
 
@@ -46,7 +46,7 @@ export function updatePreferences(current: PreferenceModel, text: string, contex
       unread,
     };
   }
-  const merged = merge(current, ops);
+  const merged = supersedeFilm(current, merge(current, ops), ops, reading.text);
   const questions = openQuestions(merged, reading.text, rest, current);
   const model = questions.length > 0 ? { ...merged, questions } : merged;
   return {

@@ -323,3 +323,45 @@ function seatsCounted(lists: Lists): number | undefined {
   const kinds = ofKind(lists, 'seatKind').flatMap(({ c }) => (c.kind === 'seatKind' && c.count ? [c.count] : []));
   return kinds.length > 0 ? Math.max(...kinds) : undefined;
 }
+
+/*
+ * A film is named either by its title or by what it is (genre): a later message that names it the
+ * other way replaces the earlier way, unless it says it adds ("also", "too", "as well"). "2 for
+ * Midnight Ledger", then "let's do a comedy instead": any comedy, no longer Midnight Ledger; "a
+ * comedy", then "make it Paper Moons": Paper Moons, whatever its genre. Refusals stay either way.
+ */
+const ADDS = /\b(?:also|too|as well|either|or)\b/i;
+
+/** The model after a message, with an earlier way of naming the film dropped when this one names it the other way. */
+export function supersedeFilm(
+  before: PreferenceModel,
+  after: PreferenceModel,
+  ops: readonly Op[],
+  text: string,
+): PreferenceModel {
+  if (ADDS.test(text)) return after;
+  const named = (kind: 'title' | 'genre', side: 'is' | 'include') =>
+    ops.some(
+      (op) =>
+        op.type === 'set' &&
+        op.constraint.kind === kind &&
+        (fields(op.constraint)[side] as unknown[] | undefined)?.length,
+    );
+  const had = (kind: 'title' | 'genre', side: 'is' | 'include') =>
+    [...before.hard, ...before.soft].some((c) => c.kind === kind && (fields(c)[side] as unknown[] | undefined)?.length);
+  let drop: { kind: 'title' | 'genre'; side: 'is' | 'include' } | null = null;
+  if (named('genre', 'include') && !named('title', 'is') && had('title', 'is')) drop = { kind: 'title', side: 'is' };
+  if (named('title', 'is') && !named('genre', 'include') && had('genre', 'include'))
+    drop = { kind: 'genre', side: 'include' };
+  if (!drop) return after;
+  const { kind, side } = drop;
+  const strip = (list: Constraint[]) =>
+    list.flatMap((c) => {
+      if (c.kind !== kind) return [c];
+      const rest = { ...fields(c), [side]: undefined };
+      delete rest[side];
+      const left = Object.entries(rest).filter(([k, v]) => k !== 'kind' && Array.isArray(v) && v.length > 0);
+      return left.length > 0 ? [build(kind, Object.fromEntries(left))] : [];
+    });
+  return { ...after, hard: strip(after.hard).filter(isHardConstraint), soft: strip(after.soft) };
+}

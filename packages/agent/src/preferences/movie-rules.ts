@@ -80,6 +80,8 @@ const NUMERIC_RATING = [
   String.raw`${AT_LEAST}\s+${SCORE}(?:${OUT_OF_TEN}|\s*stars?)`,
   // "7+ rating", "8/10 or better"
   String.raw`${SCORE}(?:${OUT_OF_TEN}|\s*stars?)?${OR_MORE}\s*(?:ratings?|rated|scores?|stars?)`,
+  // "4 stars or more", "4.5 star films only", "a 4 star minimum"
+  String.raw`${SCORE}[- ]?stars?(?:\s+(?:films?|movies?|ones?))?(?:${OR_MORE}|\s+(?:only|minimum|min|at least|and up|plus)\b)`,
 ].join('|');
 
 /** "Highly rated" names no number; 7.5 is well above this catalog's median (7.4) yet leaves choice. */
@@ -88,7 +90,7 @@ export const HIGHLY_RATED_MIN = 7.5;
 /** Audience rating: a stated minimum (hard), "highly rated" (vague: soft ≥ 7.5), "best rated" (highestRated). */
 export const ratingRule: Rule = (scan) => [
   ...hits(scan, NUMERIC_RATING, (m) => {
-    const value = Number(m[1] ?? m[2] ?? m[3] ?? m[4]);
+    const value = Number(m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5]);
     if (!(value >= 0 && value <= 10)) return undefined;
     return { ...span(m), drafts: [{ set: { kind: 'rating', min: value } }] };
   }),

@@ -47,7 +47,16 @@ type Piece =
   | { type: 'total'; n: number }
   | { type: 'more'; n: number }
   /** Companions: `n` undefined when the words give no number ("my kids"). */
-  | { type: 'person'; n?: number; ticket?: TicketTypeId; ages: number[]; related: boolean; pronoun?: boolean }
+  | {
+      type: 'person';
+      n?: number;
+      ticket?: TicketTypeId;
+      ages: number[];
+      related: boolean;
+      pronoun?: boolean;
+      /** A son, a daughter, a nephew: a child when the message speaks of kids, of any age otherwise. */
+      offspring?: boolean;
+    }
   /** An age or a ticket word said of the companion(s) named just before; `all` of every one ("both in their 80s"). */
   | { type: 'about'; ages: number[]; ticket?: TicketTypeId; all?: boolean; pronoun?: boolean }
   /** One ticket type for the whole party ("all adults"); `n` when the words count it ("both"). */
@@ -60,9 +69,24 @@ const countOf = (token: string | undefined) => (token === undefined ? undefined 
 function person(words: string, n: number | undefined, ages: number[] = []): Piece {
   const w = words.toLowerCase().trim();
   const known = n ?? PAIRS[w] ?? (new RegExp(`^(?:${RELATIONS})$`, 'i').test(w) ? undefined : 1);
-  const ticket = CHILD_WORDS.test(w) || /^little (?:girl|boy|one)s?$/i.test(w) ? 'child' : undefined;
-  return { type: 'person', n: known, ages, related: true, ...(ticket ? { ticket } : {}) };
+  const ticket = CHILD_WORDS.test(w) || YOUNG_WORDS.test(w) ? 'child' : undefined;
+  const offspring = OFFSPRING_WORDS.test(w);
+  return {
+    type: 'person',
+    n: known,
+    ages,
+    related: true,
+    ...(ticket ? { ticket } : {}),
+    ...(offspring && { offspring }),
+  };
 }
+
+/** Words that say the person is young ("our 2 boys", "my lad"): a child's ticket unless an age says otherwise. */
+const YOUNG_WORDS = /^(?:little (?:girl|boy|one)s?|boys?|girls?|lads?|lass(?:es)?|nippers?|youngsters?)$/i;
+/** Children of someone, of any age: a child's ticket when the message speaks of kids ("for the kids"). */
+const OFFSPRING_WORDS = /^(?:sons?|daughters?|nephews?|nieces?|grandsons?|granddaughters?)$/i;
+/** A message that speaks of kids: the sons and daughters in it are children. */
+const KIDS_SAID = /\b(?:kids?|children|child|family|kid[- ]friendly|little ones|school)\b/i;
 
 const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
   [`(?:party|group) of\\s+(${SPELLED_OR_DIGITS})`, total(1)],
@@ -108,7 +132,7 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
   ],
   [
     // "my dad is 72", "my mom who is 68", "my grandparents are both over 70"
-    `(?:my|our|his|her)\\s+(${RELATIONS}|${RELATION})(?:'s)?\\s*,?\\s+(?:who\\s+)?(?:is|are|'s|aged)\\s+(?:both\\s+)?(?:over\\s+|above\\s+)?${AGE}${NOT_TIME}`,
+    `(?:my|our|his|her)\\s+(${RELATIONS}|${RELATION})(?:'s\\s+|\\s*,?\\s+(?:who\\s+)?(?:is|are|'s|aged)\\s+)(?:both\\s+)?(?:over\\s+|above\\s+)?${AGE}${NOT_TIME}`,
     (m) => {
       const base = person(m[1] ?? '', undefined);
       if (base.type !== 'person') return undefined;
@@ -236,6 +260,12 @@ export const partyRule: Rule = (scan) => {
   }
   if (found.length === 0) return [];
   found.sort((a, b) => a.hit.start - b.hit.start);
+  if (KIDS_SAID.test(scan.original)) {
+    for (const { piece } of found) {
+      if (piece.type === 'person' && piece.offspring && !piece.ticket && piece.ages.length === 0)
+        piece.ticket = 'child';
+    }
+  }
   const first = found[0]?.hit as Hit;
   return [
     {

@@ -49,12 +49,17 @@ describe('what the reader could not settle', () => {
   it('a number naming the hour of a time already wished for refers back to it', () => {
     const first = 'paper lanterns sunday at 11am, 2 adults 1 kid';
     expect(read(first, 'wait no 11 is too early for us, make it the afternoon').model.questions).toBe(undefined);
-    // Another number in the same words is still a doubt.
-    expect(read(first, 'wait no 9 is too early for us, make it the afternoon').model.questions).toEqual([
-      'What did you mean by "wait no 9 is"?',
+  });
+
+  it('asks about a stray number only while it could be the count or the hour', () => {
+    const first = 'paper lanterns sunday at 11am, 2 adults 1 kid';
+    // The afternoon settles the time and the party is known: "9" can change nothing.
+    expect(read(first, 'wait no 9 is too early for us, make it the afternoon').model.questions).toBe(undefined);
+    // No time said yet: "7" may be the hour.
+    expect(read('paper lanterns sunday, 2 adults 1 kid', 'in IMAX, and 7 would be good').model.questions).toEqual([
+      'What did you mean by "IMAX, and 7 would"?',
     ]);
-    // With no time said before, the number is asked about.
-    const later = 'wait no 11 is too early for us, make it the afternoon';
-    expect(read('paper lanterns sunday, 2 adults 1 kid', later).model.questions).toHaveLength(1);
+    // A number with a unit is never a clock time.
+    expect(read('paper lanterns sunday, 2 adults', 'in IMAX, we live 8 miles out').model.questions).toBe(undefined);
   });
 });

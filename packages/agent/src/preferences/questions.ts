@@ -15,11 +15,27 @@ import type { Op, PreferenceModel } from './types.ts';
  */
 export function openQuestions(after: PreferenceModel, text: string, rest: string, before?: PreferenceModel): string[] {
   const hours = before ? hoursSaid(before) : new Set<number>();
-  const number = [...rest.matchAll(/\b\d{1,4}\b/g)].find((m) => !hours.has(Number(m[0]) % 12));
+  const partyOpen = !partyKnown(after);
+  const timeOpen = ![...after.hard, ...after.soft].some((c) => c.kind === 'startTime' || c.kind === 'endTime');
+  const number = [...rest.matchAll(/\b\d{1,4}\b/g)].find((m) => {
+    const n = Number(m[0]);
+    if (hours.has(n % 12)) return false;
+    // Only a number that could still change the booking is a doubt: the count while nobody said how
+    // many are coming, or the hour while no time was said. Anything else the rules left is no question
+    // the participant could answer in a word ("rows 8 to 10 all" once the rows were read).
+    return (
+      (partyOpen && n >= 1 && n <= 20) ||
+      (timeOpen && n >= 1 && n <= 24 && !UNIT_AFTER.test(rest.slice(m.index + m[0].length)))
+    );
+  });
   // The stray number may be the count itself ("for 7"), so it is the one question asked.
   if (number) return [`What did you mean by "${around(text, number.index, number[0].length)}"?`];
-  return partyKnown(after) ? [] : [HOW_MANY];
+  return partyOpen ? [HOW_MANY] : [];
 }
+
+/** Units after a number that make it no clock time: "8 miles", "9 years", "4 stars". */
+const UNIT_AFTER =
+  /^\s*(?:mi|miles?|km|kms|kilomet\w*|years?|yrs?|y\/?o|stars?|%|percent|dollars?|bucks|quid|pounds?|euros?|minutes?|mins?|rows?|seats?)\b/i;
 
 /** The hours (on a 12-hour clock face) of the start and end bounds a model holds. */
 function hoursSaid(model: PreferenceModel): Set<number> {

@@ -45,7 +45,7 @@ export const rowsRule: Rule = (scan) => [
   }),
   ...hits(
     scan,
-    String.raw`rows?\s+${ROW_LABEL}(?:\s*(?:-|to|through)\s*${ROW_LABEL}|(?:\s*(?:,|or|and)\s*${ROW_LABEL})+)?|rows?\s+(\d{1,2})`,
+    String.raw`rows?\s+${ROW_LABEL}(?:\s*(?:-|to|through)\s*${ROW_LABEL}|(?:\s*(?:,|or|and)\s*${ROW_LABEL})+)?|rows?\s+(\d{1,2})(?:\s*(?:-|to|through|or|and)\s*(\d{1,2}))?`,
     (m) => {
       const labels = rowLabels(m);
       return labels ? { ...span(m), drafts: [{ set: { kind: 'rows', allowed: labels } }] } : undefined;
@@ -67,11 +67,17 @@ export const rowsRule: Rule = (scan) => [
   ),
 ];
 
-/** Row letters from "row C", "rows C-F", "rows C or D", "row 3"; undefined for words like "row or". */
+/** Row letters from "row C", "rows C-F", "rows C or D", "row 3", "rows 8 to 10"; undefined for words like "row or". */
 function rowLabels(m: RegExpExecArray): string[] | undefined {
   if (m[4] !== undefined) {
-    const n = Number(m[4]);
-    return n >= 1 && n <= 26 ? [letter(n)] : undefined;
+    // "row 3", "rows 8 to 10", "rows 4 or 5": numbered from the screen.
+    const from = Number(m[4]);
+    const to = m[5] === undefined ? from : Number(m[5]);
+    if (!(from >= 1 && to >= from && to <= 26)) return undefined;
+    const joined = /\b(?:or|and)\b/i.test(m[0])
+      ? [from, to]
+      : Array.from({ length: to - from + 1 }, (_, i) => from + i);
+    return joined.map(letter);
   }
   // A two-letter word must be a written label ("AA"): "a row or two" names no row.
   if ((m[1] ?? '').length === 2 && !/^[A-Z]{2}$/.test(m[1] ?? '')) return undefined;
@@ -99,14 +105,18 @@ const COMPANION_SEAT = new RegExp(
   'i',
 );
 
-/** Seat kinds: "premium seats", "a wheelchair space", "standard seats"; "no premium" means standard seats. */
+/** Seat kinds: "premium seats", "recliners" (the premium seats), "a wheelchair space", "standard seats"; "no premium" means standard seats. */
 export const seatKindRule: Rule = (scan) => [
-  ...hits(scan, String.raw`(?:(${COUNT})\s+)?(?:premium|vip|luxury)(?:\s+(?:seats?|seating|tickets?))?`, (m) => {
-    if (polarity(scan.original, m.index ?? 0) === 'negative') {
-      return { ...span(m), drafts: [{ set: { kind: 'seatKind', seatKind: 'standard' } }] };
-    }
-    return { ...span(m), drafts: [{ set: { kind: 'seatKind', seatKind: 'premium' } }, ...seatCount(m[1], m[0])] };
-  }),
+  ...hits(
+    scan,
+    String.raw`(?:(${COUNT})\s+)?(?:(?:premium|vip|luxury)(?:\s+recliners?)?(?:\s+(?:seats?|seating|tickets?))?|recliners?(?:\s+(?:seats?|seating|chairs?))?|reclining\s+(?:seats?|chairs?))`,
+    (m) => {
+      if (polarity(scan.original, m.index ?? 0) === 'negative') {
+        return { ...span(m), drafts: [{ set: { kind: 'seatKind', seatKind: 'standard' } }] };
+      }
+      return { ...span(m), drafts: [{ set: { kind: 'seatKind', seatKind: 'premium' } }, ...seatCount(m[1], m[0])] };
+    },
+  ),
   ...hits(
     scan,
     String.raw`(?:(${COUNT})\s+)?(?:wheelchair|accessible|disabled)(?:[- ]accessible)?\s+(?:spaces?|spots?|seats?|places?|seating)|wheelchair(?:[- ](?:user|access(?:ible)?))?|(?:in|use|uses|using) a wheelchair`,
@@ -132,7 +142,9 @@ export const seatKindRule: Rule = (scan) => [
 /** "2 premium seats" also says how many seats. */
 function seatCount(token: string | undefined, phrase: string): Draft[] {
   const n = parseCount(token ?? '');
-  return n && /seats?$/i.test(phrase) && !/^an?$/i.test(token ?? '') ? [{ set: { kind: 'seatCount', count: n } }] : [];
+  return n && /(?:seats?|recliners?|chairs?)$/i.test(phrase) && !/^an?$/i.test(token ?? '')
+    ? [{ set: { kind: 'seatCount', count: n } }]
+    : [];
 }
 
 /** Someone named just before: "beside him", "next to my mum". */

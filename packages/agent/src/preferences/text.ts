@@ -39,13 +39,13 @@ export function clauseAt(text: string, index: number): [number, number] {
   return [start, end];
 }
 
-/* "not a must" and "doesn't have to" contain hard words but soften. */
+/* "not a must" and "doesn't have to" contain hard words but soften. "I'd rather not" is a polite refusal, not a hedge. */
 const SOFTENED =
   /\b(?:not (?:a )?must|not (?:strictly )?(?:essential|required|necessary)|doesn'?t have to|does not have to|don'?t have to|needn'?t)\b/i;
 const HARD =
   /\b(?:must|need|needs|have to|has to|got to|definitely|only|required|absolutely|essential|non-negotiable)\b/i;
 const HEDGE =
-  /\b(?:ideally|preferably|prefer|preferred|(?:i|we)'?d rather|would rather|if possible|if you can|if we can|if available|if there'?s one|if there is one|if they (?:have|'ve got|got) (?:it|one|any|them)|if poss(?:ible)?|where possible|would be (?:nice|great|good|ideal|lovely)|(?:it|that)'?d be (?:nice|great|good|ideal|lovely)|nice to have|maybe|perhaps|possibly|hopefully|hoping|(?:i|we) hope|would love|i'?d love|bonus|optional)\b/i;
+  /\b(?:ideally|preferably|prefer|preferred|(?:i|we)'?d rather(?! not)|would rather(?! not)|if possible|if you can|if we can|if available|if there'?s one|if there is one|if they (?:have|'ve got|got) (?:it|one|any|them)|if poss(?:ible)?|where possible|would be (?:nice|great|good|ideal|lovely)|(?:it|that)'?d be (?:nice|great|good|ideal|lovely)|nice to have|maybe|perhaps|possibly|hopefully|hoping|(?:i|we) hope|would love|i'?d love|bonus|optional)\b/i;
 
 /**
  * How firmly the clause around `index` states its wish: `hard` for an explicit requirement
@@ -90,13 +90,13 @@ export const CHANGE_OF_MIND =
 const RATHER = /\b(?:(?:i|we)'?d rather|would rather)\b/gi;
 
 const NEGATION =
-  /\b(?:no|not|nothing|never|none|neither|nor|without|avoid|except|excluding|exclude|hate|dislike|don'?t want|do not want|don'?t (?:put|seat|give|stick|book)|do not (?:put|seat|give|book)|doesn'?t want|does not want|didn'?t want|don'?t like|do not like|doesn'?t like|can'?t stand|rather not|anything but|non)\b/gi;
+  /\b(?:no|not|nothing|never|none|neither|nor|without|avoid|except|excluding|exclude|hate|dislike|don'?t want|do not want|don'?t (?:put|seat|give|stick|book)|do not (?:put|seat|give|book)|doesn'?t want|does not want|didn'?t want|don'?t like|do not like|doesn'?t like|can'?t stand|can'?t do|cannot do|can'?t make|cannot make|won'?t|will not|wouldn'?t|rather not|not keen on|anything but|non)\b/gi;
 /* Words that turn a clause positive again after a negation: "nothing but …" is not here on purpose. */
 const PIVOT = /\b(?:something|someone|instead|prefer|want|like|love|please|is|are|be)\b/i;
 const SKIP = /\b(?:instead of|rather than|in place of)\s+(?:the\s+|an?\s+)?$/i;
 /* A refusal said after the thing: "the front row is a no-go", "3D is out", "IMAX is not an option". */
 const REFUSED_AFTER =
-  /^(?:\s*[\w'-]+){1,4}?\s+(?:is|are|'s|'re)\s+(?:a\s+)?(?:no-?go|no good|not (?:ok|okay|good|an option|happening)|out of the question|out(?!\s+(?:by|before|at|of|in|late|early|for))|a no|off the table)\b/i;
+  /^(?:\s*[\w-]+){1,4}?(?:\s+(?:is|are|'s|'re)|'s|'re)\s+(?:a\s+)?(?:no-?go|no good|not (?:ok|okay|good|great|possible|an option|happening)|out of the question|out(?!\s+(?:by|before|at|of|in|late|early|for))|a no|off the table)\b|^(?:\s*[\w-]+){1,4}?(?:'s|\s+(?:is|are))?\s+(?:doesn'?t|does not|won'?t|will not|isn'?t|is not|wouldn'?t) (?:work|suit|do)\b/i;
 /*
  * "Sunday is too busy", "the evening's way too late", "IMAX would be too expensive": the thing
  * judged too much is refused. "Too" as "also" ("Sunday is fine too", "Sunday too please") is not.

@@ -11,18 +11,32 @@ const UNIT = '(km|kms|kilomet(?:er|re)s?|k|mi|miles?)';
 const UP_TO =
   '(?:within|under|below|less than|(?:no|not|nothing) (?:more|further|farther) than|at most|max(?:imum)?|up to|closer than|(?:not|nothing) over)';
 
-/** "Within 5 km", "under 3 miles", "5 km max"; miles are converted. */
-export const distanceRule: Rule = (scan) =>
-  hits(
+const toKm = (value: number, unit: string) =>
+  unit.toLowerCase().startsWith('mi') ? Math.round(value * KM_PER_MILE * 10) / 10 : value;
+
+/**
+ * "Within 5 km", "under 3 miles", "5 km max"; miles are converted. A refused "more than" says the
+ * same: "I'd rather not drive more than 8 miles", "won't travel over 6 miles".
+ */
+export const distanceRule: Rule = (scan) => [
+  ...hits(
     scan,
     String.raw`${UP_TO}\s+(\d+(?:\.\d+)?)\s*${UNIT}(?:\s+(?:away|from (?:me|home|here)))?|(\d+(?:\.\d+)?)\s*${UNIT}\s+(?:or less|or closer|max(?:imum)?|tops|at most|radius)`,
     (m) => {
-      const value = Number(m[1] ?? m[3]);
-      const unit = (m[2] ?? m[4] ?? '').toLowerCase();
-      const km = unit.startsWith('mi') ? Math.round(value * KM_PER_MILE * 10) / 10 : value;
+      const km = toKm(Number(m[1] ?? m[3]), m[2] ?? m[4] ?? '');
       return km > 0 ? { ...span(m), drafts: [{ set: { kind: 'distance', maxKm: km } }] } : undefined;
     },
-  );
+  ),
+  ...hits(
+    scan,
+    String.raw`(?:more|further|farther|over|beyond)(?:\s+than)?\s+(\d+(?:\.\d+)?)\s*${UNIT}(?:\s+(?:away|from (?:me|home|here)))?`,
+    (m) => {
+      if (polarity(scan.original, m.index ?? 0, 6) !== 'negative') return undefined;
+      const km = toKm(Number(m[1]), m[2] ?? '');
+      return km > 0 ? { ...span(m), drafts: [{ set: { kind: 'distance', maxKm: km } }] } : undefined;
+    },
+  ),
+];
 
 /** "Nearby", "close to me", "not too far", "closest": a soft preference for the closest theater. */
 export const closestRule: Rule = (scan) =>

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { read } from './testing.ts';
+
+/*
+ * Wishes people write that the reader once dropped or turned into a question about its own
+ * parse. Each case is a class of phrasing, not one sentence: the same wish said another way.
+ */
+
+const hard = (...messages: string[]) => read(...messages).model.hard;
+const soft = (...messages: string[]) => read(...messages).model.soft;
+const kinds = (...messages: string[]) => hard(...messages).map((c) => c.kind);
+
+describe('a distance refused as "more than"', () => {
+  it.each([
+    ["I'd rather not drive more than 8 miles, 2 adults tomorrow", 12.9],
+    ["2 adults tomorrow, we won't travel over 6 miles", 9.7],
+    ['2 adults tomorrow, not more than 5 km away', 5],
+  ])('%s', (text, km) => {
+    expect(hard(text)).toContainEqual({ kind: 'distance', maxKm: km });
+    expect(read(text).model.questions).toBeUndefined();
+  });
+
+  it('is no wish when nothing refuses it', () => {
+    expect(kinds('2 adults tomorrow, we live more than 5 miles out')).not.toContain('distance');
+  });
+});
+
+describe('rows by number, recliners, and parts of the day around meals', () => {
+  it('reads "rows 8 to 10" and "row 4 or 5" as row letters', () => {
+    expect(hard('4 adults for orbital drift, rows 8 to 10')).toContainEqual({ kind: 'rows', allowed: ['H', 'I', 'J'] });
+    expect(hard('2 adults for orbital drift, row 4 or 5')).toContainEqual({ kind: 'rows', allowed: ['D', 'E'] });
+  });
+
+  it('reads recliners as the premium seats, with their count', () => {
+    const model = read('2 recliners for orbital drift tomorrow').model;
+    expect(model.hard).toContainEqual({ kind: 'seatKind', seatKind: 'premium' });
+    expect(model.hard).toContainEqual({ kind: 'seatCount', count: 2 });
+    expect(hard('no recliners, 2 adults')).toContainEqual({ kind: 'seatKind', seatKind: 'standard' });
+  });
+
+  it('reads "after lunch", "lunchtime" and "after dinner", firmly or softly as said', () => {
+    expect(hard('2 adults tomorrow after lunch')).toContainEqual({ kind: 'startTime', after: '12:00' });
+    expect(soft('2 adults tomorrow, ideally after lunch')).toContainEqual({ kind: 'startTime', after: '12:00' });
+    expect(hard('2 adults tomorrow after dinner')).toContainEqual({ kind: 'startTime', after: '19:00' });
+  });
+
+  it('reads a minimum in stars said after the number', () => {
+    expect(hard('2 adults, 4 stars or more')).toContainEqual({ kind: 'rating', min: 4 });
+    expect(hard('2 adults, 4.5 star films only')).toContainEqual({ kind: 'rating', min: 4.5 });
+  });
+});
+
+describe('who is coming', () => {
+  it('gives boys, girls and lads a child ticket, and sons and daughters one when the message speaks of kids', () => {
+    expect(hard('me, my wife and our 2 boys, something for the kids on sunday')).toContainEqual({
+      kind: 'ticketMix',
+      adult: 2,
+      child: 2,
+    });
+    expect(hard("my lad's 9 and wants to see orbital drift sunday, me and him")).toContainEqual({
+      kind: 'ticketMix',
+      adult: 1,
+      child: 1,
+    });
+    expect(hard('my husband, me and our 3 sons, a family film')).toContainEqual({
+      kind: 'ticketMix',
+      adult: 2,
+      child: 3,
+    });
+    // A son of no stated age, with no word of kids, may be grown up: no child ticket is guessed.
+    expect(kinds('me and my son tomorrow')).not.toContain('ticketMix');
+  });
+});
+
+describe('corrections replace', () => {
+  it('a day refused after it is named drops it ("thursday\'s no good", "doesn\'t work", "can\'t do")', () => {
+    expect(hard('2 adults thursday evening', "thursday's no good, tuesday?")).toContainEqual({
+      kind: 'date',
+      dates: ['2026-11-24'],
+    });
+    expect(hard("thursday doesn't work for us, 2 adults, what about friday")).toContainEqual({
+      kind: 'date',
+      dates: ['2026-11-27'],
+    });
+    expect(hard('2 adults friday', "can't do friday, make it saturday")).toContainEqual({
+      kind: 'date',
+      dates: ['2026-11-21'],
+    });
+  });
+
+  it('a film named by genre after its title replaces the title, and the other way round', () => {
+    const toComedy = read(
+      '2 for Night Ledger on sunday evening',
+      "wait no, she can't stand thrillers. a comedy instead",
+    );
+    expect(toComedy.model.hard.filter((c) => c.kind === 'title')).toEqual([]);
+    expect(toComedy.model.hard).toContainEqual({ kind: 'genre', include: ['Comedy'], exclude: ['Thriller'] });
+    const toTitle = read('a comedy tomorrow for 2', 'make it Orbital Drift');
+    expect(toTitle.model.hard.filter((c) => c.kind === 'genre')).toEqual([]);
+    expect(toTitle.model.hard).toContainEqual({ kind: 'title', is: ['Orbital Drift'] });
+    // Said to add, it adds.
+    const both = read('Orbital Drift tomorrow for 2', 'a comedy would be fine too');
+    expect(both.model.hard.map((c) => c.kind)).toContain('title');
+  });
+});
