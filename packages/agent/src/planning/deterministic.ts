@@ -4,6 +4,7 @@ import { choiceOn, contextKeyOf } from '../memory/fingerprint.ts';
 import type { WorkingMemory } from '../memory/working.ts';
 import type { PerceivedContext } from '../perception/perceive.ts';
 import { assistAction } from './assist.ts';
+import { type FilmSurvey, filmSurveyStep } from './film-survey.ts';
 import type { NavigationPlan, PlannedAction } from './plan.ts';
 import { decideStage, type PreferenceModel, type RankedOption, type StageDecision } from './solver/index.ts';
 import type { Survey } from './survey.ts';
@@ -32,6 +33,8 @@ export interface Exploration {
   presented: Set<string>;
   /** The search across theaters for a wish the showtime decides (survey.ts); null when none runs. */
   survey: Survey | null;
+  /** The search across films for such a wish when no film is named (film-survey.ts); null when none runs. */
+  films: FilmSurvey | null;
   /** Films the participant was asked about (rated for adults, with a child coming): asked once each. */
   warned: Set<string>;
 }
@@ -45,6 +48,7 @@ export const freshExploration = (asked = false): Exploration => ({
   reseat: false,
   presented: new Set(),
   survey: null,
+  films: null,
   warned: new Set(),
 });
 
@@ -168,7 +172,7 @@ export function planNext(input: PlannerInput): NavigationPlan {
       'waiting',
     );
   }
-  return planStage(input, spec, decideStage(spec, input.model));
+  return planStage(input, spec, decideStage(spec, input.model, input.context.chosen?.movie));
 }
 
 function planStage(input: PlannerInput, spec: UiSpec, decision: StageDecision): NavigationPlan {
@@ -192,7 +196,9 @@ function planStage(input: PlannerInput, spec: UiSpec, decision: StageDecision): 
       if (selected && input.picked?.has(selected) && viable.some((o) => o.itemId === selected)) {
         return plan(input, call('next', {}, `You picked ${labelOf(spec, selected)}; moving on`), 0.9);
       }
-      const surveyed = surveyStep(input, spec, viable, dead, surveyMoves(input, spec));
+      const surveyed =
+        filmSurveyStep(input, spec, viable, dead, surveyMoves(input, spec)) ??
+        surveyStep(input, spec, viable, dead, surveyMoves(input, spec));
       if (surveyed) return surveyed;
       const best = viable[0];
       if (!best) return deadEnd(input, spec, `none of the ${stage} options I tried works out.`);

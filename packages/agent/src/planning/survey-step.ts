@@ -1,5 +1,6 @@
 import type { Stage, UiSpec } from '@usher/protocol';
 import type { PlannerInput } from './deterministic.ts';
+import { filmSearched, LOOKS_PER_FILM } from './film-survey.ts';
 import type { NavigationPlan } from './plan.ts';
 import { dateLabel } from './solver/fields.ts';
 import type { RankedOption, StageDecision } from './solver/index.ts';
@@ -51,7 +52,9 @@ export function surveyStep(
   const goal = surveyGoal(input.model);
   if (!goal || input.mode !== 'autopilot') return undefined;
   if (spec.stage === 'theater') {
-    exploration.survey ??= startSurvey(goal, viable, spec, input.model);
+    if (exploration.films) exploration.films.away = true;
+    const comparingFilms = exploration.films !== null && !exploration.films.done;
+    exploration.survey ??= startSurvey(goal, viable, spec, input.model, comparingFilms ? LOOKS_PER_FILM : undefined);
     const survey = exploration.survey;
     survey.probe = null;
     if (!survey.done) {
@@ -109,7 +112,12 @@ function dateStep(
     survey.found.set(slotKey(theater, soonest), { theater, date: soonest, value, priced: true });
     return dateStep(survey, theater, spec, viable, dead, moves);
   }
-  const date = (survey.dates.get(theater) ?? []).find((d) => !survey.found.has(slotKey(theater, d)) && !dead.has(d));
+  // A day that led nowhere (no showtime fits there) is looked at: nothing is to be found there.
+  for (const d of survey.dates.get(theater) ?? []) {
+    if (dead.has(d) && !survey.found.has(slotKey(theater, d)))
+      survey.found.set(slotKey(theater, d), { theater, date: d, value: Number.NaN, priced: false });
+  }
+  const date = (survey.dates.get(theater) ?? []).find((d) => !survey.found.has(slotKey(theater, d)));
   if (date) return moves.selectOrNext(date, `${survey.labels.get(date)} at ${here}: looking at its showtimes`);
   // Every day to look at here is seen (or led nowhere): another theater, or the best found.
   if (!nextToSurvey(survey, new Set())) {
@@ -180,6 +188,9 @@ function timeStep(
     }
   }
   if (!survey.done) return undefined;
+  // Films are being compared: this one's best is noted, and the next film is looked at.
+  const otherFilm = filmSearched(input, survey, moves);
+  if (otherFilm) return otherFilm;
   const seen = survey.found.get(key);
   const here = seen && repriced(seen, survey.prices);
   // The last list's format may have no known price yet: book here, and compare on the ticket stage.

@@ -95,6 +95,8 @@ export interface Survey {
   /** Labels of theaters and days, for the reasons the agent gives. */
   labels: Map<string, string>;
   done: boolean;
+  /** At most this many lists ({@link MAX_LOOKS}, fewer while films are compared). */
+  maxLooks: number;
 }
 
 export const slotKey = (theater: string, date: string) => `${theater}@${date}`;
@@ -152,6 +154,8 @@ export function startSurvey(
   options: readonly RankedOption[],
   spec?: UiSpec,
   model?: PreferenceModel,
+  /** Films are being compared: this film gets fewer lists, and even one theater is looked at. */
+  maxLooks?: number,
 ): Survey {
   let ordered = options.filter((o) => !model || !spec || mayShowFormat(spec, o.itemId, model));
   if (goal === 'cheapest' && spec) {
@@ -172,8 +176,12 @@ export function startSurvey(
     probes: 0,
     rebooked: false,
     labels: new Map(candidates.map((o) => [o.itemId, o.label])),
-    // One theater still has days to compare for the cheapest and a time window.
-    done: candidates.length === 0 || (candidates.length < 2 && (goal === 'earliest' || goal === 'latest')),
+    // One theater still has days to compare for the cheapest and a time window; while films are
+    // compared, its showing is still to be noted.
+    done:
+      candidates.length === 0 ||
+      (maxLooks === undefined && candidates.length < 2 && (goal === 'earliest' || goal === 'latest')),
+    maxLooks: maxLooks ?? MAX_LOOKS,
   };
 }
 
@@ -197,7 +205,7 @@ export function nextToSurvey(
   seeing?: string,
 ): { theater: string; date?: string } | undefined {
   const looked = survey.found.size + (seeing && !survey.found.has(seeing) ? 1 : 0);
-  if (looked >= MAX_LOOKS) return undefined;
+  if (looked >= survey.maxLooks) return undefined;
   for (const theater of survey.candidates) {
     if (dead.has(theater)) continue;
     const dates = survey.dates.get(theater);

@@ -86,7 +86,7 @@ const YOUNG_WORDS = /^(?:little (?:girl|boy|one)s?|boys?|girls?|lads?|lass(?:es)
 /** Children of someone, of any age: a child's ticket when the message speaks of kids ("for the kids"). */
 const OFFSPRING_WORDS = /^(?:sons?|daughters?|nephews?|nieces?|grandsons?|granddaughters?)$/i;
 /** A message that speaks of kids: the sons and daughters in it are children. */
-const KIDS_SAID = /\b(?:kids?|children|child|family|kid[- ]friendly|little ones|school)\b/i;
+const KIDS_SAID = /\b(?:kids|children|family|kid[- ]friendly|little ones|for the kid)\b/i;
 
 const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
   [`(?:party|group) of\\s+(${SPELLED_OR_DIGITS})`, total(1)],
@@ -260,7 +260,9 @@ export const partyRule: Rule = (scan) => {
   }
   if (found.length === 0) return [];
   found.sort((a, b) => a.hit.start - b.hit.start);
-  if (KIDS_SAID.test(scan.original)) {
+  // A child counted by type ("add a child ticket") is the son or niece named, not one more.
+  const typedChild = found.some(({ piece }) => piece.type === 'typed' && piece.ticket === 'child');
+  if (KIDS_SAID.test(scan.original) && !typedChild) {
     for (const { piece } of found) {
       if (piece.type === 'person' && piece.offspring && !piece.ticket && piece.ages.length === 0)
         piece.ticket = 'child';

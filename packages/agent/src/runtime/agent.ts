@@ -8,7 +8,7 @@ import { unsafeBecause } from '../policies/safety.ts';
 import { fromStory } from '../preferences/index.ts';
 import { Acting } from './acting.ts';
 import type { AgentOptions, AgentPhase, AgentResult, Instruction, InstructionResult } from './agent-options.ts';
-import { ChatQuestion, offerAlternatives, submitDeclined } from './asking.ts';
+import { ChatQuestion, goingBackLine, offerAlternatives, submitDeclined } from './asking.ts';
 import { HostView } from './host-view.ts';
 import { type Heard, Listening } from './listening.ts';
 import { RelayClient, type RelayEvent } from './relay-client.ts';
@@ -277,6 +277,7 @@ export class Agent {
         this.say(text);
         return { status: 'declined', message: text, toolCalls: this.acting.toolCalls };
       }
+      this.sayWhyGoingBack(plan);
       const outcome = await this.acting.act(plan, stateTimeoutMs, this.current?.observer);
       const overrun = this.request.overrun(
         this.acting.toolCalls,
@@ -399,6 +400,17 @@ export class Agent {
     this.request.open(this.acting.toolCalls);
     this.exploration = freshExploration(true);
     this.pendingReplies.push(`I am back, and I will carry on with what you asked. ${summary}`);
+  }
+
+  /** The first time the page goes back for a request, one short line in the chat says why. */
+  private sayWhyGoingBack(plan: NavigationPlan): void {
+    const action = plan.nextAction;
+    if (action.type !== 'tool.call' || action.toolName !== 'prev' || this.request.toldGoingBack) return;
+    this.request.toldGoingBack = true;
+    const goal = this.exploration.films?.goal ?? this.exploration.survey?.goal;
+    const comparing =
+      goal === undefined ? null : goal === 'window' ? 'showing at the time you prefer' : `${goal} showing`;
+    this.say(goingBackLine(comparing, action.reason));
   }
 
   /** The greeting, said once, when nothing has been asked yet. */

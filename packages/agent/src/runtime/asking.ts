@@ -123,3 +123,15 @@ export function bookingSummary(summary: BookingSummary | undefined): string {
       .join('; '),
   ].join('\n');
 }
+
+/**
+ * The one short chat line the agent says the first time it goes back on the page for a request, so
+ * the participant knows why the page moves backwards: comparing showtimes for a wish about the whole
+ * booking, or leaving a choice that did not work out (the first sentence of the planner's reason).
+ */
+export function goingBackLine(comparing: string | null, reason: string): string {
+  if (comparing)
+    return `To find the ${comparing}, I am comparing a few options, so the page will go back and forth for a moment.`;
+  const first = /^.*?[.!?](?=\s|$)/.exec(reason.trim())?.[0] ?? reason.trim();
+  return `Going back a step: ${first.length > 160 ? `${first.slice(0, 157)}…` : first}`;
+}

@@ -28,12 +28,15 @@ export function callBudget(seats: number): number {
 export class CurrentRequest {
   /** Someone asked for a booking that is not done yet. */
   active = false;
+  /** The participant was told why the page goes back (once a request). */
+  toldGoingBack = false;
   private callsAtStart = 0;
   private readonly visits = new Map<string, number>();
 
   /** A request starts (or a new message changes it): its bounds count from here. */
   open(callsNow: number): void {
     this.active = true;
+    this.toldGoingBack = false;
     this.callsAtStart = callsNow;
     this.visits.clear();
   }

@@ -14,8 +14,8 @@ import type { OptionStage, PreferenceModel, RankedOption, StageDecision, Verdict
  * ticket quantities, or the go-ahead to confirm; or a dead-end naming the constraints that rule
  * everything out. Pure: the same spec and model always give the same decision.
  */
-export function decideStage(spec: UiSpec, model: PreferenceModel): StageDecision {
-  const earlier = earlierChoiceBreaks(spec, model);
+export function decideStage(spec: UiSpec, model: PreferenceModel, chosenMovie?: Item): StageDecision {
+  const earlier = earlierChoiceBreaks(spec, model, chosenMovie);
   if (earlier) return earlier;
   switch (spec.stage) {
     case 'movie':
@@ -35,15 +35,19 @@ export function decideStage(spec: UiSpec, model: PreferenceModel): StageDecision
 /**
  * A choice made on an earlier stage that breaks a wish (one the participant said after it was
  * made): a dead-end sent back to the earliest such stage, so the agent does not book on past it.
+ * The summary shows a film's title only; its genres and ratings are judged on the film's item as
+ * the movie stage showed it (`chosenMovie`), when the agent saw it.
  */
-function earlierChoiceBreaks(spec: UiSpec, model: PreferenceModel): StageDecision | null {
+function earlierChoiceBreaks(spec: UiSpec, model: PreferenceModel, chosenMovie?: Item): StageDecision | null {
   const booking = spec.state.booking;
   if (!booking) return null;
   const here = STAGES.indexOf(spec.stage);
+  const movie = chosenMovie && chosenMovie.id === booking.movie?.id ? chosenMovie : undefined;
   const failing = model.hard.flatMap((constraint) => {
-    const decidedAt = DECIDED_AT[constraint.kind];
+    const byFilm = movie && FILM_KINDS.includes(constraint.kind);
+    const decidedAt = byFilm ? 'movie' : DECIDED_AT[constraint.kind];
     if (!decidedAt || STAGES.indexOf(decidedAt) >= here) return [];
-    const verdict = judgeBooking(constraint, booking);
+    const verdict = byFilm && movie ? judgeOption('movie', constraint, movie) : judgeBooking(constraint, booking);
     return verdict && !verdict.ok ? [{ constraint, detail: verdict.detail, decidedAt }] : [];
   });
   const first = failing.map((f) => f.decidedAt).sort((a, b) => STAGES.indexOf(a) - STAGES.indexOf(b))[0];
@@ -56,6 +60,9 @@ function earlierChoiceBreaks(spec: UiSpec, model: PreferenceModel): StageDecisio
     backTo: first,
   };
 }
+
+/** What a film is, which the booking summary does not show: judged on the film's own item. */
+const FILM_KINDS: readonly HardConstraint['kind'][] = ['genre', 'rating', 'ageRating'];
 
 interface Judged {
   item: Item;

@@ -1,0 +1,153 @@
+import type { UiSpec } from '@usher/protocol';
+import type { PlannerInput } from './deterministic.ts';
+import type { NavigationPlan } from './plan.ts';
+import type { RankedOption } from './solver/index.ts';
+import { bestSurveyed, describe, type Finding, type Survey, type SurveyGoal, surveyGoal } from './survey.ts';
+import type { SurveyMoves } from './survey-step.ts';
+
+/*
+ * The search across films. A wish the showtime decides ("the earliest comedy on Saturday", "the
+ * cheapest thriller", "something this evening") is a wish about the whole booking, not about the
+ * first film that fits: the movie stage shows no showtimes, so choosing the film first and applying
+ * the wish inside it books the earliest showing of one comedy, not the earliest comedy. When no
+ * film is named and several fit, the planner runs the search across theaters and days (survey.ts)
+ * for each of the best few films in turn, each with a smaller share of lists, notes the best
+ * showing of each, then goes back and books the best of all. When a film has no showing that fits,
+ * the usual backtracking leaves it (it is marked tried) and the search goes on with the next.
+ */
+
+/** At most this many films are compared. */
+export const MAX_FILMS = 3;
+/** Showtime lists looked at for each film while films are compared (survey.ts looks at up to eight for one film). */
+export const LOOKS_PER_FILM = 4;
+
+export interface FilmSurvey {
+  goal: SurveyGoal;
+  /** Film item ids to compare, best first by the solver. */
+  candidates: string[];
+  labels: Map<string, string>;
+  /** Each film's search across theaters and days, kept so the chosen film's is followed to its best. */
+  surveys: Map<string, Survey | null>;
+  /** Each film's best showing found (undefined: nothing fitted). */
+  results: Map<string, Finding | undefined>;
+  /** The film whose showtimes are being looked at. */
+  current: string | null;
+  /** The search has left the movie stage with `current` (its theaters were reached). */
+  away: boolean;
+  done: boolean;
+}
+
+/**
+ * Whether the films are to be compared: a wish the showtime decides, no single film named (and
+ * none ranked by rating, which the movie stage decides itself), and more than one film that fits.
+ */
+export function filmSurveyGoal(input: PlannerInput, viable: readonly RankedOption[]): SurveyGoal | null {
+  if (input.mode !== 'autopilot' || viable.length < 2) return null;
+  const { model } = input;
+  const title = model.hard.find((c) => c.kind === 'title');
+  if (title?.kind === 'title' && (title.is?.length ?? 0) > 0) return null;
+  if (model.soft.some((c) => c.kind === 'highestRated' || (c.kind === 'title' && (c.is?.length ?? 0) > 0))) return null;
+  return surveyGoal(model);
+}
+
+const better = (goal: SurveyGoal, a: number, b: number) => (goal === 'latest' ? a > b : a < b);
+
+/** The film with the best showing found, in the solver's order when two are as good. */
+export function bestFilm(films: FilmSurvey): { film: string; finding: Finding } | undefined {
+  let best: { film: string; finding: Finding } | undefined;
+  for (const film of films.candidates) {
+    const finding = films.results.get(film);
+    if (!finding || Number.isNaN(finding.value)) continue;
+    if (!best || better(films.goal, finding.value, best.finding.value)) best = { film, finding };
+  }
+  return best;
+}
+
+/**
+ * The movie stage during the search: the next film to look at, or the best one found. Undefined
+ * when no search across films runs (the stage is decided as usual).
+ */
+export function filmSurveyStep(
+  input: PlannerInput,
+  spec: UiSpec,
+  viable: readonly RankedOption[],
+  dead: ReadonlySet<string>,
+  moves: SurveyMoves,
+): NavigationPlan | undefined {
+  const { exploration } = input;
+  const goal = filmSurveyGoal(input, viable);
+  if (spec.stage !== 'movie' || !goal) return undefined;
+  let films = exploration.films;
+  if (!films || films.goal !== goal) {
+    const candidates = viable.slice(0, MAX_FILMS);
+    films = {
+      goal,
+      candidates: candidates.map((o) => o.itemId),
+      labels: new Map(candidates.map((o) => [o.itemId, o.label])),
+      surveys: new Map(),
+      results: new Map(),
+      current: null,
+      away: false,
+      done: false,
+    };
+    exploration.films = films;
+  }
+  // Back from a film: keep what its search found (a film that led nowhere is marked tried, and found nothing).
+  if (films.current && films.away && !films.results.has(films.current) && !films.done) {
+    const survey = exploration.survey;
+    films.surveys.set(films.current, survey);
+    films.results.set(films.current, survey ? bestSurveyed(survey) : undefined);
+  }
+  if (!films.done) {
+    const next = films.candidates.find((film) => !films.results.has(film) && !dead.has(film));
+    if (next) {
+      films.current = next;
+      films.away = false;
+      exploration.survey = films.surveys.get(next) ?? null;
+      return moves.selectOrNext(
+        next,
+        `${films.labels.get(next)}: looking at its showtimes, to compare ${films.candidates.length} films for the ${goalWords(goal)}`,
+      );
+    }
+    films.done = true;
+  }
+  const best = bestFilm(films);
+  if (!best || dead.has(best.film)) return undefined;
+  films.current = best.film;
+  films.away = false;
+  exploration.survey = films.surveys.get(best.film) ?? null;
+  const compared = [...films.results.values()].filter(Boolean).length;
+  return moves.selectOrNext(
+    best.film,
+    `${films.labels.get(best.film)}: ${describe(goal, best.finding)}, the best of the ${compared} films I compared`,
+  );
+}
+
+/**
+ * On the time stage, once the film on screen has been searched: while films remain to compare,
+ * note its best and go back to the movie stage (saying why). Undefined otherwise.
+ */
+export function filmSearched(input: PlannerInput, survey: Survey, moves: SurveyMoves): NavigationPlan | undefined {
+  const films = input.exploration.films;
+  if (!films || films.done || !films.current || films.results.has(films.current)) return undefined;
+  const film = films.current;
+  films.surveys.set(film, survey);
+  const finding = bestSurveyed(survey);
+  films.results.set(film, finding);
+  if (!films.candidates.some((f) => !films.results.has(f))) return undefined;
+  const said = finding ? describe(films.goal, finding) : 'no showing fits';
+  return moves.back('movie', `${films.labels.get(film)}: ${said}; comparing another film.`);
+}
+
+function goalWords(goal: SurveyGoal): string {
+  switch (goal) {
+    case 'earliest':
+      return 'earliest showing';
+    case 'latest':
+      return 'latest showing';
+    case 'cheapest':
+      return 'cheapest showing';
+    case 'window':
+      return 'showing at the time you prefer';
+  }
+}
