@@ -24,7 +24,7 @@ const isNodeBuiltin = (spec: string) => spec.startsWith('node:') || ['fs', 'path
 /** Package boundaries (STYLE.md): what runs in a browser never loads Node, and nothing reaches into the server. */
 describe('package boundaries', () => {
   const browserSafe = [
-    ...sourceFiles(join(root, 'packages/protocol/src')).filter((f) => !f.includes('/src/node/')),
+    ...sourceFiles(join(root, 'packages/protocol/src')).filter((f) => !f.includes('/relay/node/')),
     ...sourceFiles(join(root, 'packages/booking/src')),
     ...sourceFiles(join(root, 'packages/web/src')).filter((f) => !f.includes('/e2e/')),
   ];
