@@ -1,4 +1,5 @@
 import { relayJsonSchemas } from './relay/json-schemas.ts';
+import { stdioJsonSchemas } from './stdio/json-schemas.ts';
 
 /**
  * Every JSON Schema published beside the contracts, by its path under `schemas/`. The files are
@@ -6,7 +7,7 @@ import { relayJsonSchemas } from './relay/json-schemas.ts';
  * `npm run schemas`).
  */
 export function publishedSchemas(): Record<string, unknown> {
-  const contracts = { relay: relayJsonSchemas() };
+  const contracts = { relay: relayJsonSchemas(), stdio: stdioJsonSchemas() };
   return Object.fromEntries(
     Object.entries(contracts).flatMap(([dir, files]) =>
       Object.entries(files).map(([file, schema]) => [`${dir}/${file}`, schema]),
