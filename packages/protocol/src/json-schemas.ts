@@ -1,5 +1,6 @@
 import { relayJsonSchemas } from './relay/json-schemas.ts';
 import { stdioJsonSchemas } from './stdio/json-schemas.ts';
+import { syncJsonSchemas } from './sync/json-schemas.ts';
 
 /**
  * Every JSON Schema published beside the contracts, by its path under `schemas/`. The files are
@@ -7,7 +8,7 @@ import { stdioJsonSchemas } from './stdio/json-schemas.ts';
  * `npm run schemas`).
  */
 export function publishedSchemas(): Record<string, unknown> {
-  const contracts = { relay: relayJsonSchemas(), stdio: stdioJsonSchemas() };
+  const contracts = { relay: relayJsonSchemas(), stdio: stdioJsonSchemas(), sync: syncJsonSchemas() };
   return Object.fromEntries(
     Object.entries(contracts).flatMap(([dir, files]) =>
       Object.entries(files).map(([file, schema]) => [`${dir}/${file}`, schema]),
