@@ -4,12 +4,24 @@ import { describe, expect, it } from 'vitest';
 
 const root = new URL('..', import.meta.url).pathname;
 
-function sourceFiles(dir: string): string[] {
+function sourceFiles(dir: string, { tests = false } = {}): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : sourceFiles(path);
-    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [path] : [];
+    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : sourceFiles(path, { tests });
+    return /\.tsx?$/.test(entry.name) && (tests || !/\.test\.tsx?$/.test(entry.name)) ? [path] : [];
   });
+}
+
+/** The files of `dir`, tests included, that import a module of one of `packages`. */
+function importersOf(dir: string, packages: string[]): string[] {
+  return sourceFiles(join(root, dir), { tests: true })
+    .filter((f) => importsOf(f).some((s) => packages.some((p) => s === p || s.startsWith(`${p}/`))))
+    .map((f) => relative(root, f));
+}
+
+function dependenciesOf(pkg: string): string[] {
+  const manifest = JSON.parse(readFileSync(join(root, 'packages', pkg, 'package.json'), 'utf8'));
+  return Object.keys({ ...manifest.dependencies, ...manifest.devDependencies });
 }
 
 function importsOf(file: string): string[] {
@@ -24,7 +36,7 @@ const isNodeBuiltin = (spec: string) => spec.startsWith('node:') || ['fs', 'path
 /** Package boundaries (STYLE.md): what runs in a browser never loads Node, and nothing reaches into the server. */
 describe('package boundaries', () => {
   const browserSafe = [
-    ...sourceFiles(join(root, 'packages/protocol/src')).filter((f) => !f.includes('/src/node/')),
+    ...sourceFiles(join(root, 'packages/protocol/src')).filter((f) => !f.includes('/relay/node/')),
     ...sourceFiles(join(root, 'packages/booking/src')),
     ...sourceFiles(join(root, 'packages/web/src')).filter((f) => !f.includes('/e2e/')),
   ];
@@ -59,6 +71,18 @@ describe('package boundaries', () => {
       ),
     );
     expect(offenders.map((f) => relative(root, f))).toEqual([]);
+  });
+
+  it('keeps the terminal UI on the stdio contract: nothing of the runtime or the agent, in its code or its package.json', () => {
+    expect(sourceFiles(join(root, 'packages/tui/src')).length).toBeGreaterThan(0);
+    expect(importersOf('packages/tui/src', ['@usher/runtime', '@usher/agent'])).toEqual([]);
+    expect(dependenciesOf('tui').filter((d) => ['@usher/runtime', '@usher/agent'].includes(d))).toEqual([]);
+  });
+
+  it('keeps the runtime independent of the orchestrator (both speak @usher/protocol/sync)', () => {
+    expect(sourceFiles(join(root, 'packages/runtime/src')).length).toBeGreaterThan(0);
+    expect(importersOf('packages/runtime/src', ['@usher/orchestrator'])).toEqual([]);
+    expect(dependenciesOf('runtime')).not.toContain('@usher/orchestrator');
   });
 
   it('keeps DuckDB inside the export package', () => {

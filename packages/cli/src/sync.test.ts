@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ORBITAL_IMAX_PAIR } from '@usher/agent/testing';
 import { checkBooking, defaultScenario } from '@usher/booking';
-import { decodeAgentEvent, SYNC_PATH, type SyncAgentEvent } from '@usher/orchestrator/protocol';
+import { decodeAgentEvent, SYNC_PATH, type SyncAgentEvent } from '@usher/protocol/sync';
 import { startTestServer } from '@usher/server/testing';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { type WebSocket, WebSocketServer } from 'ws';

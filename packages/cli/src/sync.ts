@@ -1,5 +1,5 @@
 import { createLlmPlanner, llmConfigFromEnv } from '@usher/agent';
-import { SYNC_PATH } from '@usher/orchestrator/protocol';
+import { SYNC_PATH } from '@usher/protocol/sync';
 import { HostRunEngine, SyncAgent } from '@usher/runtime';
 import { InvalidArgumentError } from 'commander';
 import { tokenFrom } from './orchestrator.ts';

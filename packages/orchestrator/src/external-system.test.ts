@@ -1,9 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type ChatMessage, ChatMessageSchema, type SyncAgentEvent } from '@usher/protocol/sync';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ExternalSystem, type SyncRequestError } from './external-system.ts';
-import { type ChatMessage, ChatMessageSchema, type SyncAgentEvent } from './protocol.ts';
 
 const dirs: string[] = [];
 const systems: ExternalSystem[] = [];

@@ -5,7 +5,7 @@ import {
   encodeChatMessage,
   type SyncAgentEvent,
   type SyncEventOf,
-} from './protocol.ts';
+} from '@usher/protocol/sync';
 import { Journal } from './state/journal.ts';
 import type { JournalRecord } from './state/records.ts';
 import type { Interaction, Session, SessionStore } from './state/store.ts';

@@ -3,8 +3,10 @@
  * (specs/external-sync-websocket.md): {@link ExternalSystem}, a library that owns sessions, their
  * thread mapping and their interactions in a durable journal, and {@link startOrchestrator}, the
  * reference orchestrator (`usher orchestrator`) that serves agents and an HTTP API around it.
- * The protocol's schemas are also at `@usher/orchestrator/protocol`, for the agent side.
+ * The protocol's frames are at `@usher/protocol/sync`, shared with the agent side.
  */
+
+export * from '@usher/protocol/sync';
 export {
   AgentConnection,
   type AgentInfo,
@@ -16,7 +18,6 @@ export {
   type SessionView,
   SyncRequestError,
 } from './external-system.ts';
-export * from './protocol.ts';
 export {
   type OrchestratorOptions,
   OrchestratorStartupError,

@@ -1,5 +1,5 @@
 import type { PreferenceModel } from '@usher/agent';
-import type { AgentEvent } from './events.ts';
+import type { AgentEvent } from '@usher/protocol/stdio';
 
 /**
  * A conversation with the agent: a stdio session or an external-sync thread. Its wishes carry from

@@ -1,10 +1,9 @@
 import { ORBITAL_IMAX_PAIR } from '@usher/agent/testing';
 import { checkBooking, defaultScenario } from '@usher/booking';
+import { type AgentEvent, AgentEventSchema } from '@usher/protocol/stdio';
 import { startTestServer } from '@usher/server/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Conversation, RunOutcome, RunQuestions } from './engine.ts';
-import type { AgentEvent } from './events.ts';
-import { AgentEventSchema } from './events.ts';
 import { HostRunEngine } from './host-engine.ts';
 
 const ORBITAL = ORBITAL_IMAX_PAIR.text;

@@ -12,8 +12,8 @@ import {
   type PerceivedContext,
   planNext,
 } from '@usher/agent';
+import type { AgentEvent } from '@usher/protocol/stdio';
 import type { RunEngine, RunOutcome, RunRequest } from './engine.ts';
-import type { AgentEvent } from './events.ts';
 
 export const DEFAULT_STALL_TIMEOUT_MS = 5 * 60_000;
 

@@ -12,7 +12,7 @@ import {
   SERVER_NOTIFICATIONS,
   SERVER_REQUESTS,
   type ServerMethod,
-} from '@usher/runtime';
+} from '@usher/protocol/stdio';
 import {
   createJSONRPCErrorResponse,
   createJSONRPCRequest,

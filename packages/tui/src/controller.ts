@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { RpcErrorCode, type ServerCapabilities, type ServerMethod, type ServerResult } from '@usher/runtime';
+import { RpcErrorCode, type ServerCapabilities, type ServerMethod, type ServerResult } from '@usher/protocol/stdio';
 import { errorMessage, type IncomingUiRequest, RpcError, RuntimeClient } from './client.ts';
 import { parseInput } from './commands.ts';
 import { counted } from './format.ts';

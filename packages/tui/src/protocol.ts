@@ -11,13 +11,13 @@ import {
   type ServerNotificationParams,
   type ServerParams,
   type ServerResult,
-} from '@usher/runtime';
+} from '@usher/protocol/stdio';
 import type { z } from 'zod';
 
 /**
  * The client's view of the UI protocol (`specs/ui-protocol-stdio.ja.md`). The schemas are the
- * runtime's (`@usher/runtime`, one source of truth for both sides); this file adds what only a
- * client needs: telling a line's kind apart, and the answer a dismissed dialog gives.
+ * stdio contract's (`@usher/protocol/stdio`, one source of truth for both sides); this file adds
+ * what only a client needs: telling a line's kind apart, and the answer a dismissed dialog gives.
  */
 
 /** A notification the UI renders, with its validated params. */

@@ -1,4 +1,4 @@
-import type { ClientMethod, ClientParams, ClientResult, ServerResult } from '@usher/runtime';
+import type { ClientMethod, ClientParams, ClientResult, ServerResult } from '@usher/protocol/stdio';
 import { errorMessage } from './client.ts';
 import { COMMANDS, type Command } from './commands.ts';
 import type { RuntimeDiagnostics, TuiSnapshot } from './controller.ts';

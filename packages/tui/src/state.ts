@@ -1,4 +1,4 @@
-import type { AgentEvent, RunStatus } from '@usher/runtime';
+import type { AgentEvent, RunStatus } from '@usher/protocol/stdio';
 import type { RuntimeNotification } from './protocol.ts';
 
 /**

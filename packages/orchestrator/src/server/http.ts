@@ -1,9 +1,9 @@
+import { ChatMessageFields, SyncIdSchema } from '@usher/protocol/sync';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
 import { type ExternalSystem, type RequestErrorCode, SyncRequestError } from '../external-system.ts';
-import { ChatMessageFields, SyncIdSchema } from '../protocol.ts';
 import { bearerCheck } from './bearer.ts';
 
 const CreateSessionBody = z.strictObject({});

@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SYNC_PATH } from '@usher/protocol/sync';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SYNC_PATH } from '../protocol.ts';
 import { OrchestratorStartupError, startOrchestrator } from './server.ts';
 
 const dirs: string[] = [];

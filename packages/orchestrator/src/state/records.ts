@@ -1,5 +1,5 @@
+import { SyncIdSchema } from '@usher/protocol/sync';
 import { z } from 'zod';
-import { SyncIdSchema } from '../protocol.ts';
 
 const At = z.iso.datetime();
 

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import type { ConfigError } from '@usher/protocol/stdio';
 import { z } from 'zod';
 import { describeIssues } from '../stdio/errors.ts';
-import type { ConfigError } from '../stdio/protocol.ts';
 
 /*
  * MCP server configuration (DESIGN.md `mcp.list`): the common `{"mcpServers": {<id>: …}}` format,

@@ -3,8 +3,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ConfigError, McpServerInfo, McpServerState } from '@usher/protocol/stdio';
 import { messageOf } from '../stdio/errors.ts';
-import type { ConfigError, McpServerInfo, McpServerState } from '../stdio/protocol.ts';
 import type { McpConfig, McpConnectSpec, McpServerConfig } from './config.ts';
 
 export interface McpRegistryOptions {

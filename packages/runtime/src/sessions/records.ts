@@ -1,6 +1,6 @@
 import { ConstraintSchema, HardConstraintSchema } from '@usher/booking';
+import { AgentEventSchema } from '@usher/protocol/stdio';
 import { z } from 'zod';
-import { AgentEventSchema } from '../events.ts';
 
 /*
  * The records of a session file (`<sessions dir>/<session id>.jsonl`, one record a line), in the

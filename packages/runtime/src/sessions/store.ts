@@ -12,8 +12,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import type { PreferenceModel } from '@usher/agent';
-import type { AgentEvent } from '../events.ts';
-import type { SessionSummary, TerminalRunStatus } from '../stdio/protocol.ts';
+import type { AgentEvent, SessionSummary, TerminalRunStatus } from '@usher/protocol/stdio';
 import { type EventRecord, type SessionRecord, SessionRecordSchema } from './records.ts';
 
 /** One run as stored: its input, its events in `seq` order and how it ended (absent when it never did). */

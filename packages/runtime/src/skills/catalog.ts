@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseSkill } from '@usher/agent';
-import type { ConfigError, SkillInfo, SkillsListResult } from '../stdio/protocol.ts';
+import type { ConfigError, SkillInfo, SkillsListResult } from '@usher/protocol/stdio';
 
 /** One folder of skills: `<dir>/<skill>/SKILL.md`. */
 export interface SkillFolder {

@@ -1,6 +1,6 @@
+import { RpcErrorCode } from '@usher/protocol/stdio';
 import { JSONRPCErrorException } from 'json-rpc-2.0';
 import type { z } from 'zod';
-import { RpcErrorCode } from './protocol/envelope.ts';
 
 /**
  * An error the runtime answers a request with: a code of the protocol (spec §9, JSON-RPC 2.0)

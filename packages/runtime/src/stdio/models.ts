@@ -6,9 +6,9 @@ import {
   type llmConfigFromEnv,
   planNext,
 } from '@usher/agent';
+import type { ModelListResult, ModelSetResult } from '@usher/protocol/stdio';
 import type { McpRegistry } from '../mcp/registry.ts';
 import { messageOf, RpcError } from './errors.ts';
-import type { ModelListResult, ModelSetResult } from './protocol.ts';
 
 type LlmConfig = NonNullable<ReturnType<typeof llmConfigFromEnv>>;
 

@@ -1,6 +1,17 @@
 import type { Readable, Writable } from 'node:stream';
 import { exceedsDepth, MAX_JSON_DEPTH } from '@usher/protocol';
 import {
+  RpcErrorCode,
+  type RpcErrorObject,
+  RpcResponseSchema,
+  SERVER_NOTIFICATIONS,
+  SERVER_REQUESTS,
+  type ServerMethod,
+  type ServerNotification,
+  type ServerNotificationParams,
+  type ServerParams,
+} from '@usher/protocol/stdio';
+import {
   createJSONRPCErrorResponse,
   JSONRPCClient,
   JSONRPCErrorException,
@@ -11,15 +22,6 @@ import {
 } from 'json-rpc-2.0';
 import { messageOf } from './errors.ts';
 import { readLines } from './lines.ts';
-import { RpcErrorCode, type RpcErrorObject, RpcResponseSchema } from './protocol/envelope.ts';
-import {
-  SERVER_NOTIFICATIONS,
-  SERVER_REQUESTS,
-  type ServerMethod,
-  type ServerNotification,
-  type ServerNotificationParams,
-  type ServerParams,
-} from './protocol.ts';
 import { LineWriter } from './writer.ts';
 
 /** What a handler may do besides answering. */

@@ -1,9 +1,8 @@
+import type { AgentEvent, RunStatus, TerminalRunStatus } from '@usher/protocol/stdio';
 import type { Conversation, RunEngine, RunOutcome, RunQuestions } from '../engine.ts';
-import type { AgentEvent } from '../events.ts';
 import type { SessionFile } from '../sessions/store.ts';
 import { messageOf } from './errors.ts';
 import type { RpcPeer } from './peer.ts';
-import type { RunStatus, TerminalRunStatus } from './protocol.ts';
 
 export interface StdioRunDeps {
   peer: RpcPeer;

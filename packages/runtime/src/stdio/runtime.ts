@@ -2,14 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import type { Conversation, RunEngine, RunQuestions } from '../engine.ts';
-import type { McpRegistry } from '../mcp/registry.ts';
-import { planReplay } from '../sessions/history.ts';
-import type { SessionFile, SessionStore } from '../sessions/store.ts';
-import type { SkillCatalog } from '../skills/catalog.ts';
-import { parseParams, RpcError } from './errors.ts';
-import type { PlannerChoice } from './models.ts';
-import { type Handler, RpcPeer } from './peer.ts';
 import {
   CLIENT_REQUESTS,
   type ClientMethod,
@@ -18,7 +10,15 @@ import {
   PROTOCOL_VERSION,
   type UiCapabilities,
   type UiContext,
-} from './protocol.ts';
+} from '@usher/protocol/stdio';
+import type { Conversation, RunEngine, RunQuestions } from '../engine.ts';
+import type { McpRegistry } from '../mcp/registry.ts';
+import { planReplay } from '../sessions/history.ts';
+import type { SessionFile, SessionStore } from '../sessions/store.ts';
+import type { SkillCatalog } from '../skills/catalog.ts';
+import { parseParams, RpcError } from './errors.ts';
+import type { PlannerChoice } from './models.ts';
+import { type Handler, RpcPeer } from './peer.ts';
 import { StdioRun } from './run.ts';
 import { UiRequests } from './ui-requests.ts';
 

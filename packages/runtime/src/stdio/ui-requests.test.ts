@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
+import type { UiCapabilities } from '@usher/protocol/stdio';
 import { describe, expect, it } from 'vitest';
 import { RpcPeer } from './peer.ts';
-import type { UiCapabilities } from './protocol.ts';
 import { UiRequests } from './ui-requests.ts';
 
 /*

@@ -1,4 +1,3 @@
-import type { PeerAnswer, RpcPeer } from './peer.ts';
 import {
   RpcErrorCode,
   SERVER_REQUESTS,
@@ -7,7 +6,8 @@ import {
   type ServerResult,
   type UiCapabilities,
   type UiPickItem,
-} from './protocol.ts';
+} from '@usher/protocol/stdio';
+import type { PeerAnswer, RpcPeer } from './peer.ts';
 
 /** The run a question belongs to: its id goes into the request, its signal withdraws it. */
 export interface QuestionRun {

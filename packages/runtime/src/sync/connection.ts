@@ -1,4 +1,4 @@
-import { MAX_SYNC_FRAME_BYTES } from '@usher/orchestrator/protocol';
+import { MAX_SYNC_FRAME_BYTES } from '@usher/protocol/sync';
 import WebSocket from 'ws';
 
 export interface SyncConnectionOptions {

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { EMPTY_MODEL } from '@usher/agent';
+import { exceedsDepth, MAX_JSON_DEPTH } from '@usher/protocol';
 import {
   ChatMessageFields,
   CommandEnvelopeSchema,
   encodeEvent,
   type SyncAgentEvent,
   unixSeconds,
-} from '@usher/orchestrator/protocol';
-import { exceedsDepth, MAX_JSON_DEPTH } from '@usher/protocol';
+} from '@usher/protocol/sync';
 import type { Conversation, RunEngine, RunOutcome } from '../engine.ts';
 import { SyncConnection } from './connection.ts';
 import { type FrameSlot, RequestLedger } from './ledger.ts';

@@ -1,6 +1,6 @@
 // @jsxRuntime automatic
 // @jsxImportSource react
-import type { ServerResult } from '@usher/runtime';
+import type { ServerResult } from '@usher/protocol/stdio';
 import { Box, Text, useInput } from 'ink';
 import TextInput from 'ink-text-input';
 import { useSyncExternalStore } from 'react';

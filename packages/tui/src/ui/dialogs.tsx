@@ -1,6 +1,6 @@
 // @jsxRuntime automatic
 // @jsxImportSource react
-import type { ServerParams, ServerResult } from '@usher/runtime';
+import type { ServerParams, ServerResult } from '@usher/protocol/stdio';
 import { Box, Text, useInput } from 'ink';
 import TextInput from 'ink-text-input';
 import type { ReactNode } from 'react';

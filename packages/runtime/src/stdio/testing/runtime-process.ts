@@ -2,8 +2,8 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type RpcMessage, RpcMessageSchema } from '@usher/protocol/stdio';
 import { onTestFinished } from 'vitest';
-import { type RpcMessage, RpcMessageSchema } from '../protocol.ts';
 
 /*
  * Test support: the real `usher runtime --stdio` as a child process, spoken to in NDJSON. Every

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { capText, MAX_ERROR_TEXT } from './bounds.ts';
+import { capText, MAX_ERROR_TEXT } from '../bounds.ts';
 
 /**
  * The error codes of external-agent-protocol §5, used as DESIGN.md assigns them:

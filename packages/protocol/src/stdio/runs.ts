@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AgentEventSchema } from '../../events.ts';
+import { AgentEventSchema } from './events.ts';
 
 /* The run model (ui-protocol-stdio §5): `run.start`, `run.cancel` and the runtime's notifications about a run. */
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import type { ErrorCode } from '../errors.ts';
 
-const FIXTURES = new URL('../../fixtures/', import.meta.url);
+const FIXTURES = new URL('../../../fixtures/relay/', import.meta.url);
 
 export interface AcceptedFixture {
   /** `<type>/<name>.json` */
@@ -19,7 +19,7 @@ export interface RejectedFixture {
 }
 
 /**
- * The golden corpus (`fixtures/`): messages every side must accept, one folder per type, and
+ * The golden corpus (`fixtures/relay/`): messages every side must accept, one folder per type, and
  * frames every side must refuse with a given code. Tests of the relay, the hosts and the agent
  * load it, so they all hold the same line.
  */

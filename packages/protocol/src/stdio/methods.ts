@@ -8,7 +8,7 @@ import {
   ModelSetResultSchema,
   SkillsListParamsSchema,
   SkillsListResultSchema,
-} from './protocol/catalogs.ts';
+} from './catalogs.ts';
 import {
   AgentEventNotifySchema,
   RunCancelParamsSchema,
@@ -19,13 +19,13 @@ import {
   RunStatusNotifySchema,
   UiContextSchema,
   UiContextUpdateResultSchema,
-} from './protocol/runs.ts';
+} from './runs.ts';
 import {
   SessionHistoryParamsSchema,
   SessionHistoryResultSchema,
   SessionListParamsSchema,
   SessionListResultSchema,
-} from './protocol/sessions.ts';
+} from './sessions.ts';
 import {
   UiCapabilitiesSchema,
   UiConfirmRequestParamsSchema,
@@ -34,19 +34,12 @@ import {
   UiPickResultSchema,
   UiPromptRequestParamsSchema,
   UiPromptResultSchema,
-} from './protocol/ui.ts';
+} from './ui.ts';
 
 /**
- * The stdio protocol between a terminal UI and the runtime (../shared/specs/ui-protocol-stdio.ja.md,
- * with the decisions of DESIGN.md): every message's schema, and the method maps both sides
- * validate against. Imports nothing from Node, so any client can use it.
+ * The handshake (`initialize`) and the method maps both sides validate against: which requests
+ * each side sends, with their params and result schemas, and the runtime's notifications.
  */
-
-export * from './protocol/catalogs.ts';
-export * from './protocol/envelope.ts';
-export * from './protocol/runs.ts';
-export * from './protocol/sessions.ts';
-export * from './protocol/ui.ts';
 
 export const ServerCapabilitiesSchema = z.looseObject({
   supports_run_cancel: z.boolean().optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { capText, exceedsDepth, holdsLoneSurrogate, MAX_ERROR_TEXT, MAX_JSON_DEPTH } from './bounds.ts';
+import { capText, exceedsDepth, holdsLoneSurrogate, MAX_ERROR_TEXT, MAX_JSON_DEPTH } from '../bounds.ts';
 import { describeZodError, type ErrorCode } from './errors.ts';
 import { isMessageType, MESSAGES, type MessageType, type PayloadInputOf, type PayloadOf } from './messages/index.ts';
 import { MAX_FRAME_BYTES, PROTOCOL_VERSION } from './version.ts';

@@ -1,11 +1,11 @@
-import { capText, exceedsDepth, MAX_JSON_DEPTH } from '@usher/protocol';
 import { z } from 'zod';
+import { capText, exceedsDepth, MAX_JSON_DEPTH } from '../bounds.ts';
 
 /**
  * The external-sync WebSocket protocol (specs/external-sync-websocket.md, with the decisions in
  * DESIGN.md "external-sync decisions"): the frames between an orchestrator (the spec's "external
  * system") and an agent (the spec's "Zed side"). Both sides import these schemas: the agent side
- * in `@usher/runtime` through the `@usher/orchestrator/protocol` subpath, which loads nothing but zod.
+ * in `@usher/runtime`, the external-system side in `@usher/orchestrator`.
  *
  * Extensions over the seed spec, each optional for a reader: `request_id` on `context_created`
  * and `message_added` (so an answer is tied to its request, not only to its session), and

@@ -1,2 +1,0 @@
-/** Node-only helpers of the wire contract (they read files), kept apart so browsers never load them. */
-export * from './corpus.ts';
