@@ -207,3 +207,22 @@ describe('dead-ends', () => {
     expect(end.summary).toContain('hidden by the current filter');
   });
 });
+
+describe('a film chosen before a new wish', () => {
+  it('is judged on its genres and ratings as the movie stage showed them, and sent back to the movie stage', () => {
+    // Night Ledger (Thriller, Crime; R) chosen, then "no thrillers, a comedy instead" on the time stage.
+    const movieStage = specOf(engineAt([]));
+    const nightLedger = movieStage.items.find((i) => i.id === 'm-night-ledger');
+    const spec = specOf(engineAt(['m-night-ledger', 't-grand', '2026-11-22']));
+    const wishes = model([{ kind: 'genre', include: ['Comedy'], exclude: ['Thriller'] }]);
+    const decision = deadEnd(decideStage(spec, wishes, nightLedger));
+    expect(decision.backTo).toBe('movie');
+    expect(decision.summary).toContain('Thriller');
+    // Without the film's item (a host the agent never saw the movie stage of), the summary alone decides.
+    expect(decideStage(spec, wishes).kind).not.toBe('dead-end');
+    // A film that fits the new wish stands.
+    const pip = movieStage.items.find((i) => i.id === 'm-pip-and-the-comet');
+    const pipSpec = specOf(engineAt(['m-pip-and-the-comet', 't-grand', '2026-11-22']));
+    expect(decideStage(pipSpec, wishes, pip).kind).toBe('options');
+  });
+});
