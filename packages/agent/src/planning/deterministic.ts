@@ -12,7 +12,7 @@ import { type SurveyMoves, surveyOnBooking, surveyStep } from './survey-step.ts'
 import { listKeyOf, selectParams } from './tool-shapes.ts';
 
 /** How far the agent explores dead ends before it stops and asks the participant to relax a wish. */
-export const MAX_BACKTRACKS = 12;
+export const MAX_BACKTRACKS = 30;
 
 /** What the agent says when nothing has been asked of it yet. */
 export const GREETING =

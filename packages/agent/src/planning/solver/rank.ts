@@ -86,13 +86,24 @@ function preference(stage: OptionStage, kind: string, item: Item, pool: readonly
   }
 }
 
+/** An amenity a wish needs, and how a theater's amenity is recognized as it. */
+interface Amenity {
+  name: string;
+  is: (advertised: string) => boolean;
+}
+const named = (name: string): Amenity => ({ name, is: (a) => a.toLowerCase() === name.toLowerCase() });
+/** Premium seats go by many names: "Recliner Seating", "Premium seats", "VIP lounge", "luxury recliners". */
+const PREMIUM_SEATING: Amenity = { name: 'premium seating', is: (a) => /recliner|premium|luxury|vip|lounge/i.test(a) };
+
 /** Amenities a theater should advertise for the wanted formats and seat kinds. */
-function wantedAmenities(model: PreferenceModel): string[] {
+function wantedAmenities(model: PreferenceModel): Amenity[] {
   const all = [...model.hard, ...model.soft];
   const formats = ofKind(all, 'format').flatMap((c) => c.is ?? []);
-  const wanted: string[] = formats.filter((f) => f !== 'Standard');
-  if (ofKind(all, 'seatKind').some((c) => c.seatKind === 'wheelchair')) wanted.push('wheelchair access');
-  return [...new Set(wanted)];
+  const wanted: Amenity[] = [...new Set(formats.filter((f) => f !== 'Standard'))].map(named);
+  const kinds = ofKind(all, 'seatKind');
+  if (kinds.some((c) => c.seatKind === 'wheelchair')) wanted.push(named('wheelchair access'));
+  if (kinds.some((c) => c.seatKind === 'premium')) wanted.push(PREMIUM_SEATING);
+  return wanted;
 }
 
 /** Scores one option of a choice stage by the soft constraints, plus hints on the theater stage. */
@@ -113,12 +124,12 @@ export function scoreOption(stage: OptionStage, item: Item, pool: readonly Item[
   }
   if (stage === 'theater') {
     const wanted = wantedAmenities(model);
-    const has = (i: Item) =>
-      wanted.filter((a) => list(i, 'amenities').some((x) => x.toLowerCase() === a.toLowerCase()));
+    const has = (i: Item) => wanted.filter((a) => list(i, 'amenities').some((x) => a.is(x)));
     const own = has(item);
     if (wanted.length > 0) score += (WEIGHTS.hint * own.length) / wanted.length;
     // Worth saying only when it sets this theater apart.
-    if (own.length > 0 && pool.some((i) => has(i).length < own.length)) notes.push(`advertises ${own.join(', ')}`);
+    if (own.length > 0 && pool.some((i) => has(i).length < own.length))
+      notes.push(`advertises ${own.map((a) => a.name).join(', ')}`);
   }
   return { score: round(score), notes };
 }

@@ -89,3 +89,19 @@ describe('a named theater', () => {
     expect(end.backTo).toBe('theater');
   });
 });
+
+describe('amenities a wish needs', () => {
+  it('puts a theater advertising recliners first for premium seats, whatever it calls them', () => {
+    const recliners = (i: { amenities?: unknown }) => (i.amenities as string[] | undefined)?.includes('recliners');
+    // A film whose theaters, in catalog order, start with one without recliners.
+    const spec = specOf(engineAt([]))
+      .items.map((film) => specOf(engineAt([film.id])))
+      .find((s) => s.items.length > 1 && !recliners(s.items[0] ?? {}) && s.items.some(recliners));
+    if (!spec) throw new Error('the default scenario has no such film');
+    const plain = ids(decideStage(spec, model([])));
+    expect(plain[0]).toBe(spec.items[0]?.id);
+    const premium = decideStage(spec, model([{ kind: 'seatKind', seatKind: 'premium' }]));
+    expect(recliners(spec.items.find((i) => i.id === ids(premium)[0]) ?? {})).toBe(true);
+    expect(premium.kind === 'options' && premium.options[0]?.reason).toContain('advertises premium seating');
+  });
+});
