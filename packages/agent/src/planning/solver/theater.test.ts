@@ -1,3 +1,4 @@
+import type { Item } from '@usher/protocol';
 import { describe, expect, it } from 'vitest';
 import { decideStage } from './decide.ts';
 import { engineAt, model, ORBITAL_1930, ORBITAL_SUNDAY, specOf } from './testing.ts';
@@ -92,16 +93,16 @@ describe('a named theater', () => {
 
 describe('amenities a wish needs', () => {
   it('puts a theater advertising recliners first for premium seats, whatever it calls them', () => {
-    const recliners = (i: { amenities?: unknown }) => (i.amenities as string[] | undefined)?.includes('recliners');
+    const recliners = (i: Item | undefined) => (i?.amenities as string[] | undefined)?.includes('recliners') === true;
     // A film whose theaters, in catalog order, start with one without recliners.
     const spec = specOf(engineAt([]))
       .items.map((film) => specOf(engineAt([film.id])))
-      .find((s) => s.items.length > 1 && !recliners(s.items[0] ?? {}) && s.items.some(recliners));
+      .find((s) => s.items.length > 1 && !recliners(s.items[0]) && s.items.some(recliners));
     if (!spec) throw new Error('the default scenario has no such film');
     const plain = ids(decideStage(spec, model([])));
     expect(plain[0]).toBe(spec.items[0]?.id);
     const premium = decideStage(spec, model([{ kind: 'seatKind', seatKind: 'premium' }]));
-    expect(recliners(spec.items.find((i) => i.id === ids(premium)[0]) ?? {})).toBe(true);
+    expect(recliners(spec.items.find((i) => i.id === ids(premium)[0]))).toBe(true);
     expect(premium.kind === 'options' && premium.options[0]?.reason).toContain('advertises premium seating');
   });
 });
