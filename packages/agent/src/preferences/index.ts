@@ -47,7 +47,8 @@ export function updatePreferences(current: PreferenceModel, text: string, contex
     };
   }
   const merged = supersedeFilm(current, merge(current, ops), ops, reading.text);
-  const questions = openQuestions(merged, reading.text, rest, current);
+  const titleRead = ops.some((op) => op.type === 'set' && op.constraint.kind === 'title');
+  const questions = openQuestions(merged, reading.text, rest, current, titleRead);
   const model = questions.length > 0 ? { ...merged, questions } : merged;
   return {
     model,

@@ -13,7 +13,16 @@ import type { Op, PreferenceModel } from './types.ts';
  * number that names the hour of a time already wished for ("11am", then "wait no 11 is too early")
  * refers back to it and is no doubt.
  */
-export function openQuestions(after: PreferenceModel, text: string, rest: string, before?: PreferenceModel): string[] {
+export function openQuestions(
+  after: PreferenceModel,
+  text: string,
+  rest: string,
+  before?: PreferenceModel,
+  titleRead = false,
+): string[] {
+  // A film named that no rule could match: ask about it rather than book another film.
+  const film = titleRead ? undefined : unknownFilm(rest);
+  if (film) return [`I could not find a film called "${film}" among the films showing. Which film do you mean?`];
   const hours = before ? hoursSaid(before) : new Set<number>();
   const partyOpen = !partyKnown(after);
   const timeOpen = ![...after.hard, ...after.soft].some((c) => c.kind === 'startTime' || c.kind === 'endTime');
@@ -103,6 +112,28 @@ function around(text: string, index: number, length: number): string {
     .filter(Boolean)
     .slice(0, 1);
   return [...before, text.slice(index, index + length), ...after].join(' ').replace(/[,.;!?]+$/, '');
+}
+
+/** Words after "see" or "watch" that name a film no rule read: "see the dark hollow tomorrow" gives "dark hollow". */
+export function unknownFilm(rest: string): string | undefined {
+  const cue = /\b(?:see|watch|seeing|watching)\s+(?:the\s+)?/gi;
+  for (const m of rest.matchAll(cue)) {
+    const after = rest.slice((m.index ?? 0) + m[0].length);
+    const words: string[] = [];
+    for (const w of after.split(/(\s+)/)) {
+      if (/^\s+$/.test(w)) {
+        // Blanked words (read by a rule) end the name: a run of several spaces.
+        if (w.length > 1 && words.length > 0) break;
+        continue;
+      }
+      const word = w.replace(/[,.;!?]+$/, '');
+      if (word === '' || FILLER.has(word.toLowerCase()) || !/^[\p{L}'-]+$/u.test(word)) break;
+      words.push(word);
+      if (word !== w || words.length === 4) break;
+    }
+    if (words.some((w) => w.length >= 3)) return words.join(' ');
+  }
+  return undefined;
 }
 
 /* Words that say nothing about the booking: left unread without doubt. */

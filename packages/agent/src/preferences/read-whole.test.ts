@@ -103,3 +103,14 @@ describe('corrections replace', () => {
     expect(both.model.hard.map((c) => c.kind)).toContain('title');
   });
 });
+
+describe('a film it cannot find', () => {
+  it('is asked about by name, and never dropped for another film', () => {
+    expect(read('2 adults to see the dark hollow tomorrow').model.questions).toEqual([
+      'I could not find a film called "dark hollow" among the films showing. Which film do you mean?',
+    ]);
+    // Filler after "see" names no film; a film it knows is read as the title.
+    expect(read('2 adults, we want to see something funny tomorrow').model.questions).toBeUndefined();
+    expect(read('2 adults to see orbital drift tomorrow').model.questions).toBeUndefined();
+  });
+});

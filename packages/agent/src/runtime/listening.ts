@@ -4,7 +4,8 @@ import { studyDayOf } from '../perception/study-day.ts';
 import type { LlmConfig } from '../planning/llm/config.ts';
 import { readWithLlm } from '../planning/llm/reader.ts';
 import type { PreferenceModel } from '../planning/solver/index.ts';
-import { type PreferenceContext, type Understanding, updatePreferences } from '../preferences/index.ts';
+import { describeModel, type PreferenceContext, type Understanding, updatePreferences } from '../preferences/index.ts';
+import { matchTheaters } from '../preferences/names-seen.ts';
 import { ClockReadings } from './clock-readings.ts';
 
 /** At most this many titles and genres are remembered from a movie stage (a host's list may be long). */
@@ -87,6 +88,8 @@ export class Listening {
    */
   saw(context: PerceivedContext): Understanding | null {
     if (context.uiSpec?.stage === 'movie') this.rememberCatalog(context.uiSpec.items);
+    const named = context.uiSpec?.stage === 'theater' ? this.theatersNamed(context.uiSpec) : null;
+    if (named) return named;
     const seen = studyDayOf(context);
     if (!seen || (seen.from !== 'meta' && this.studyToday !== null)) return null;
     this.studyToday = seen.day;
@@ -101,6 +104,23 @@ export class Listening {
     this.options.log(`agent: read the participant's words again against the study's day (${seen.day})`);
     this.model = understanding.model;
     return understanding;
+  }
+
+  /** A theater the participant named loosely, now that the theater stage shows its name ({@link matchTheaters}). */
+  private theatersNamed(spec: UiSpec): Understanding | null {
+    const theaters = spec.items.map((item) => ({ id: item.id, name: String(item.name ?? item.value) }));
+    const model = matchTheaters(this.model, theaters);
+    if (!model) return null;
+    this.options.log('agent: a theater named before the theater stage matches one of its names as written there');
+    this.model = model;
+    return {
+      model,
+      changed: ['theater'],
+      summary: describeModel(model, this.today()),
+      unparsed: false,
+      fixes: [],
+      unread: [],
+    };
   }
 
   private rememberCatalog(items: UiSpec['items']): void {

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { looselyNamed, matchTheaters } from './names-seen.ts';
+
+const THEATERS = [
+  { id: 'th-river', name: 'Riverside Art House' },
+  { id: 'th-mill', name: 'Old Mill Cinema' },
+  { id: 'th-lake', name: 'Lakeside 12' },
+  { id: 'th-north', name: 'Northgate Stadium 16' },
+];
+
+describe('theaters named before the theater stage', () => {
+  it.each([
+    ['riverside arthouse', 'Riverside Art House'],
+    ['Riversde Art House', 'Riverside Art House'],
+    ['the old mil', 'Old Mill Cinema'],
+    ['north gate stadium', 'Northgate Stadium 16'],
+  ])('"%s" is %s', (wanted, name) => {
+    const model = matchTheaters({ hard: [{ kind: 'theater', is: [wanted] }], soft: [] }, THEATERS);
+    expect(model?.hard).toEqual([{ kind: 'theater', is: [name] }]);
+  });
+
+  it('leaves a name the checker already matches, one that fits none, and one that fits several', () => {
+    expect(matchTheaters({ hard: [{ kind: 'theater', is: ['Riverside'] }], soft: [] }, THEATERS)).toBeNull();
+    expect(matchTheaters({ hard: [{ kind: 'theater', is: ['Grand Odeon'] }], soft: [] }, THEATERS)).toBeNull();
+    const twins = [
+      { id: 'a', name: 'Park Cinema 1' },
+      { id: 'b', name: 'Park Cinema 2' },
+    ];
+    expect(matchTheaters({ hard: [{ kind: 'theater', is: ['park cinema'] }], soft: [] }, twins)).toBeNull();
+  });
+
+  it('reads refusals the same way, and keeps short words apart', () => {
+    const model = matchTheaters({ hard: [{ kind: 'theater', not: ['lakeside12'] }], soft: [] }, THEATERS);
+    expect(model?.hard).toEqual([{ kind: 'theater', not: ['Lakeside 12'] }]);
+    expect(looselyNamed('ab', 'Abbey Road Cinema')).toBe(false);
+  });
+});

@@ -1,0 +1,52 @@
+import { theaterNamed } from '@usher/booking';
+import { distance } from 'fastest-levenshtein';
+import type { PreferenceModel } from './types.ts';
+
+/*
+ * Names the participant wrote, matched once the host shows what it calls them. A theater named
+ * before the theater stage is kept as written ("riverside arthouse", "the old mil"); when that
+ * stage lists its theaters, a name that fits none of them by the checker's rule (id, whole name,
+ * or a shorter name of its words) but fits exactly one as people misspell it (spaces run
+ * together or apart, a letter or two off, the start of the name) takes that theater's name.
+ * A name that fits none, or several, stays as written: the solver then says which theaters there are.
+ */
+
+/** Letters and digits only, lower case: "Riverside Art House" and "riverside arthouse" read alike. */
+const compact = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/^\s*the\s+/, '')
+    .replace(/[^\p{L}\p{N}]+/gu, '');
+
+/** Whether `wanted` is `name` as people mistype it. */
+export function looselyNamed(wanted: string, name: string): boolean {
+  const w = compact(wanted);
+  const n = compact(name);
+  if (w.length < 3) return false;
+  if (w === n || (w.length >= 4 && n.startsWith(w))) return true;
+  const allowed = Math.floor(n.length / 8);
+  if (allowed > 0 && distance(w, n) <= allowed) return true;
+  // The start of the name, a letter off: "old mil" for Old Mill Cinema.
+  return w.length >= 5 && distance(w, n.slice(0, w.length)) <= Math.floor(w.length / 6);
+}
+
+/** The model with each theater name that fits exactly one of `theaters` only loosely given that theater's name; null when nothing changed. */
+export function matchTheaters(
+  model: PreferenceModel,
+  theaters: ReadonlyArray<{ id: string; name: string }>,
+): PreferenceModel | null {
+  let changed = false;
+  const fix = (names: string[] | undefined) =>
+    names?.map((wanted) => {
+      if (theaters.some((t) => theaterNamed(t, wanted))) return wanted;
+      const loose = theaters.filter((t) => looselyNamed(wanted, t.name));
+      const [only] = loose;
+      if (loose.length !== 1 || !only) return wanted;
+      changed = true;
+      return only.name;
+    });
+  const mend = <C extends PreferenceModel['soft'][number]>(c: C): C =>
+    c.kind === 'theater' ? ({ ...c, ...(c.is && { is: fix(c.is) }), ...(c.not && { not: fix(c.not) }) } as C) : c;
+  const next = { ...model, hard: model.hard.map(mend), soft: model.soft.map(mend) };
+  return changed ? next : null;
+}
