@@ -152,3 +152,20 @@ describe('modification tools', () => {
     expect(engine.view().toolSchema.map((t) => t.name)).toContain('next');
   });
 });
+
+describe('fields a tool may name', () => {
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'])(
+    'refuses "%s", which items only inherit, as a field that does not exist, and changes nothing',
+    (field) => {
+      const engine = newEngine();
+      const before = spec(engine);
+      expect(() => engine.apply('filter', { field, operator: 'contains', value: 'function' }, 'agent')).toThrow(
+        expect.objectContaining({ code: 'INVALID_PARAMS' }),
+      );
+      expect(() => engine.apply('sort', { field, order: 'asc' }, 'agent')).toThrow(
+        expect.objectContaining({ code: 'INVALID_PARAMS' }),
+      );
+      expect(spec(engine)).toEqual(before);
+    },
+  );
+});

@@ -9,9 +9,17 @@ import { type Filter, type Item, type Modification, ProtocolError, type Sort, ty
 type FieldKind = 'string' | 'number' | 'boolean' | 'array';
 type Scalar = string | number | boolean;
 
+/**
+ * An item's own field: never one it inherits (`constructor`, `__proto__`, `toString`), which no
+ * record has and no tool may name.
+ */
+function own(item: Item, field: string): Item[string] | undefined {
+  return Object.hasOwn(item, field) ? item[field] : undefined;
+}
+
 function kindOf(items: readonly Item[], field: string): FieldKind | undefined {
   for (const item of items) {
-    const value = item[field];
+    const value = own(item, field);
     if (value === undefined || value === null) continue;
     return Array.isArray(value) ? 'array' : (typeof value as FieldKind);
   }
@@ -75,7 +83,7 @@ function checkFilter(items: readonly Item[], filter: Filter): void {
  * `contains` mean membership and `in` means any overlap. An item without the field passes only `neq`.
  */
 export function matches(item: Item, filter: Filter): boolean {
-  const raw = item[filter.field];
+  const raw = own(item, filter.field);
   const { operator, value } = filter;
   if (raw === undefined || raw === null) return operator === 'neq';
   if (Array.isArray(raw)) {
@@ -115,8 +123,8 @@ function sortKey(value: Item[string] | undefined): string | number | undefined {
 }
 
 function compareItems(a: Item, b: Item, sort: Sort): number {
-  const x = sortKey(a[sort.field]);
-  const y = sortKey(b[sort.field]);
+  const x = sortKey(own(a, sort.field));
+  const y = sortKey(own(b, sort.field));
   // Items without the field go last whatever the order, so they never crowd out real answers.
   if (x === undefined || y === undefined) return x === y ? 0 : x === undefined ? 1 : -1;
   const order = x < y ? -1 : x > y ? 1 : 0;
