@@ -46,7 +46,7 @@ export function updatePreferences(current: PreferenceModel, text: string, contex
       unread,
     };
   }
-  const merged = supersedeFilm(current, merge(current, ops), ops, reading.text);
+  const merged = supersedeFilm(current, merge(current, ops), ops, reading.text, context.knownFilms);
   const titleRead = ops.some((op) => op.type === 'set' && op.constraint.kind === 'title');
   const questions = openQuestions(merged, reading.text, rest, current, titleRead);
   const model = questions.length > 0 ? { ...merged, questions } : merged;

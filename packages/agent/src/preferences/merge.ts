@@ -1,7 +1,7 @@
 import type { Constraint, ConstraintKind } from '@usher/booking';
 import { byKind, isHardConstraint, PREFERENCE_KINDS } from './kinds.ts';
 import { clock, minutesOf } from './times.ts';
-import type { Op, PreferenceModel, Strength } from './types.ts';
+import type { KnownFilm, Op, PreferenceModel, Strength } from './types.ts';
 
 /*
  * Applying a message's operations to the model. The general rule is "the latest statement of a
@@ -332,12 +332,44 @@ function seatsCounted(lists: Lists): number | undefined {
  */
 const ADDS = /\b(?:also|too|as well|either|or)\b/i;
 
+/**
+ * Whether this message's wishes about what the film is (a genre refused, an age rating, a minimum
+ * rating) rule out every film named before, as the movie stage showed them: "Iron Tempest", then
+ * "she's only 7, nothing above PG and no action" leaves Iron Tempest for a film that fits.
+ */
+function ruledOut(after: PreferenceModel, ops: readonly Op[], films: readonly KnownFilm[]): boolean {
+  const said = new Set(ops.flatMap((op) => (op.type === 'set' ? [op.constraint.kind] : [])));
+  const judged = after.hard.filter(
+    (c) => said.has(c.kind) && (c.kind === 'genre' || c.kind === 'ageRating' || c.kind === 'rating'),
+  );
+  if (judged.length === 0) return false;
+  const titles = after.hard.flatMap((c) => (c.kind === 'title' ? (c.is ?? []) : []));
+  const known = titles.map((t) => films.find((f) => f.title.toLowerCase() === t.toLowerCase()));
+  if (known.length === 0 || known.some((f) => f === undefined)) return false;
+  const lower = (xs: readonly string[]) => xs.map((x) => x.toLowerCase());
+  const fails = (f: KnownFilm) =>
+    judged.some((c) => {
+      if (c.kind === 'genre') {
+        const genres = lower(f.genres);
+        return (
+          lower(c.exclude ?? []).some((g) => genres.includes(g)) ||
+          (c.include !== undefined && !lower(c.include).some((g) => genres.includes(g)))
+        );
+      }
+      if (c.kind === 'ageRating') return f.ageRating !== undefined && !c.allowed.includes(f.ageRating as never);
+      if (c.kind === 'rating') return f.rating !== undefined && f.rating < c.min;
+      return false;
+    });
+  return known.every((f) => f !== undefined && fails(f));
+}
+
 /** The model after a message, with an earlier way of naming the film dropped when this one names it the other way. */
 export function supersedeFilm(
   before: PreferenceModel,
   after: PreferenceModel,
   ops: readonly Op[],
   text: string,
+  films: readonly KnownFilm[] = [],
 ): PreferenceModel {
   if (ADDS.test(text)) return after;
   const named = (kind: 'title' | 'genre', side: 'is' | 'include') =>
@@ -351,6 +383,8 @@ export function supersedeFilm(
     [...before.hard, ...before.soft].some((c) => c.kind === kind && (fields(c)[side] as unknown[] | undefined)?.length);
   let drop: { kind: 'title' | 'genre'; side: 'is' | 'include' } | null = null;
   if (named('genre', 'include') && !named('title', 'is') && had('title', 'is')) drop = { kind: 'title', side: 'is' };
+  if (!drop && !named('title', 'is') && had('title', 'is') && ruledOut(after, ops, films))
+    drop = { kind: 'title', side: 'is' };
   if (named('title', 'is') && !named('genre', 'include') && had('genre', 'include'))
     drop = { kind: 'genre', side: 'include' };
   if (!drop) return after;

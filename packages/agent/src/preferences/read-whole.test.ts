@@ -1,5 +1,8 @@
+import { defaultScenario } from '@usher/booking';
 import { describe, expect, it } from 'vitest';
-import { read } from './testing.ts';
+import { updatePreferences } from './index.ts';
+import { CONTEXT, read } from './testing.ts';
+import type { PreferenceModel } from './types.ts';
 
 /*
  * Wishes people write that the reader once dropped or turned into a question about its own
@@ -112,5 +115,40 @@ describe('a film it cannot find', () => {
     // Filler after "see" names no film; a film it knows is read as the title.
     expect(read('2 adults, we want to see something funny tomorrow').model.questions).toBeUndefined();
     expect(read('2 adults to see orbital drift tomorrow').model.questions).toBeUndefined();
+  });
+});
+
+describe('a film named before, ruled out by a later wish', () => {
+  const films = defaultScenario().movies.map((m) => ({
+    title: m.title,
+    genres: m.genres,
+    ageRating: m.ageRating,
+    rating: m.rating,
+  }));
+  const context = { ...CONTEXT, knownFilms: films };
+  const after = (...messages: string[]) => {
+    let model: PreferenceModel = { hard: [], soft: [] };
+    for (const text of messages) model = updatePreferences(model, text, context).model;
+    return model;
+  };
+
+  it('gives way when the film is what the new wish refuses (Iron Meridian is Action, PG-13)', () => {
+    const model = after(
+      '2 tickets for Iron Meridian saturday afternoon',
+      'oh she is only 7, nothing above PG and no action',
+    );
+    expect(model.hard.filter((c) => c.kind === 'title')).toEqual([]);
+    expect(model.hard).toContainEqual({ kind: 'genre', exclude: ['Action'] });
+  });
+
+  it('stays when the film still fits, or when nothing is known of it', () => {
+    const fits = after('2 tickets for Paper Lanterns saturday afternoon', 'nothing above PG please');
+    expect(fits.hard).toContainEqual({ kind: 'title', is: ['Paper Lanterns'] });
+    const unknown = updatePreferences(
+      updatePreferences({ hard: [], soft: [] }, '2 tickets for Iron Meridian saturday', CONTEXT).model,
+      'no action please',
+      CONTEXT,
+    ).model;
+    expect(unknown.hard).toContainEqual({ kind: 'title', is: ['Iron Meridian'] });
   });
 });

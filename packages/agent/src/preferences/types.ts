@@ -10,6 +10,16 @@ export interface PreferenceContext {
   knownGenres?: string[];
   /** Theaters the agent can see (theater stage items' names), so a named one is recognized. */
   knownTheaters?: string[];
+  /** What the movie stage showed of each film, so a named film that a later wish rules out gives way to it. */
+  knownFilms?: KnownFilm[];
+}
+
+/** A film as the movie stage showed it. */
+export interface KnownFilm {
+  title: string;
+  genres: string[];
+  ageRating?: string;
+  rating?: number;
 }
 
 /** The participant's wishes: hard ones a booking must meet, soft ones it should. */

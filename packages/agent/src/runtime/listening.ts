@@ -6,6 +6,7 @@ import { readWithLlm } from '../planning/llm/reader.ts';
 import type { PreferenceModel } from '../planning/solver/index.ts';
 import { describeModel, type PreferenceContext, type Understanding, updatePreferences } from '../preferences/index.ts';
 import { matchTheaters } from '../preferences/names-seen.ts';
+import type { KnownFilm } from '../preferences/types.ts';
 import { ClockReadings } from './clock-readings.ts';
 
 /** At most this many titles and genres are remembered from a movie stage (a host's list may be long). */
@@ -35,7 +36,7 @@ export class Listening {
    * stage ("actually, we'd rather see night ledger" on the confirm stage) is still recognized.
    * Bounded by the stage's own list; replaced whenever the movie stage is seen again.
    */
-  private catalog: { titles: string[]; genres: string[] } = { titles: [], genres: [] };
+  private catalog: { titles: string[]; genres: string[]; films: KnownFilm[] } = { titles: [], genres: [], films: [] };
 
   constructor(
     model: PreferenceModel,
@@ -126,7 +127,13 @@ export class Listening {
   private rememberCatalog(items: UiSpec['items']): void {
     const titles = items.map((item) => String(item.title ?? item.value)).slice(0, MAX_CATALOG);
     const genres = [...new Set(items.flatMap((item) => (Array.isArray(item.genres) ? item.genres.map(String) : [])))];
-    this.catalog = { titles, genres: genres.slice(0, MAX_CATALOG) };
+    const films = items.slice(0, MAX_CATALOG).map((item) => ({
+      title: String(item.title ?? item.value),
+      genres: Array.isArray(item.genres) ? item.genres.map(String) : [],
+      ...(typeof item.ageRating === 'string' && { ageRating: item.ageRating }),
+      ...(typeof item.rating === 'number' && { rating: item.rating }),
+    }));
+    this.catalog = { titles, genres: genres.slice(0, MAX_CATALOG), films };
   }
 
   private readingContext(context: PerceivedContext): PreferenceContext {
@@ -134,6 +141,7 @@ export class Listening {
       today: this.today(),
       knownTitles: this.catalog.titles,
       knownGenres: this.catalog.genres,
+      knownFilms: this.catalog.films,
       // On the theater stage the agent sees the theaters' names: "make it The Regent" is read as one.
       knownTheaters:
         context.uiSpec?.stage === 'theater' ? context.uiSpec.items.map((item) => String(item.name ?? item.value)) : [],
