@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { looselyNamed, matchTheaters } from './names-seen.ts';
+import { looselyNamed, matchTheaters, placesNamed, theaterFromPlaces } from './names-seen.ts';
 
 const THEATERS = [
   { id: 'th-river', name: 'Riverside Art House' },
@@ -33,5 +33,17 @@ describe('theaters named before the theater stage', () => {
     const model = matchTheaters({ hard: [{ kind: 'theater', not: ['lakeside12'] }], soft: [] }, THEATERS);
     expect(model?.hard).toEqual([{ kind: 'theater', not: ['Lakeside 12'] }]);
     expect(looselyNamed('ab', 'Abbey Road Cinema')).toBe(false);
+  });
+});
+
+describe('places named in lower case', () => {
+  it('remembers unread words after "at" or "in", and names a theater only once the stage lists one it fits', () => {
+    const places = placesNamed('cheapest comedy for 2 adults on monday, at the old mil', ['old', 'mil']);
+    expect(places).toEqual(['old mil']);
+    expect(theaterFromPlaces(places, THEATERS)).toBe('Old Mill Cinema');
+    // Words a rule read ("the evening", "imax") are no place; a place that fits no theater names none.
+    expect(placesNamed('in the evening, in imax', [])).toEqual([]);
+    expect(theaterFromPlaces(['the mall'], THEATERS)).toBeNull();
+    expect(theaterFromPlaces(['riverside arthouse on friday'], THEATERS)).toBe('Riverside Art House');
   });
 });

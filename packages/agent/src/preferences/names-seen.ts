@@ -50,3 +50,51 @@ export function matchTheaters(
   const next = { ...model, hard: model.hard.map(mend), soft: model.soft.map(mend) };
   return changed ? next : null;
 }
+
+/** At most this many places are remembered from a participant's messages. */
+const MAX_PLACES = 8;
+
+/**
+ * Places named in lower case that no rule read: "at the old mil", "in riverside arthouse". Before
+ * the theater stage nothing says they are theaters, so they are only remembered, as runs of one to
+ * four unread words after _at_ or _in_; {@link theaterFromPlaces} matches them once the stage shows
+ * its names. `unread` is the message's words no rule used (`Understanding.unread`).
+ */
+export function placesNamed(text: string, unread: readonly string[]): string[] {
+  const left = new Set(unread.map((w) => w.toLowerCase()));
+  const places: string[] = [];
+  for (const m of text.toLowerCase().matchAll(/\b(?:at|in)\s+(?:the\s+)?([a-z][\w'-]*(?:\s+[a-z0-9][\w'-]*){0,3})/g)) {
+    const words = (m[1] ?? '').split(/\s+/);
+    // The longest run of unread words from the start: "old mil" of "old mil on monday".
+    const run: string[] = [];
+    for (const w of words) {
+      if (!left.has(w)) break;
+      run.push(w);
+    }
+    if (run.length > 0) places.push(run.join(' '));
+  }
+  return places.slice(0, MAX_PLACES);
+}
+
+/**
+ * The theater wish a remembered place gives once the theater stage lists `theaters`: the one theater
+ * it names loosely (the place, or its first words), or null when it names none or several.
+ */
+export function theaterFromPlaces(
+  places: readonly string[],
+  theaters: ReadonlyArray<{ id: string; name: string }>,
+): string | null {
+  const found = new Set<string>();
+  for (const place of places) {
+    const words = place.split(' ');
+    for (let n = words.length; n > 0; n--) {
+      const matches = theaters.filter((t) => looselyNamed(words.slice(0, n).join(' '), t.name));
+      if (matches.length === 1 && matches[0]) {
+        found.add(matches[0].name);
+        break;
+      }
+    }
+  }
+  const [only] = found;
+  return found.size === 1 && only ? only : null;
+}

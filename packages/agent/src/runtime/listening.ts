@@ -5,7 +5,8 @@ import type { LlmConfig } from '../planning/llm/config.ts';
 import { readWithLlm } from '../planning/llm/reader.ts';
 import type { PreferenceModel } from '../planning/solver/index.ts';
 import { describeModel, type PreferenceContext, type Understanding, updatePreferences } from '../preferences/index.ts';
-import { matchTheaters } from '../preferences/names-seen.ts';
+import { byKind, isHardConstraint } from '../preferences/kinds.ts';
+import { matchTheaters, placesNamed, theaterFromPlaces } from '../preferences/names-seen.ts';
 import type { KnownFilm } from '../preferences/types.ts';
 import { ClockReadings } from './clock-readings.ts';
 
@@ -36,6 +37,8 @@ export class Listening {
    * stage ("actually, we'd rather see night ledger" on the confirm stage) is still recognized.
    * Bounded by the stage's own list; replaced whenever the movie stage is seen again.
    */
+  /** Places the participant named in lower case that no rule read ({@link placesNamed}), newest first. */
+  private places: string[] = [];
   private catalog: { titles: string[]; genres: string[]; films: KnownFilm[] } = { titles: [], genres: [], films: [] };
 
   constructor(
@@ -75,6 +78,7 @@ export class Listening {
   /** Takes what was heard as the wishes; false when nothing in it was understood (the wishes stay). */
   adopt({ text, understanding, reading }: Heard): boolean {
     if (understanding.unparsed) return false;
+    this.places = [...placesNamed(text, understanding.unread ?? []), ...this.places].slice(0, 8);
     // Read against the machine's clock (no host has said the study's day yet): kept to read again once one does.
     if (this.studyToday === null) this.clockReadings.note(this.model, text, reading);
     this.model = understanding.model;
@@ -110,7 +114,7 @@ export class Listening {
   /** A theater the participant named loosely, now that the theater stage shows its name ({@link matchTheaters}). */
   private theatersNamed(spec: UiSpec): Understanding | null {
     const theaters = spec.items.map((item) => ({ id: item.id, name: String(item.name ?? item.value) }));
-    const model = matchTheaters(this.model, theaters);
+    const model = matchTheaters(this.model, theaters) ?? this.theaterFromPlaces(theaters);
     if (!model) return null;
     this.options.log('agent: a theater named before the theater stage matches one of its names as written there');
     this.model = model;
@@ -121,6 +125,20 @@ export class Listening {
       unparsed: false,
       fixes: [],
       unread: [],
+    };
+  }
+
+  /** A theater wish from a place named in lower case, when no theater was wished for and the place names one of these. */
+  private theaterFromPlaces(theaters: ReadonlyArray<{ id: string; name: string }>): PreferenceModel | null {
+    if (this.places.length === 0 || [...this.model.hard, ...this.model.soft].some((c) => c.kind === 'theater')) {
+      return null;
+    }
+    const name = theaterFromPlaces(this.places, theaters);
+    this.places = [];
+    if (!name) return null;
+    return {
+      ...this.model,
+      hard: byKind([...this.model.hard, { kind: 'theater', is: [name] }]).filter(isHardConstraint),
     };
   }
 
