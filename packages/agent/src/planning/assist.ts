@@ -136,11 +136,22 @@ export function assistAction(input: PlannerInput, spec: UiSpec, decision: StageD
           .slice(0, SHOWN)
           .map((o) => o.label)
           .join('; ');
-  return {
-    type: 'agent.message',
-    text: `I marked what fits your wishes: ${labels}. Choose the one you like.`,
-    reason: 'explain the marked options',
-  };
+  const unseen = spec.stage === 'movie' ? judgedLater(input) : [];
+  const text =
+    unseen.length > 0
+      ? `I marked the films that fit what this list shows: ${labels}. It does not show ${unseen.join(' or ')}, so once you choose a film I will mark what fits there.`
+      : `I marked what fits your wishes: ${labels}. Choose the one you like.`;
+  return { type: 'agent.message', text, reason: 'explain the marked options' };
+}
+
+/** What the participant wished for that the movie stage cannot show (the theaters, days and times of each film). */
+function judgedLater(input: PlannerInput): string[] {
+  const kinds = new Set(input.model.hard.map((c) => c.kind));
+  const unseen: string[] = [];
+  if (kinds.has('theater') || kinds.has('distance')) unseen.push('where each film plays');
+  if (kinds.has('date') || kinds.has('startTime') || kinds.has('endTime') || kinds.has('format'))
+    unseen.push('when and in which format');
+  return unseen;
 }
 
 function shorten(text: string, max = 90): string {

@@ -274,8 +274,11 @@ describe('assist mode with the participant choosing, over real sockets', () => {
     const stage = () => host.protocol.view().uiSpec?.stage;
     const marked = () => host.protocol.view().uiSpec?.modification.highlight?.itemIds ?? [];
 
-    // No film named: the agent only marks films and says so; it selects none.
-    await agentSays(/I marked what fits/, 0);
+    // No film named: the agent only marks films and says so, and that the list cannot show the day and time; it selects none.
+    await agentSays(
+      /^I marked the films that fit what this list shows: .* It does not show when and in which format/,
+      0,
+    );
     expect(stage()).toBe('movie');
     expect(host.protocol.view().uiSpec?.state.selected).toBeUndefined();
     // The participant names one in the chat: now it is clearly chosen, and the agent selects it.
