@@ -229,3 +229,45 @@ describe('exportStudy', () => {
     expect(readFileSync(join(w.outDir, 'expired_arrivals.csv'), 'utf8').trim()).toBe('study_id,condition_id,arrivals');
   }, 60_000);
 });
+
+describe('what a researcher reads as it is', () => {
+  it('reads no questionnaire log as a study log, and tells an experimenter’s actions from the agent’s', async () => {
+    const w = workDir();
+    writeSyntheticStudy({ study: DEMO, participants: 6, logsDir: w.logsDir, registryPath: w.registryPath, seed: 11 });
+    // `usher serve` keeps the answers beside the study logs too.
+    writeFileSync(
+      join(w.logsDir, `${DEMO.id}.questionnaires.jsonl`),
+      `${JSON.stringify({ participantId: 'p1', section: 'sus', answers: { 'sus-1': 4 } })}\n`,
+    );
+    // An experimenter takes a room over and acts through the relay: their calls carry their peer.
+    const files = readdirSync(w.logsDir).filter((f) => !f.includes('questionnaires'));
+    let wizardCalls = 0;
+    let file = '';
+    for (const f of files) {
+      const lines = readFileSync(join(w.logsDir, f), 'utf8').split('\n').filter(Boolean);
+      const calls = lines.filter((l) => l.includes('"type":"tool.call"') && l.includes('"peer":"agent-2"'));
+      if (calls.length < 2) continue;
+      file = f;
+      const rewritten = lines.map((l) =>
+        l === calls[0] || l === calls[1] ? l.replace('"peer":"agent-2"', '"peer":"experimenter-ada"') : l,
+      );
+      writeFileSync(join(w.logsDir, f), `${rewritten.join('\n')}\n`);
+      wizardCalls = [calls[0], calls[1]].filter((l) => !l?.includes('"toolName":"postMessage"')).length;
+      break;
+    }
+    expect(file).not.toBe('');
+
+    const result = await exportStudy({ study: DEMO, ...w });
+    expect(result.problemCount).toBe(0);
+    const events = await readExportCsv(join(w.outDir, 'events.csv'));
+    const wizard = events.filter((e) => e.actor === 'experimenter');
+    expect(wizard.filter((e) => e.type === 'tool.call')).toHaveLength(2);
+    // The state each of their calls caused is theirs too, not the agent's.
+    expect(wizard.some((e) => e.type === 'state.updated')).toBe(true);
+    const tasks = await readExportTable(join(w.outDir, 'participant_tasks.parquet'));
+    const sessionId = file.replace(/\.jsonl$/, '');
+    const task = tasks.find((t) => String(t.session_ids).split(' ').includes(sessionId));
+    expect(Number(task?.experimenter_actions)).toBe(wizardCalls);
+    expect(tasks.reduce((n, t) => n + Number(t.experimenter_actions), 0)).toBe(wizardCalls);
+  }, 60_000);
+});

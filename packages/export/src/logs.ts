@@ -20,15 +20,22 @@ export interface LogProblem {
 }
 
 /**
- * The study logs' files worth reading: `*.jsonl`, regular files (no links out of the folder),
- * not larger than {@link MAX_LOG_FILE_BYTES}. What is skipped is reported.
+ * The questionnaire log `usher serve` writes beside the study logs (`<study id>.questionnaires.jsonl`):
+ * a durable copy of the answers the registry holds, not a study log, so it is not read as one.
+ */
+const SIDE_LOG = /\.questionnaires\.jsonl$/;
+
+/**
+ * The study logs' files worth reading: `*.jsonl` but the questionnaire log ({@link SIDE_LOG}),
+ * regular files (no links out of the folder), not larger than {@link MAX_LOG_FILE_BYTES}. What is
+ * skipped otherwise is reported.
  */
 export function listLogFiles(dir: string): { files: string[]; problems: LogProblem[] } {
   const files: string[] = [];
   const problems: LogProblem[] = [];
   let names: string[];
   try {
-    names = readdirSync(dir).filter((name) => name.endsWith('.jsonl'));
+    names = readdirSync(dir).filter((name) => name.endsWith('.jsonl') && !SIDE_LOG.test(name));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { files, problems };
     throw err;

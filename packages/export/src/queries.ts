@@ -45,7 +45,11 @@ const PAYLOAD_FIELDS = JSON.stringify({
 export const RECORDS = `
   CREATE TABLE records AS
   WITH r AS (
-    SELECT *, try(json_transform(payload, '${PAYLOAD_FIELDS}')) AS p FROM raw_records
+    SELECT *, try(json_transform(payload, '${PAYLOAD_FIELDS}')) AS p,
+           -- Who sent the latest tool call: a state.updated from the agent's side is that caller's.
+           last_value(CASE WHEN type = 'tool.call' AND direction = 'in' THEN peer END IGNORE NULLS)
+             OVER (PARTITION BY file ORDER BY event_index ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS caller
+    FROM raw_records
   )
   SELECT s.participant_id, s.condition_id, s.task_id, s.session_id, s.started_at AS session_started_at,
          r.rid, r.file, r.event_index, r.ts, r.direction, r.type, r.message_id, r.reply_to, r.peer,
@@ -55,10 +59,16 @@ export const RECORDS = `
            WHEN r.type = 'state.updated' THEN r.p.action.toolName
          END AS tool_name,
          CASE
-           WHEN r.direction = 'in' THEN 'agent'
+           WHEN r.direction = 'in' THEN
+             CASE WHEN starts_with(coalesce(r.peer, ''), 'experimenter-') THEN 'experimenter' ELSE 'agent' END
            WHEN r.type IN ('participant.action', 'user.message') THEN 'participant'
            WHEN r.type = 'state.updated' THEN
-             CASE r.p.source WHEN 'user' THEN 'participant' WHEN 'agent' THEN 'agent' ELSE 'host' END
+             CASE r.p.source
+               WHEN 'user' THEN 'participant'
+               WHEN 'agent' THEN
+                 CASE WHEN starts_with(coalesce(r.caller, ''), 'experimenter-') THEN 'experimenter' ELSE 'agent' END
+               ELSE 'host'
+             END
            WHEN r.direction = 'out' THEN 'host'
            WHEN r.type LIKE 'study.%' THEN 'server'
            ELSE 'relay'
@@ -131,7 +141,7 @@ export const AGENT_FAILURES = `
     SELECT c.participant_id, c.task_id,
            bool_or(coalesce(r.type = 'tool.result' AND r.ok, false)) AS ok
     FROM records c LEFT JOIN records r ON r.file = c.file AND r.reply_to = c.message_id AND r.direction = 'out'
-    WHERE c.type = 'tool.call' AND c.direction = 'in' AND coalesce(c.tool_name, '') <> 'postMessage'
+    WHERE c.type = 'tool.call' AND c.actor = 'agent' AND coalesce(c.tool_name, '') <> 'postMessage'
     GROUP BY c.participant_id, c.task_id, c.file, c.event_index
   )
   SELECT participant_id, task_id, count(*) FILTER (WHERE NOT ok) AS agent_actions_failed FROM calls GROUP BY ALL`;
@@ -149,8 +159,10 @@ export const TASK_FACTS = `
          count(*) FILTER (WHERE type = 'user.message') AS messages_from_participant,
          count(*) FILTER (WHERE type = 'agent.message' OR (type = 'tool.call' AND tool_name = 'postMessage'))
            AS messages_from_agent,
-         count(*) FILTER (WHERE type = 'tool.call' AND direction = 'in' AND coalesce(tool_name, '') <> 'postMessage')
+         count(*) FILTER (WHERE type = 'tool.call' AND actor = 'agent' AND coalesce(tool_name, '') <> 'postMessage')
            AS agent_actions,
+         count(*) FILTER (WHERE type = 'tool.call' AND actor = 'experimenter' AND coalesce(tool_name, '') <> 'postMessage')
+           AS experimenter_actions,
          count(*) FILTER (WHERE type = 'participant.action') AS participant_actions,
          count(*) AS events
   FROM records GROUP BY participant_id, task_id`;

@@ -140,3 +140,28 @@ describe('questionnaire tables', () => {
     ]);
   });
 });
+
+describe('questionnaire_wide', () => {
+  it('orders numbered items as people number them: sus-2 before sus-10', async () => {
+    const dir = mkdtempSync(join(work, 'order-'));
+    const registryPath = join(dir, 'registry.sqlite');
+    writeSyntheticStudy({ study: DEMO, participants: 1, logsDir: join(dir, 'logs'), registryPath, seed: 5 });
+    const db = new Database(registryPath);
+    const [p] = db.prepare<[], { id: string; condition_id: string }>('SELECT id, condition_id FROM participants').all();
+    const answer = db.prepare(
+      `INSERT INTO questionnaire_answers VALUES ('demo-01', ?, ?, NULL, 'post-study', 'sus', ?, 'likert', ?, NULL, ?)`,
+    );
+    for (const n of [10, 2, 1, 9, 3])
+      answer.run(p?.id, p?.condition_id, `sus-${n}`, '3', `2026-11-21T11:00:${String(n).padStart(2, '0')}Z`);
+    db.close();
+    await exportStudy({ study: DEMO, registryPath, logsDir: join(dir, 'logs'), outDir: join(dir, 'out') });
+    const [row] = await readExportCsv(join(dir, 'out', 'questionnaire_wide.csv'));
+    expect(Object.keys(row ?? {}).filter((k) => k.startsWith('post.sus.'))).toEqual([
+      'post.sus.sus-1',
+      'post.sus.sus-2',
+      'post.sus.sus-3',
+      'post.sus.sus-9',
+      'post.sus.sus-10',
+    ]);
+  });
+});

@@ -117,12 +117,16 @@ export async function questionnaireTables(
   return tables;
 }
 
+/** Item columns in the order people number them: "sus-2" before "sus-10". */
+const ITEM_ORDER = new Intl.Collator('en', { numeric: true });
+
 /**
  * One row per participant task: per-task items and scores of that task, post-study ones repeated
  * on each of the participant's rows. Each part is a DuckDB PIVOT (the last answer of an item counts).
  */
 async function wideSelect(conn: DuckDBConnection): Promise<string> {
   const parts: string[] = [];
+  const columns: string[] = [];
   const pivot = async (name: string, source: string, perTask: boolean) => {
     const [row] = (await conn.runAndReadAll(`SELECT count(*) AS n FROM ${source}`)).getRowObjectsJS();
     if (Number(row?.n ?? 0) === 0) return;
@@ -131,13 +135,16 @@ async function wideSelect(conn: DuckDBConnection): Promise<string> {
       CREATE TABLE ${sqlIdent(name)} AS
       PIVOT (SELECT ${keys}, col, val, moment FROM ${source}) ON col USING arg_max(val, moment) GROUP BY ${keys}`);
     parts.push(`LEFT JOIN ${sqlIdent(name)} USING (${keys})`);
+    // PIVOT orders its columns as text (sus-1, sus-10, sus-2): items are put in their numbers' order.
+    const described = (await conn.runAndReadAll(`DESCRIBE ${sqlIdent(name)}`)).getRowObjectsJS();
+    const own = described.map((d) => String(d.column_name)).filter((c) => c !== 'participant_id' && c !== 'task_id');
+    columns.push(...own.sort(ITEM_ORDER.compare).map((c) => `${sqlIdent(name)}.${sqlIdent(c)}`));
   };
   await pivot('q_wide_task', 'q_cells WHERE task_id IS NOT NULL', true);
   await pivot('q_wide_post', 'q_cells WHERE task_id IS NULL', false);
   await pivot('q_wide_task_scores', 'q_score_cells WHERE task_id IS NOT NULL', true);
   await pivot('q_wide_post_scores', 'q_score_cells WHERE task_id IS NULL', false);
-  return `SELECT pt.study_id, participant_id, pt.external_id, pt.condition_id, task_id, pt.task_index, *
-                   EXCLUDE (study_id, participant_id, external_id, condition_id, task_id, task_index, status, created_at)
+  return `SELECT pt.study_id, participant_id, pt.external_id, pt.condition_id, task_id, pt.task_index${columns.map((c) => `, ${c}`).join('')}
           FROM plan_tasks pt ${parts.join(' ')}
           ORDER BY pt.created_at, participant_id, pt.task_index`;
 }

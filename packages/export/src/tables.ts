@@ -14,6 +14,7 @@ export const PARTICIPANT_TASKS = `
          coalesce(f.agent_actions, 0) AS agent_actions,
          coalesce(af.agent_actions_failed, 0) AS agent_actions_failed,
          coalesce(f.participant_actions, 0) AS participant_actions,
+         coalesce(f.experimenter_actions, 0) AS experimenter_actions,
          coalesce(o.overrides, 0) AS overrides,
          coalesce(f.events, 0) AS events,
          CASE
