@@ -367,10 +367,32 @@ function decide(found: Piece[], scan: Scan, at: number, listed: boolean): Draft[
     const children = counted.some((p) => p.n === undefined && p.ticket === 'child');
     return children ? [{ set: { kind: 'ageRating', allowed: ['G', 'PG'] }, implied: true }] : [];
   }
+  // Counts by type that include adults ("2 adults and 2 kids") are the whole party: the people named
+  // with them ("we're bringing my nephew", "me, my wife and our son") are among them, not more.
+  const stated = { ...typed };
+  // Said first, then who they are; "me and 2 kids and 1 adult friend" names the speaker first and adds to them.
+  const firstTyped = found.findIndex((p) => p.type === 'typed');
+  const firstNamed = found.findIndex((p) => p.type === 'self' || p.type === 'person');
+  const countsFirst = firstTyped >= 0 && (firstNamed < 0 || firstTyped < firstNamed);
+  const wholeParty = (stated.adult ?? 0) > 0 && !adding && total === undefined && countsFirst;
   if (self && selfTicket !== 'adult') typed[selfTicket] = (typed[selfTicket] ?? 0) + 1;
+  const ofPeople: Partial<Record<TicketTypeId, number>> = self && selfTicket === 'adult' ? { adult: 1 } : {};
+  if (self && selfTicket !== 'adult') ofPeople[selfTicket] = 1;
   for (const p of counted) {
-    const tickets = p.ages.length > 0 ? p.ages.map(ticketForAge) : Array(p.n ?? 0).fill(p.ticket ?? 'adult');
-    for (const t of tickets) typed[t as TicketTypeId] = (typed[t as TicketTypeId] ?? 0) + 1;
+    // Among stated children, a son or niece of no stated age is one of them.
+    const young = wholeParty && p.offspring && (stated.child ?? 0) > 0 ? 'child' : undefined;
+    const tickets = p.ages.length > 0 ? p.ages.map(ticketForAge) : Array(p.n ?? 0).fill(p.ticket ?? young ?? 'adult');
+    for (const t of tickets) {
+      typed[t as TicketTypeId] = (typed[t as TicketTypeId] ?? 0) + 1;
+      ofPeople[t as TicketTypeId] = (ofPeople[t as TicketTypeId] ?? 0) + 1;
+    }
+  }
+  if (wholeParty && (self || counted.length > 0)) {
+    for (const t of ['adult', 'child', 'senior'] as const) {
+      const n = Math.max(stated[t] ?? 0, ofPeople[t] ?? 0);
+      if (n > 0) typed[t] = n;
+      else delete typed[t];
+    }
   }
   const drafts: Draft[] = [];
   const named = (self ? 1 : 0) + counted.reduce((sum, p) => sum + (p.n ?? 0), 0);
@@ -382,7 +404,9 @@ function decide(found: Piece[], scan: Scan, at: number, listed: boolean): Draft[
   const retyped = !self && total === undefined && !namedTypes && people.length > 0 && people.every((p) => p.pronoun);
   if (special || namedTypes) {
     const people_ =
-      total !== undefined ? Math.max(total, typedSum) : typedSum + (self && selfTicket === 'adult' ? 1 : 0);
+      total !== undefined
+        ? Math.max(total, typedSum)
+        : typedSum + (self && selfTicket === 'adult' && !wholeParty ? 1 : 0);
     const mix = { ...typed, adult: (typed.adult ?? 0) + Math.max(0, people_ - typedSum) };
     const set = {
       kind: 'ticketMix' as const,

@@ -73,6 +73,27 @@ describe('who is coming', () => {
     // A son of no stated age, with no word of kids, may be grown up: no child ticket is guessed.
     expect(kinds('me and my son tomorrow')).not.toContain('ticketMix');
   });
+
+  it('takes counts by type said first as the whole party, the people named after them among them', () => {
+    expect(hard('3 tickets tomorrow', "sorry, make that 2 adults and 2 kids, we're bringing my nephew")).toContainEqual(
+      {
+        kind: 'ticketMix',
+        adult: 2,
+        child: 2,
+      },
+    );
+    expect(hard('2 adults and a child: me, my wife and our son, on sunday')).toContainEqual({
+      kind: 'ticketMix',
+      adult: 2,
+      child: 1,
+    });
+    // Named first, the speaker is one more than the counts after them.
+    expect(hard('me and 2 kids and 1 adult friend, tomorrow')).toContainEqual({
+      kind: 'ticketMix',
+      adult: 2,
+      child: 2,
+    });
+  });
 });
 
 describe('corrections replace', () => {
