@@ -49,6 +49,30 @@ export function weekendDates(today: string): string[] {
   return [saturday, addDays(saturday, 1)];
 }
 
+/** Days named by a count ("in two days"). */
+const DAY_COUNTS: Record<string, number> = { a: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6 };
+
+/** Today and the days after it up to Friday (none on a weekend). */
+export function weekdaysBeforeWeekend(today: string): string[] {
+  const day = weekdayIndex(today);
+  if (day === 0 || day === 6) return [];
+  return Array.from({ length: 6 - day }, (_, i) => addDays(today, i));
+}
+
+/** Monday to Friday after the coming weekend. */
+export function weekdaysAfterWeekend(today: string): string[] {
+  const monday = addDays(today, (1 - weekdayIndex(today) + 7) % 7 || 7);
+  return Array.from({ length: 5 }, (_, i) => addDays(monday, i));
+}
+
+/** The weekdays (Monday to Friday) among today and the six days after it. */
+export function weekdaysAhead(today: string): string[] {
+  return Array.from({ length: 7 }, (_, i) => addDays(today, i)).filter((d) => {
+    const day = weekdayIndex(d);
+    return day !== 0 && day !== 6;
+  });
+}
+
 /**
  * "Next weekend": said during a weekend, the following one; said on a weekday, the coming one
  * (people use it both ways on weekdays; the nearer reading keeps the most showings in play).
@@ -100,6 +124,21 @@ const NAMED_DAY =
 const PATTERNS: Array<[string, (m: RegExpExecArray, today: string) => string[]]> = [
   [String.raw`(\d{4})-(\d{2})-(\d{2})`, (m, t) => opt(resolveDayMonth(t, Number(m[3]), Number(m[2]), Number(m[1])))],
   [String.raw`(?:the\s+)?day after tomorrow`, (_m, t) => [addDays(t, 2)]],
+  // "In two days", "in 3 days' time": that many days from today.
+  [
+    String.raw`in\s+(a|one|two|three|four|five|six|\d)\s+days?(?:'?\s*time)?`,
+    (m, t) => {
+      const n = DAY_COUNTS[(m[1] ?? '').toLowerCase()] ?? Number(m[1]);
+      return n >= 1 && n <= 6 ? [addDays(t, n)] : [];
+    },
+  ],
+  // "Before the weekend": the days left until Friday; "after the weekend": the next Monday to Friday.
+  [
+    String.raw`(before|after)\s+the\s+weekend`,
+    (m, t) => (m[1]?.toLowerCase() === 'before' ? weekdaysBeforeWeekend(t) : weekdaysAfterWeekend(t)),
+  ],
+  // "A weekday", "on weekdays", "any weeknight": Monday to Friday of the coming seven days.
+  [String.raw`(?:a|any|on|on a)?\s*week(?:day|night)s?`, (_m, t) => weekdaysAhead(t)],
   [String.raw`today|tonight|this(?=\s+(?:evening|afternoon|morning)\b)`, (_m, t) => [t]],
   ['tomorrow|tmrw', (_m, t) => [addDays(t, 1)]],
   [
@@ -176,7 +215,8 @@ export const dateRule: Rule = (scan) =>
   PATTERNS.flatMap(([source, resolve]) =>
     hits(scan, source, (m) => {
       const dates = resolve(m, scan.context.today).filter((d) => d >= scan.context.today);
-      if (dates.length === 0) return undefined;
+      // "Before the weekend" said at the weekend names no day left, and is never the weekend itself.
+      if (dates.length === 0) return /weekend/i.test(m[0]) ? { ...span(m), drafts: [] } : undefined;
       return { ...span(m), drafts: dateDrafts(scan, m, dates) };
     }),
   );

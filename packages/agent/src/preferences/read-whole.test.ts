@@ -173,3 +173,22 @@ describe('a film named before, ruled out by a later wish', () => {
     expect(unknown.hard).toContainEqual({ kind: 'title', is: ['Iron Meridian'] });
   });
 });
+
+describe('days named around the weekend', () => {
+  // The default scenario opens on Saturday 21 November 2026.
+  const dates = (text: string) => hard(text).find((c) => c.kind === 'date');
+  it('reads "before the weekend", "after the weekend", weekdays and "in two days"', () => {
+    expect(dates('2 adults on tuesday')).toEqual({ kind: 'date', dates: ['2026-11-24'] });
+    expect(dates('2 adults after the weekend')).toEqual({
+      kind: 'date',
+      dates: ['2026-11-23', '2026-11-24', '2026-11-25', '2026-11-26', '2026-11-27'],
+    });
+    expect(dates('2 adults on a weekday evening')).toEqual({
+      kind: 'date',
+      dates: ['2026-11-23', '2026-11-24', '2026-11-25', '2026-11-26', '2026-11-27'],
+    });
+    expect(dates('2 adults in two days')).toEqual({ kind: 'date', dates: ['2026-11-23'] });
+    // Said on a Saturday, nothing is left before the weekend: no day is read, never the weekend itself.
+    expect(dates('2 adults sometime before the weekend')).toBeUndefined();
+  });
+});
