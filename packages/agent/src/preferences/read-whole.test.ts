@@ -192,3 +192,15 @@ describe('days named around the weekend', () => {
     expect(dates('2 adults sometime before the weekend')).toBeUndefined();
   });
 });
+
+describe('early and late without a clock', () => {
+  it('reads "something early" and "a late one" as the earliest and latest showing, and leaves "early evening" a period', () => {
+    expect(soft('2 adults tomorrow, something early')).toContainEqual({ kind: 'earliest' });
+    expect(soft('2 adults tomorrow, a late one please')).toContainEqual({ kind: 'latest' });
+    expect(hard('2 adults tomorrow, something early evening')).toContainEqual({
+      kind: 'startTime',
+      after: '17:00',
+      before: '19:00',
+    });
+  });
+});

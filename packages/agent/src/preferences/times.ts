@@ -275,12 +275,12 @@ const AFTER_A_TIME = /\d(?:\s*(?:am|pm))?\s*,?\s*(?:at\s+)?$/i;
 export const earliestLatestRule: Rule = (scan) => [
   ...hits(
     scan,
-    String.raw`(?<!\bat\s+(?:the\s+)?)(?:the\s+)?earliest|as early as possible|(?:the\s+)?first (?:showing|screening|show)|early (?:showing|screening|show)|the earlier the better`,
+    String.raw`(?<!\bat\s+(?:the\s+)?)(?:the\s+)?earliest|as early as possible|(?:the\s+)?first (?:showing|screening|show)|early (?:showing|screening|show)|the earlier the better|(?:something|an|one)\s+early(?:-?ish)?(?:\s+(?:one|film|movie))?(?!\s+(?:morning|afternoon|evening|night))|early(?:-?ish)? (?:one|start)|earlier (?:is|would be) better`,
     (m) => ({ ...span(m), drafts: [{ set: { kind: 'earliest' } }] }),
   ),
   ...hits(
     scan,
-    String.raw`(?<!\bat\s+(?:the\s+)?)(?:the\s+)?latest|as late as possible|(?:the\s+)?last (?:showing|screening|show)|the later the better`,
+    String.raw`(?<!\bat\s+(?:the\s+)?)(?:the\s+)?latest|as late as possible|(?:the\s+)?last (?:showing|screening|show)|the later the better|(?:something|a|one)\s+late-?ish(?:\s+(?:one|film|movie))?|late(?:-?ish)? (?:one|start)|later (?:is|would be) better`,
     // "Out by 10.15 latest": right after a time, "latest" means "at the latest", as in "by 11 at the latest".
     (m) => ({
       ...span(m),
