@@ -204,3 +204,10 @@ describe('early and late without a clock', () => {
     });
   });
 });
+
+describe('near the front', () => {
+  it('is softly the first rows, and "not too close to the screen" still the opposite', () => {
+    expect(soft('2 adults tomorrow, near the front')).toContainEqual({ kind: 'rows', allowed: ['A', 'B', 'C', 'D'] });
+    expect(soft('2 adults tomorrow, not too close to the screen')).toContainEqual({ kind: 'rows', notFirst: 3 });
+  });
+});

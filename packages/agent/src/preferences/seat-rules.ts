@@ -60,6 +60,15 @@ export const rowsRule: Rule = (scan) => [
       : { set: { kind: 'rows', notFirst: BACK_NOT_FIRST }, vague: true };
     return { ...span(m), drafts: [draft] };
   }),
+  // "Near the front", "close to the screen": the first rows (the smallest room's front half); soft, as it is vague.
+  ...hits(
+    scan,
+    String.raw`(?<!not (?:too |so |that )?)(?:near|towards?|at|in) the front(?!\s+row)|(?<!not (?:too |so |that )?)close to the screen|up front`,
+    (m) =>
+      polarity(scan.original, m.index ?? 0) === 'positive'
+        ? { ...span(m), drafts: [{ set: { kind: 'rows', allowed: firstRows(BACK_NOT_FIRST) }, vague: true }] }
+        : undefined,
+  ),
   ...hits(
     scan,
     String.raw`not (?:too |so |that )?close to the screen|away from the screen|not (?:sit |sitting |be )?(?:right )?(?:at|in) the front(?!\s+row)|not too far (?:forward|up front)`,
