@@ -1,5 +1,6 @@
 import type { Stage, UiSpec } from '@usher/protocol';
 import { choiceOn, contextKeyOf } from '../memory/fingerprint.ts';
+import { judgedLater, probedFilms } from './assist-probe.ts';
 import { BLAME, type PlannerInput } from './deterministic.ts';
 import type { PlannedAction } from './plan.ts';
 import type { RankedOption, StageDecision } from './solver/index.ts';
@@ -85,7 +86,22 @@ export function assistAction(input: PlannerInput, spec: UiSpec, decision: StageD
     const dead = input.memory.tried(spec.stage, contextKeyOf(spec.stage, spec.state.booking));
     // A theater that lists its amenities without the format asked for is not marked on the theater stage.
     const fits = (id: string) => spec.stage !== 'theater' || mayShowFormat(spec, id, input.model);
-    decision = { ...decision, options: decision.options.filter((o) => !dead.has(o.itemId) && fits(o.itemId)) };
+    // After looking ahead, only the films found to have a showing that fits are marked.
+    const probed = spec.stage === 'movie' ? probedFilms(input) : undefined;
+    decision = {
+      ...decision,
+      options: decision.options.filter(
+        (o) => !dead.has(o.itemId) && fits(o.itemId) && (!probed || probed.has(o.itemId)),
+      ),
+    };
+    if (probed && decision.options.length === 0 && !presented.has(key)) {
+      presented.add(key);
+      return {
+        type: 'agent.message',
+        text: 'None of the films I looked at has a showing that fits what you asked for. Would you like to change a wish, or choose a film to look at yourself?',
+        reason: 'no film fits the wishes',
+      };
+    }
   }
   const marks =
     decision.kind === 'seats'
@@ -136,22 +152,12 @@ export function assistAction(input: PlannerInput, spec: UiSpec, decision: StageD
           .slice(0, SHOWN)
           .map((o) => o.label)
           .join('; ');
-  const unseen = spec.stage === 'movie' ? judgedLater(input) : [];
+  const unseen = spec.stage === 'movie' && !probedFilms(input) ? judgedLater(input.model) : [];
   const text =
     unseen.length > 0
       ? `I marked the films that fit what this list shows: ${labels}. It does not show ${unseen.join(' or ')}, so once you choose a film I will mark what fits there.`
       : `I marked what fits your wishes: ${labels}. Choose the one you like.`;
   return { type: 'agent.message', text, reason: 'explain the marked options' };
-}
-
-/** What the participant wished for that the movie stage cannot show (the theaters, days and times of each film). */
-function judgedLater(input: PlannerInput): string[] {
-  const kinds = new Set(input.model.hard.map((c) => c.kind));
-  const unseen: string[] = [];
-  if (kinds.has('theater') || kinds.has('distance')) unseen.push('where each film plays');
-  if (kinds.has('date') || kinds.has('startTime') || kinds.has('endTime') || kinds.has('format'))
-    unseen.push('when and in which format');
-  return unseen;
 }
 
 function shorten(text: string, max = 90): string {

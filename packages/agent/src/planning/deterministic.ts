@@ -4,6 +4,7 @@ import { choiceOn, contextKeyOf } from '../memory/fingerprint.ts';
 import type { WorkingMemory } from '../memory/working.ts';
 import type { PerceivedContext } from '../perception/perceive.ts';
 import { assistAction } from './assist.ts';
+import { type AssistProbe, assistProbe } from './assist-probe.ts';
 import { type FilmSurvey, filmSurveyStep } from './film-survey.ts';
 import type { NavigationPlan, PlannedAction } from './plan.ts';
 import { decideStage, type PreferenceModel, type RankedOption, type StageDecision } from './solver/index.ts';
@@ -35,6 +36,8 @@ export interface Exploration {
   survey: Survey | null;
   /** The search across films for such a wish when no film is named (film-survey.ts); null when none runs. */
   films: FilmSurvey | null;
+  /** Assist mode's look at which films play where and when it was asked (assist-probe.ts); null when none ran. */
+  probe: AssistProbe | null;
   /** Films the participant was asked about (rated for adults, with a child coming): asked once each. */
   warned: Set<string>;
 }
@@ -49,6 +52,7 @@ export const freshExploration = (asked = false): Exploration => ({
   presented: new Set(),
   survey: null,
   films: null,
+  probe: null,
   warned: new Set(),
 });
 
@@ -177,6 +181,12 @@ export function planNext(input: PlannerInput): NavigationPlan {
 
 function planStage(input: PlannerInput, spec: UiSpec, decision: StageDecision): NavigationPlan {
   if (input.mode === 'assist') {
+    const moves = surveyMoves(input, spec);
+    const say = (text: string, reason: string) => plan(input, { type: 'agent.message', text, reason }, 0.8);
+    const probing = assistProbe(input, spec, decision, { ...moves, say }, (asAutopilot) =>
+      planStage(asAutopilot, spec, decision),
+    );
+    if (probing) return probing;
     const action = assistAction(input, spec, decision);
     return plan(input, action, 0.8, action.type === 'wait' ? 'waiting' : undefined);
   }

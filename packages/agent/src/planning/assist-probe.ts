@@ -1,0 +1,149 @@
+import type { UiSpec } from '@usher/protocol';
+import { contextKeyOf } from '../memory/fingerprint.ts';
+import type { PlannerInput } from './deterministic.ts';
+import type { NavigationPlan } from './plan.ts';
+import type { PreferenceModel, StageDecision } from './solver/index.ts';
+import type { SurveyMoves } from './survey-step.ts';
+
+/*
+ * Assist mode's look ahead. The movie stage shows what a film is, not where or when it plays, so
+ * "what's on in 3D at the Old Mill on Thursday?" cannot be answered from it: marking the films that
+ * fit what the list shows marks films that do not play there. When the participant's wishes depend
+ * on a theater, a distance or a format (which rule out many films; a day or a time rarely does, and
+ * is only said in the chat), the agent says so in the chat, walks each of the best few films forward as far as
+ * the seat stage the way autopilot would (hard wishes only; a film that leads nowhere is left), comes
+ * back, and marks only the films with a showing that fits. It never chooses seats or books. If the
+ * participant acts meanwhile, the look ahead ends: their choice stands.
+ */
+
+/** At most this many films are looked at. */
+export const MAX_PROBED = 5;
+
+export interface AssistProbe {
+  /** Film item ids to look at, best first by the solver. */
+  candidates: string[];
+  labels: Map<string, string>;
+  /** Whether each film looked at has a showing that fits. */
+  results: Map<string, boolean>;
+  /** The film being looked at, and whether the look has left the movie stage with it. */
+  current: string | null;
+  away: boolean;
+  done: boolean;
+}
+
+/** What the participant wished for that the movie stage cannot show. */
+export function judgedLater(model: PreferenceModel): string[] {
+  const kinds = new Set(model.hard.map((c) => c.kind));
+  const unseen: string[] = [];
+  if (kinds.has('theater') || kinds.has('distance')) unseen.push('where each film plays');
+  if (kinds.has('date') || kinds.has('startTime') || kinds.has('endTime') || kinds.has('format'))
+    unseen.push('when and in which format');
+  return unseen;
+}
+
+/** The films found to have a showing that fits, once the look ahead is done; undefined while none ran. */
+export function probedFilms(input: PlannerInput): ReadonlySet<string> | undefined {
+  const probe = input.exploration.probe;
+  if (!probe?.done) return undefined;
+  return new Set([...probe.results].filter(([, fits]) => fits).map(([film]) => film));
+}
+
+export interface ProbeMoves extends SurveyMoves {
+  /** A line in the chat, after which the agent goes on. */
+  say(text: string, reason: string): NavigationPlan;
+}
+
+/**
+ * The look ahead's next step on any stage, or undefined when none runs (the stage is decided as
+ * assist mode always does). `autopilot` plans a stage as autopilot would, under hard wishes only.
+ */
+export function assistProbe(
+  input: PlannerInput,
+  spec: UiSpec,
+  decision: StageDecision,
+  moves: ProbeMoves,
+  autopilot: (input: PlannerInput) => NavigationPlan,
+): NavigationPlan | undefined {
+  const { exploration } = input;
+  const probe = exploration.probe;
+  if (probe && !probe.done && participantActed(input, spec)) probe.done = true;
+  if (spec.stage !== 'movie') {
+    if (!probe || probe.done || !probe.current) return undefined;
+    probe.away = true;
+    const film = probe.current;
+    const label = probe.labels.get(film) ?? film;
+    if (spec.stage === 'seat' || spec.stage === 'ticket' || spec.stage === 'confirm') {
+      probe.results.set(film, true);
+      return moves.back('movie', `${label} has a showing that fits; looking at the next film.`);
+    }
+    const step = autopilot({ ...input, mode: 'autopilot', model: { ...input.model, soft: [] } });
+    if (step.stop || step.nextAction.type !== 'tool.call') {
+      probe.results.set(film, false);
+      return moves.back('movie', `${label} has no showing that fits; looking at the next film.`);
+    }
+    return step;
+  }
+  if (probe?.done) return undefined;
+  if (!probe) return startProbe(input, spec, decision, moves);
+  // Back from a film: one that led nowhere was left by going back (it is marked tried).
+  const dead = input.memory.tried('movie', contextKeyOf('movie', spec.state.booking));
+  if (probe.current && probe.away && !probe.results.has(probe.current)) {
+    probe.results.set(probe.current, !dead.has(probe.current));
+  }
+  const next = probe.candidates.find((film) => !probe.results.has(film) && !dead.has(film));
+  if (next) {
+    probe.current = next;
+    probe.away = false;
+    return moves.selectOrNext(next, `${probe.labels.get(next)}: looking at where and when it plays`);
+  }
+  probe.done = true;
+  probe.current = null;
+  // The page is left on a film that fits, never on one the look ahead ruled out.
+  const best = probe.candidates.find((film) => probe.results.get(film));
+  if (best && spec.state.selected !== best) {
+    return moves.selectOrNext(best, `${probe.labels.get(best)} has a showing that fits what you asked for`);
+  }
+  return undefined;
+}
+
+function startProbe(
+  input: PlannerInput,
+  spec: UiSpec,
+  decision: StageDecision,
+  moves: ProbeMoves,
+): NavigationPlan | undefined {
+  if (decision.kind !== 'options') return undefined;
+  const selected = spec.state.selected;
+  if (selected !== undefined && input.participantChoices.has(selected)) return undefined;
+  // A film named is the participant's choice; assist mode selects it and marks on the next stages.
+  if (input.model.hard.some((c) => c.kind === 'title')) return undefined;
+  const unseen = judgedLater(input.model);
+  // Most films play on most days and at most times: only a theater, a distance or a format rules
+  // out enough of them to be worth the look (a day and a time alone are said in the chat instead).
+  const narrowing = input.model.hard.some((c) => c.kind === 'theater' || c.kind === 'distance' || c.kind === 'format');
+  if (unseen.length === 0 || !narrowing) return undefined;
+  const dead = input.memory.tried('movie', contextKeyOf('movie', spec.state.booking));
+  const options = decision.options.filter((o) => !dead.has(o.itemId)).slice(0, MAX_PROBED);
+  if (options.length < 2) return undefined;
+  input.exploration.probe = {
+    candidates: options.map((o) => o.itemId),
+    labels: new Map(options.map((o) => [o.itemId, o.label])),
+    results: new Map(),
+    current: null,
+    away: false,
+    done: false,
+  };
+  return moves.say(
+    `The film list does not show ${unseen.join(' or ')}, so I will look at the ${options.length} films that fit best; the page will move for a moment, then I will mark the ones that fit.`,
+    'the movie stage cannot show what the wishes depend on',
+  );
+}
+
+/** The participant chose something themselves since the look ahead began. */
+function participantActed(input: PlannerInput, spec: UiSpec): boolean {
+  const selected = spec.state.selected;
+  return (
+    (selected !== undefined && input.participantChoices.has(selected)) ||
+    (spec.state.selectedList ?? []).some((id) => input.participantChoices.has(id))
+  );
+}

@@ -1,0 +1,56 @@
+import { defaultScenario, type Story } from '@usher/booking';
+import { startTestServer, TestClient } from '@usher/server/testing';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { feasibleOptions } from '../suite/optimum.ts';
+import { Agent } from './agent.ts';
+
+/*
+ * Assist mode on the movie stage, with wishes the film list cannot show (a theater, a format): the
+ * agent looks at where each of the best films plays, comes back, and marks only films that have a
+ * showing that fits, computed here from the scenario itself. It books nothing.
+ */
+
+describe('assist mode looks ahead when the film list cannot show what the wishes depend on', () => {
+  it('marks only films with a fitting showing at the theater and in the format asked for, and books nothing', async () => {
+    const scenario = defaultScenario();
+    const server = await startTestServer({ headlessHost: true, scenario });
+    const host = server.headlessHost as NonNullable<typeof server.headlessHost>;
+    const observer = await TestClient.join(server.url, 'observer');
+    const agent = new Agent({
+      url: server.url,
+      room: 'default',
+      study: 'pilot-01',
+      participant: 'P13',
+      mode: 'assist',
+      goal: 'what is on in 3D at Grand Central tomorrow? two of us',
+    });
+    onTestFinished(() => agent.stop());
+    agent.run().catch(() => {});
+    await observer.waitFor(
+      (f) => f.type === 'state.updated' && JSON.stringify(f.payload.messageHistory).includes('I marked what fits'),
+      20_000,
+    );
+    const story: Story = {
+      text: '',
+      hard: [
+        { kind: 'theater', is: ['Grand Central Cinema'] },
+        { kind: 'format', is: ['3D'] },
+        { kind: 'date', dates: ['2026-11-22'] },
+        { kind: 'seatCount', count: 2 },
+      ],
+      soft: [],
+    };
+    const fitting = new Set(feasibleOptions(scenario, story).map((o) => o.showing.movieId));
+    const spec = host.view().uiSpec;
+    expect(spec?.stage).toBe('movie');
+    const marked = spec?.modification.highlight?.itemIds ?? [];
+    expect(marked.length).toBeGreaterThan(0);
+    for (const film of marked) expect(fitting).toContain(film);
+    // The film left selected is one that fits, and nothing was booked.
+    expect(fitting).toContain(spec?.state.selected);
+    expect(host.submitted()).toBeNull();
+    // Without looking ahead, the best films by what the list shows would have been marked: some do not play there.
+    const films = scenario.movies.map((m) => m.id);
+    expect(films.some((f) => !fitting.has(f))).toBe(true);
+  }, 30_000);
+});
