@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkBooking, defaultScenario } from '@usher/booking';
-import { startTestServer } from '@usher/server/testing';
+import { startTestRelay } from '@usher/relay/testing';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import {
   type RecordedRequest,
@@ -72,7 +72,7 @@ describe('the LLM planner with the MCP servers of the stdio runtime', () => {
     onTestFinished(() => llm.close());
     llm.otherwise(scriptedModel());
     const scenario = defaultScenario();
-    const server = await startTestServer({ headlessHost: true, scenario });
+    const server = await startTestRelay({ headlessHost: true, scenario });
     onTestFinished(() => server.close());
     const cwd = tempDir();
     mkdirSync(join(cwd, '.usher'));

@@ -1,12 +1,12 @@
 /**
- * Runs the agent's scenario suite and prints the report: `npx tsx packages/agent/scripts/suite.ts`
+ * Runs the agent's scenario suite and prints the report: `npx tsx packages/harness/scripts/suite.ts`
  * (optionally with scenario-file name fragments to run only those, and `--json` for the raw reports).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { formatReport, loadSuite, runSuite } from '../src/suite/index.ts';
-import { localHost } from './local-host.ts';
+import { formatReport, loadSuite, runSuite } from '@usher/agent/suite';
+import { localHost } from '../src/local-host.ts';
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Capability } from '@usher/relay';
 import type { Study } from '@usher/study';
 import type { Hono } from 'hono';
-import type { Capability } from '../access/capabilities.ts';
 
 export interface ExportRouteOptions {
   study: Study;

@@ -1,5 +1,5 @@
 import { Agent, type AgentResult, createLlmPlanner, type Episode, EpisodicLog, type LlmConfig } from '@usher/agent';
-import type { Condition } from '../study-file/schema.ts';
+import type { Condition } from '@usher/study';
 
 export interface SupervisorOptions {
   /** The relay the agents join, like any agent (`ws://…`): the protocol boundary stays real. */

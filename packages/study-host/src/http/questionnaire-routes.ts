@@ -1,7 +1,7 @@
 import { QuestionnaireSubmissionSchema } from '@usher/protocol';
+import type { Capability } from '@usher/relay';
 import type { Participant } from '@usher/study';
 import type { Hono } from 'hono';
-import type { Capability } from '../access/capabilities.ts';
 import { AnswersRefused } from '../study/questionnaires.ts';
 import { FlowError, type StudyMode } from '../study/study-mode.ts';
 import { readJson } from './read-json.ts';

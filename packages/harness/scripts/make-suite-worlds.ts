@@ -1,7 +1,7 @@
 /**
  * Derives the suite's extra worlds from the default scenario and writes them to
  * `packages/agent/suite/worlds/` (the JSON files are what the suite reads; rerun after a change):
- * `npx tsx packages/agent/scripts/make-suite-worlds.ts && npx biome format --write packages/agent/suite/worlds`.
+ * `npx tsx packages/harness/scripts/make-suite-worlds.ts && npx biome format --write packages/agent/suite/worlds`.
  *
  * - small-town: two small theaters, three days, few showings, seat maps mostly sold.
  * - festival: a week of many IMAX and 3D showings at three theaters, dearer tickets and surcharges.
@@ -9,8 +9,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SUITE_DIR } from '@usher/agent/suite/scenario';
 import { defaultScenario, parseScenario, type Scenario, type SeatMap, type Showing, seatsOf } from '@usher/booking';
-import { SUITE_DIR } from '../src/suite/scenario.ts';
 
 const base = defaultScenario();
 const movies = (...ids: string[]) =>

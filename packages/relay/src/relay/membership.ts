@@ -30,8 +30,14 @@ export function join(core: RelayCore, peer: Peer, message: MessageOf<'relay.join
     peer.ws.close(CLOSE_POLICY, 'not allowed');
     return;
   }
-  if (role === 'host' && core.options.onHostJoining) {
-    const held = core.options.onHostJoining(roomId, limitKey(peer.address));
+  const { hostJoining } = core.hooks;
+  if (role === 'host' && hostJoining) {
+    const address = limitKey(peer.address);
+    const study = core.rooms.get(roomId)?.study;
+    const uncounted = study != null && study.startedBy === undefined;
+    const held = hostJoining.call(core.hooks, roomId, address, uncounted);
+    // A session a restart reopened counts toward the first page that joins it (Relay.roomsHeldBy).
+    if (!held && uncounted && study.startedBy === undefined) study.startedBy = address;
     if (held) {
       core.warn(`relay: refused ${peer.name} from ${peer.address} joining room "${roomId}" as host: ${held}`);
       core.reject(peer, 'SESSION_NOT_ACTIVE', held, message.id);

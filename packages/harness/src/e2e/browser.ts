@@ -1,12 +1,14 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultScenario, type Scenario } from '@usher/booking';
 import { startTestServer } from '@usher/server/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { onTestFinished } from 'vitest';
 
-/** The built page (`npm run build`), served the way `usher serve` serves it. */
-export const WEB_ROOT = fileURLToPath(new URL('../../dist/', import.meta.url));
+/** The web host's built page (`npm run build`), served the way `usher serve` serves it. */
+export const WEB_ROOT = join(dirname(createRequire(import.meta.url).resolve('@usher/web/package.json')), 'dist');
 /** Where the test run leaves its screenshots, for a person to look at. */
 export const SCREENSHOTS = fileURLToPath(new URL('../../../../test-results/screenshots/', import.meta.url));
 

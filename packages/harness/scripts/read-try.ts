@@ -1,4 +1,4 @@
-import { describeModel, updatePreferences } from '../src/preferences/index.ts';
+import { describeModel, updatePreferences } from '@usher/agent';
 
 const titles = [
   'Iron Tempest',

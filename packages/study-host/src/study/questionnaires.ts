@@ -12,7 +12,7 @@ import {
   scoreSections,
   visibleSections,
 } from '@usher/study';
-import type { AnswersLog } from '../study-log/answers-log.ts';
+import type { AnswersLog } from './answers-log.ts';
 
 /** Answers that do not fit the questionnaire; nothing was stored. Each problem names its item. */
 export class AnswersRefused extends Error {

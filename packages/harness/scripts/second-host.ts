@@ -1,16 +1,17 @@
 /**
  * Joins the second host (a cinema site written without Usher's booking engine,
- * `src/testing/second-host/`) to a running relay, on the default scenario's world, so the agent
+ * `packages/agent/src/testing/second-host/`) to a running relay, on the default scenario's world, so the agent
  * can be tried on a host it was not built with:
  *
  *   npx usher serve                                           # the relay (open the page only to watch)
- *   npx tsx packages/agent/scripts/second-host.ts [--url http://127.0.0.1:8787] [--room default]
+ *   npx tsx packages/harness/scripts/second-host.ts [--url http://127.0.0.1:8787] [--room default]
  *   npx usher agent --goal "two adults for Orbital Drift tomorrow evening"
  *
  * The agent's stderr says what it read in part, skipped or could not use. Ctrl-C leaves the room.
  */
+
+import { fromWorld, SecondHost } from '@usher/agent/second-host';
 import { defaultScenario } from '@usher/booking';
-import { fromWorld, SecondHost } from '../src/testing/second-host/index.ts';
 
 const flag = (name: string, fallback: string) => {
   const at = process.argv.indexOf(`--${name}`);

@@ -7,7 +7,7 @@ import type { Capability } from '../access/capabilities.ts';
 import { clientAddress, limitKey } from '../access/client-address.ts';
 import type { StudyLog } from '../study-log/study-log.ts';
 import { Admission } from './admission.ts';
-import { RelayCore, type RelayOptions } from './core.ts';
+import { RelayCore, type RelayOptions, type RoomHooks } from './core.ts';
 import { readFrame } from './inbound.ts';
 import { CLOSE_POLICY, CLOSE_TRY_LATER, join, leave } from './membership.ts';
 import { Peer } from './peer.ts';
@@ -17,7 +17,7 @@ import { fromClient, fromHost, oversized, refusedReply } from './routing.ts';
 /** Frames above this close the connection (ws code 1009); between 1 MiB and this they get `INVALID_MESSAGE`. */
 const HARD_FRAME_LIMIT = 16 * MAX_FRAME_BYTES;
 
-export type { RelayOptions } from './core.ts';
+export type { RelayOptions, RoomHooks } from './core.ts';
 export { CLOSE_REPLACED } from './membership.ts';
 
 export interface RoomStatus {
@@ -61,6 +61,11 @@ export class Relay {
     const sweepMs = Math.max(10, Math.min(1000, requestTimeoutMs / 4, idleSessionMs / 4, pageJoinMs / 4));
     this.sweeper = setInterval(() => this.core.guard('sweep', () => this.sweep()), sweepMs);
     this.sweeper.unref();
+  }
+
+  /** Tells `hooks` of the rooms from now on, and asks them (study mode, once it is built on this relay). */
+  attach(hooks: RoomHooks): void {
+    this.core.hooks = hooks;
   }
 
   /**
@@ -169,21 +174,6 @@ export class Relay {
   roomHolder(roomId: string): string | undefined {
     const room = this.core.rooms.get(roomId);
     return room && holderOf(room);
-  }
-
-  /** The address (its limit key) the study session open in `roomId` counts toward, if any. */
-  studySessionStartedBy(roomId: string): string | undefined {
-    return this.core.rooms.get(roomId)?.study?.startedBy;
-  }
-
-  /**
-   * Counts the study session open in `roomId`, which no request started (a restart reopened it),
-   * toward `address` (a limit key) from now on ({@link roomsHeldBy}); nothing when none is open
-   * or it counts toward an address already.
-   */
-  countStudySessionToward(roomId: string, address: string): void {
-    const study = this.core.rooms.get(roomId)?.study;
-    if (study && study.startedBy === undefined) study.startedBy = address;
   }
 
   /** Whether `roomId` is open (a peer is there, or a study session). */
@@ -345,7 +335,7 @@ export class Relay {
     this.core.warn(`relay: closed study session ${room.study.log.sessionId}: ${reason}`);
     this.core.endStudy(room);
     if (room.idle) this.core.rooms.delete(room.id);
-    this.core.options.onSessionIdle?.(room.id);
+    this.core.hooks.sessionIdle?.(room.id);
   }
 
   private receive(peer: Peer, data: Buffer, isBinary: boolean): void {

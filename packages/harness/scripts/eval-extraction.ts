@@ -1,12 +1,12 @@
 /**
  * Prints the preference extractor's accuracy on the evaluation set (packages/agent/eval/):
- * `npx tsx packages/agent/scripts/eval-extraction.ts [--failures] [--json] [--llm] [id fragments…]`.
+ * `npx tsx packages/harness/scripts/eval-extraction.ts [--failures] [--json] [--llm] [id fragments…]`.
  * With `--llm`, the LLM reader of the service USHER_LLM_* configure reads instead of the rules
  * (a message it cannot answer usefully is read by the rules, as in the agent).
  */
-import { evaluate, evaluateWith, formatEvaluation, loadCases, loadWorld } from '../src/eval/index.ts';
-import { llmConfigFromEnv } from '../src/planning/llm/config.ts';
-import { readWithLlm } from '../src/planning/llm/reader.ts';
+import { llmConfigFromEnv } from '@usher/agent';
+import { evaluate, evaluateWith, formatEvaluation, loadCases, loadWorld } from '@usher/agent/eval';
+import { readWithLlm } from '@usher/agent/llm-reader';
 
 const args = process.argv.slice(2);
 const only = args.filter((a) => !a.startsWith('--'));

@@ -1,12 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import { FlowStepSchema } from '@usher/protocol';
+import type { Capabilities, Capability } from '@usher/relay';
+import { type ClientView, limitKey } from '@usher/relay';
 import { AssignmentError } from '@usher/study';
 import type { Context, Hono } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
-import type { Capabilities, Capability } from '../access/capabilities.ts';
-import { type ClientView, limitKey } from '../access/client-address.ts';
 import { FlowError, StudyFullError, type StudyMode } from '../study/study-mode.ts';
 import { mountQuestionnaireRoutes } from './questionnaire-routes.ts';
 import { readJson } from './read-json.ts';

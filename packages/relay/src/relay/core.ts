@@ -19,25 +19,37 @@ export interface RelayOptions {
   warn?: (line: string) => void;
   /** The study logs' file calls (tests play a full disk with it). */
   logIo?: LogFileIo;
+  /** What the relay tells, and asks, whoever runs tasks in its rooms (see {@link RoomHooks}); none by default. */
+  hooks?: RoomHooks;
+  /** Reverse proxies whose `X-Forwarded-For` names the client the per-address limits count (see {@link clientAddress}). */
+  trustedProxies?: TrustedProxies | null;
+}
+
+/**
+ * What the relay tells, and asks, whoever runs tasks in its rooms: study mode implements it
+ * (`@usher/study-host`). The relay knows of a study only the labels of a study session's first
+ * record (study and participant ids) and what these calls say.
+ */
+export interface RoomHooks {
+  /**
+   * Asked when a host is about to join `room` from `address` (its limit key), after its
+   * credential was checked: study mode opens the task's session again when the participant is
+   * mid-task and it is closed, so a page that comes back is never relayed unlogged. `uncounted`
+   * says that a study session is open there that counts toward no address yet (a restart reopened
+   * it): unless the join is refused, the relay then counts it toward `address`
+   * ({@link Relay.roomsHeldBy}). Returns why the join is refused, or null.
+   */
+  hostJoining?(room: string, address: string, uncounted: boolean): string | null;
   /**
    * Told when a study session is closed because its room had no host for `idleSessionMs`, or no
    * page joined it within `pageJoinMs` of its task's start (the agent there can stop).
    */
-  onSessionIdle?: (room: string) => void;
-  /**
-   * Asked when a host is about to join `room` from `address` (its limit key), after its
-   * credential was checked: study mode opens the task's session again when the participant is
-   * mid-task and it is closed, so a page that comes back is never relayed unlogged. Returns why
-   * the join is refused, or null.
-   */
-  onHostJoining?: (room: string, address: string) => string | null;
+  sessionIdle?(room: string): void;
   /**
    * Told when what {@link Relay.status} says of a room changes: a peer joins or leaves, its stage
    * changes, its study session opens or closes (the console's live view; called often, keep it cheap).
    */
-  onRoomChange?: (room: string) => void;
-  /** Reverse proxies whose `X-Forwarded-For` names the client the per-address limits count (see {@link clientAddress}). */
-  trustedProxies?: TrustedProxies | null;
+  roomChanged?(room: string): void;
 }
 
 type Direction = StudyLogRecord['direction'];
@@ -55,8 +67,11 @@ export class RelayCore {
   readonly warn: (line: string) => void;
   readonly warnings: HeldWarnings;
   readonly limits: RelayLimits;
+  /** What the relay tells, and asks, whoever runs tasks in its rooms (set by {@link Relay.attach}). */
+  hooks: RoomHooks;
 
   constructor(readonly options: RelayOptions) {
+    this.hooks = options.hooks ?? {};
     this.ids = new SessionIdAllocator(options.logsDir);
     this.now = options.now ?? (() => new Date());
     this.warn = options.warn ?? ((line) => console.error(line));
@@ -169,8 +184,8 @@ export class RelayCore {
 
   /** Tells the listener that a room's status changed; its faults are the relay's to contain. */
   changed(room: Room): void {
-    const listener = this.options.onRoomChange;
-    if (listener) this.guard('room change listener', () => listener(room.id));
+    const hooks = this.hooks;
+    if (hooks.roomChanged) this.guard('room change listener', () => hooks.roomChanged?.(room.id));
   }
 
   displayPath(path: string): string {

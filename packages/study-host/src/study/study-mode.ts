@@ -1,7 +1,7 @@
 import type { FlowStep, ParticipantView, QuestionnaireSubmission } from '@usher/protocol';
+import type { Relay } from '@usher/relay';
 import { type Condition, type Participant, recruitmentFrom, type Study, type StudyRegistry } from '@usher/study';
-import type { Relay } from '../relay/relay.ts';
-import type { AnswersLog } from '../study-log/answers-log.ts';
+import type { AnswersLog } from './answers-log.ts';
 import { nextStep, questionnaireView, recordAnswers, shownQuestionnaire } from './questionnaires.ts';
 
 /** Told when a participant's task starts and ends (the agent supervisor staffs it). */
@@ -97,23 +97,22 @@ export class StudyMode {
 
   /**
    * A page is about to join `room` as its host from `address` (a limit key; the relay asks, see
-   * `onHostJoining`): when it is the room of a participant mid-task whose session is closed (the
+   * `RoomHooks.hostJoining`): when it is the room of a participant mid-task whose session is closed (the
    * page came after `pageJoinMs`, or back after `idleSessionMs`), the session opens again first,
    * so nothing the page does goes unlogged. A session open that no request started (a restart
-   * reopened it, {@link resumeAll}) is counted toward the address of the first page to join it,
+   * reopened it, {@link resumeAll}; `uncounted`) is counted by the relay toward the address of
+   * the first page to join it,
    * else whoever joined would hold it uncounted; so is a room with no session (no task runs
    * there: a participant not started, or between tasks), which the page holds all the same.
    * Returns why the join is refused (the address holds its maximum of rooms; the log cannot be
    * opened), or null.
    */
-  hostJoining(room: string, address: string): string | null {
+  hostJoining(room: string, address: string, uncounted: boolean): string | null {
     const participant = this.byRoom(room);
     try {
       if (this.relay.hasStudySession(room)) {
-        if (this.relay.studySessionStartedBy(room) === undefined) {
-          if (this.relay.roomHolder(room) !== address) this.addressAvailable(address);
-          this.relay.countStudySessionToward(room, address);
-        }
+        // Unless refused here, the relay counts an uncounted session toward `address`.
+        if (uncounted && this.relay.roomHolder(room) !== address) this.addressAvailable(address);
         return null;
       }
       if (participant?.status !== 'task') {

@@ -1,7 +1,7 @@
+import type { Capability } from '@usher/relay';
 import type { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
-import type { Capability } from '../access/capabilities.ts';
 import { ConsoleError, type StudyConsole } from '../console/study-console.ts';
 import { SESSION_ID } from '../console/study-logs.ts';
 import { FlowError } from '../study/study-mode.ts';

@@ -1,7 +1,8 @@
 import type { ConsoleStatus, ParticipantRow, SessionSummary } from '@usher/protocol';
-import type { AgentSupervisor, Participant } from '@usher/study';
-import type { Relay } from '../relay/relay.ts';
+import type { Relay } from '@usher/relay';
+import type { Participant } from '@usher/study';
 import type { StudyMode } from '../study/study-mode.ts';
+import type { AgentSupervisor } from '../supervisor/supervisor.ts';
 import { StudyLogIndex } from './study-logs.ts';
 
 /** What the console needs of the agents beside participants (the study's supervisor). */
@@ -36,7 +37,7 @@ export class StudyConsole {
     return () => this.roomListeners.delete(listener);
   }
 
-  /** The relay's news of a room (RelayOptions.onRoomChange). */
+  /** The relay's news of a room (RoomHooks.roomChanged, through StudyHost). */
   roomChanged(room: string): void {
     for (const listener of this.roomListeners) listener(room);
   }

@@ -1,5 +1,5 @@
+import type { StartHost } from '@usher/agent/suite';
 import { startServer } from '@usher/server';
-import type { StartHost } from '../src/suite/index.ts';
 
 /**
  * Serves each of the suite's worlds the way a study would: a relay on a free port with the
