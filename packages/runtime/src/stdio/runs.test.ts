@@ -1,7 +1,7 @@
+import { ORBITAL_IMAX_PAIR } from '@usher/agent/testing';
 import { checkBooking, defaultScenario } from '@usher/booking';
 import { startTestRelay } from '@usher/relay/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ORBITAL_IMAX_PAIR } from '../../../agent/src/testing/stories.ts';
 import { eventOf, type Line, type RuntimeProcess, spawnRuntime } from './testing/runtime-process.ts';
 
 /*

@@ -1,9 +1,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ORBITAL_IMAX_PAIR } from '@usher/agent/testing';
 import { checkBooking, defaultScenario } from '@usher/booking';
 import { startTestRelay } from '@usher/relay/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ORBITAL_IMAX_PAIR } from '../../../agent/src/testing/stories.ts';
 import { type RuntimeProcess, spawnRuntime, tempDir } from './testing/runtime-process.ts';
 
 /* Sessions: persisted as JSONL, listed, replayed with limits, resumed after a restart of the runtime. */

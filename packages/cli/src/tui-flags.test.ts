@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { USHER_BIN } from '../../cli/src/test-helpers.ts';
+import { USHER_BIN } from './test-helpers.ts';
 
 /** Runs `usher tui …` with pipes (not a terminal) to completion. */
 function usherTui(args: string[]): Promise<{ code: number | null; stderr: string }> {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
-import { startServe, USHER_BIN } from '../../cli/src/test-helpers.ts';
+import { startServe, USHER_BIN } from './test-helpers.ts';
 
 /*
  * `usher tui` for real: in a tmux pane (a real terminal), against the real runtime (`usher runtime
