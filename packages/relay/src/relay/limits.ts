@@ -1,6 +1,6 @@
 /**
  * The relay's limits: what one stranger can make the server hold. Every one is a named,
- * documented value (packages/server/README.md, "Limits") that `usher serve` can set; every limit
+ * documented value (packages/relay/README.md, "Limits") that `usher serve` can set; every limit
  * that closes something says so in the server's log, and in the study log when a session is open.
  */
 export interface RelayLimits {

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { envelope, readLog, scriptHost, startTestServer, TestClient } from '../testing/index.ts';
 
 /*
- * The limits of packages/server/README.md ("Limits"), each pushed past by a client that means
+ * The limits of packages/relay/README.md ("Limits"), each pushed past by a client that means
  * harm: what they close is closed, said in the server's log (and the study log), and a study in
  * another room goes on undisturbed.
  */

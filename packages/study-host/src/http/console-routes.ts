@@ -30,7 +30,7 @@ type Variables = { capability: Capability | null };
  * The experimenter's console API (`/api/console/…`), for experimenter credentials only (every
  * request in open mode): the study's participants and their rooms, live; a room's last state
  * and its agent's episodes; stepping in as the agent and handing back; ending or resetting a
- * participant's task; the study logs to replay. Documented in packages/server/README.md.
+ * participant's task; the study logs to replay. Documented in packages/study-host/README.md.
  */
 export function mountConsoleRoutes(app: Hono<{ Variables: Variables }>, studyConsole: StudyConsole, fail: Fail): void {
   const study = studyConsole.mode.study;
