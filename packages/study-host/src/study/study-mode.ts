@@ -97,15 +97,14 @@ export class StudyMode {
 
   /**
    * A page is about to join `room` as its host from `address` (a limit key; the relay asks, see
-   * `RoomHooks.hostJoining`): when it is the room of a participant mid-task whose session is closed (the
-   * page came after `pageJoinMs`, or back after `idleSessionMs`), the session opens again first,
-   * so nothing the page does goes unlogged. A session open that no request started (a restart
-   * reopened it, {@link resumeAll}; `uncounted`) is counted by the relay toward the address of
-   * the first page to join it,
-   * else whoever joined would hold it uncounted; so is a room with no session (no task runs
-   * there: a participant not started, or between tasks), which the page holds all the same.
-   * Returns why the join is refused (the address holds its maximum of rooms; the log cannot be
-   * opened), or null.
+   * `RoomHooks.hostJoining`): when it is the room of a participant mid-task whose session is
+   * closed (the page came after `pageJoinMs`, or back after `idleSessionMs`), the session opens
+   * again first, so nothing the page does goes unlogged. A session open that no request started (a
+   * restart reopened it, {@link resumeAll}; `uncounted`) is counted by the relay toward the
+   * address of the first page to join it unless this refuses, else whoever joined would hold it
+   * uncounted; so is a room with no session (no task runs there: a participant not started, or
+   * between tasks), which the page holds all the same. Returns why the join is refused (the
+   * address holds its maximum of rooms; the log cannot be opened), or null.
    */
   hostJoining(room: string, address: string, uncounted: boolean): string | null {
     const participant = this.byRoom(room);
