@@ -7,7 +7,7 @@ import { feasibleOptions, loadSuite, minimumToolCalls, runSuite, totalsOf } from
 import { ORBITAL_IMAX_PAIR } from '@usher/agent/testing';
 import { defaultScenario } from '@usher/booking';
 import { bookThrough, TestClient } from '@usher/server/testing';
-import { localHost } from '../packages/agent/scripts/local-host.ts';
+import { localHost } from '../packages/harness/src/local-host.ts';
 import { type RunningChild, startNodeChild } from './lib/child.ts';
 import { atExit } from './lib/cleanup.ts';
 import { procCpuSeconds } from './lib/proc.ts';

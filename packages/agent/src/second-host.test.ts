@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Story } from '@usher/booking';
-import { startTestServer } from '@usher/server/testing';
+import { startTestRelay as startTestServer } from '@usher/relay/testing';
 import { describe, expect, it } from 'vitest';
 import { loadSuite, runScenario, type ScenarioReport, type StartHost } from './suite/index.ts';
 import { agreeableParticipant } from './suite/participant.ts';

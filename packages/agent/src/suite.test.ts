@@ -1,5 +1,5 @@
 import type { Constraint } from '@usher/booking';
-import { startTestServer } from '@usher/server/testing';
+import { startTestRelay as startTestServer } from '@usher/relay/testing';
 import { describe, expect, it } from 'vitest';
 import {
   feasibleOptions,

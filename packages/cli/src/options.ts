@@ -1,5 +1,5 @@
 import { RoomIdSchema } from '@usher/protocol';
-import { checkFrameSource, TrustedProxies } from '@usher/server';
+import { checkFrameSource, TrustedProxies } from '@usher/relay';
 import { InvalidArgumentError } from 'commander';
 
 /** Commander parsers for flag values: each refuses a bad value with a sentence saying what is expected. */

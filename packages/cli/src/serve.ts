@@ -3,16 +3,10 @@ import { isIP } from 'node:net';
 import { dirname, join } from 'node:path';
 import { llmConfigFromEnv } from '@usher/agent';
 import { defaultScenario } from '@usher/booking';
-import {
-  DEFAULT_LIMITS,
-  loadScenarioFile,
-  loadSecret,
-  type RelayLimits,
-  SecretError,
-  StartupError,
-  startServer,
-} from '@usher/server';
-import { AgentSupervisor, loadStudyFile, type Study, StudyFileError, StudyRegistry } from '@usher/study';
+import { DEFAULT_LIMITS, loadSecret, type RelayLimits, SecretError } from '@usher/relay';
+import { loadScenarioFile, StartupError, startServer } from '@usher/server';
+import { loadStudyFile, type Study, StudyFileError, StudyRegistry } from '@usher/study';
+import { AgentSupervisor } from '@usher/study-host';
 import { InvalidArgumentError } from 'commander';
 import { agentFromFlags } from './agent.ts';
 import { stopSignal } from './signals.ts';

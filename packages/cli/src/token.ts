@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { Capabilities, ExperimenterNameSchema, loadSecret, SecretError, StartupError } from '@usher/server';
+import { Capabilities, ExperimenterNameSchema, loadSecret, SecretError } from '@usher/relay';
+import { StartupError } from '@usher/server';
 import { InvalidArgumentError } from 'commander';
 
 export interface TokenFlags {

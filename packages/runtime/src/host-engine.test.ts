@@ -1,7 +1,7 @@
 import { ORBITAL_IMAX_PAIR } from '@usher/agent/testing';
 import { checkBooking, defaultScenario } from '@usher/booking';
 import { type AgentEvent, AgentEventSchema } from '@usher/protocol/stdio';
-import { startTestServer } from '@usher/server/testing';
+import { startTestRelay } from '@usher/relay/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Conversation, RunOutcome, RunQuestions } from './engine.ts';
 import { HostRunEngine } from './host-engine.ts';
@@ -15,7 +15,7 @@ afterEach(async () => {
 
 async function setup() {
   const scenario = defaultScenario();
-  const server = await startTestServer({ headlessHost: true, scenario });
+  const server = await startTestRelay({ headlessHost: true, scenario });
   const engine = new HostRunEngine({ url: server.url, room: 'default', study: 'runtime-test', participant: 'P01' });
   cleanups.push(
     () => server.close(),
@@ -205,7 +205,7 @@ describe('HostRunEngine', () => {
   });
 
   it('stops a run that makes no progress (no host in the room) with an error, never waiting for ever', async () => {
-    const server = await startTestServer({ headlessHost: false });
+    const server = await startTestRelay({ headlessHost: false });
     const engine = new HostRunEngine({
       url: server.url,
       room: 'default',
@@ -225,7 +225,7 @@ describe('HostRunEngine', () => {
 
   it('does not count the wait for an answer to its question as a stall', async () => {
     const scenario = defaultScenario();
-    const server = await startTestServer({ headlessHost: true, scenario });
+    const server = await startTestRelay({ headlessHost: true, scenario });
     const engine = new HostRunEngine({
       url: server.url,
       room: 'default',

@@ -5,23 +5,28 @@ import type { Duplex } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
 import type { Scenario } from '@usher/booking';
 import { AGENT_WS_PATH } from '@usher/protocol';
+import {
+  Capabilities,
+  type Capability,
+  CredentialError,
+  checkFrameSource,
+  clientView,
+  DEFAULT_LIMITS,
+  HeadlessHost,
+  type LogFileIo,
+  loopbackHostRefusal,
+  markOwnConnection,
+  originRefusal,
+  presentedToken,
+  Relay,
+  type RelayLimits,
+  repairTornLogs,
+  SocketLimits,
+  TrustedProxies,
+} from '@usher/relay';
 import { CONSENT_GRACE_MS, type Study, type StudyRegistry } from '@usher/study';
-import { Capabilities, type Capability, CredentialError, presentedToken } from './access/capabilities.ts';
-import { clientView, markOwnConnection, TrustedProxies } from './access/client-address.ts';
-import { checkFrameSource } from './access/framing.ts';
-import { loopbackHostRefusal, originRefusal } from './access/origin.ts';
-import { SocketLimits } from './access/socket-limits.ts';
-import { StudyConsole } from './console/study-console.ts';
-import { HeadlessHost } from './headless-host/headless-host.ts';
+import { type StudyConsole, StudyHost, type StudyMode, type TaskHooks } from '@usher/study-host';
 import { createApp } from './http/app.ts';
-import { mountExportRoutes } from './http/export-routes.ts';
-import { DEFAULT_LIMITS, type RelayLimits } from './relay/limits.ts';
-import { Relay } from './relay/relay.ts';
-import { ArrivalExpiry } from './study/arrival-expiry.ts';
-import { StudyMode, type TaskHooks } from './study/study-mode.ts';
-import { AnswersLog } from './study-log/answers-log.ts';
-import { repairTornLogs } from './study-log/repair.ts';
-import type { LogFileIo } from './study-log/study-log.ts';
 
 export interface ServerOptions {
   port: number;
@@ -106,26 +111,88 @@ export class StartupError extends Error {
 
 export const VERSION = '0.1.0';
 
-/** Starts the relay, the HTTP API and, when asked, the headless host. */
+/**
+ * Starts the relay, the study host (with a study), the HTTP API and, when asked, the headless
+ * host. Each part is set up by a function of its own below, in this order.
+ */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   try {
     mkdirSync(options.logsDir, { recursive: true });
   } catch (err) {
     throw new StartupError(`cannot create the logs folder ${options.logsDir}: ${(err as Error).message}`);
   }
+  const warn = options.warn ?? ((line: string) => console.error(line));
+  const now = options.now ?? (() => new Date());
+  const access = accessFrom(options);
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const relay = startRelay(options, access.trustedProxies, warn);
+  const studyHost = options.study
+    ? new StudyHost({ ...options.study, relay, logsDir: options.logsDir, limits, now, warn })
+    : null;
+  let headlessHost: HeadlessHost | null = null;
+  const app = createApp({
+    relay,
+    headlessHost: () => headlessHost,
+    version: VERSION,
+    warn,
+    scenario: options.scenario ?? null,
+    webRoot: options.webRoot ?? null,
+    startedAt: new Date(),
+    capabilities: access.capabilities,
+    allowOrigins: access.allowOrigins,
+    frameAncestors: access.frameAncestors,
+    studyHost,
+    loopbackOnly: access.loopbackOnly,
+    client: clientView(access.trustedProxies),
+  });
+  const http = await listenHttp(options, limits, access, relay, getRequestListener(app.fetch), warn);
+  headlessHost = await startHeadlessHost(options, http.url, access.capabilities);
+  studyHost?.start();
+
+  return {
+    url: http.url,
+    agentUrl: `${http.url.replace(/^http/, 'ws')}${AGENT_WS_PATH}`,
+    port: http.port,
+    ownAgentsUrl: http.ownAgentsUrl,
+    relay,
+    get headlessHost() {
+      return headlessHost;
+    },
+    capabilities: access.capabilities,
+    study: studyHost?.mode ?? null,
+    console: studyHost?.console ?? null,
+    abort: (reason) => {
+      studyHost?.stop();
+      headlessHost?.close();
+      relay.close(reason);
+    },
+    close: () => {
+      studyHost?.stop();
+      headlessHost?.close();
+      relay.close();
+      return http.close();
+    },
+  };
+}
+
+/** Who may connect and ask: credentials (token mode), the origins allowed, the proxies trusted, the sites that may frame study pages. */
+interface Access {
+  /** Issues and checks credentials, or null in open mode. */
+  capabilities: Capabilities | null;
+  allowOrigins: string[];
+  /** Open mode on a loopback address answers only requests that name it (no DNS rebinding). */
+  loopbackOnly: boolean;
+  trustedProxies: TrustedProxies | null;
+  frameAncestors: string[];
+}
+
+/** Checks the options of access control (and a study's limits) before anything starts. */
+function accessFrom(options: ServerOptions): Access {
   const access = options.access ?? 'open';
   if (access === 'token' && !options.secret) throw new StartupError('access control needs the server secret');
   const capabilities = access === 'token' ? new Capabilities(options.secret as Uint8Array) : null;
-  const allowOrigins = options.allowOrigins ?? [];
-  // Open mode on a loopback address answers only requests that name it (no DNS rebinding).
-  const loopbackOnly = !capabilities && loopbackHostRefusal(options.bind) === null;
-  const warn = options.warn ?? ((line: string) => console.error(line));
-  // Logs a server killed mid-write left ending in a record cut short are cut back to their last whole record.
-  void repairTornLogs(options.logsDir, warn, options.logRepairSettleMs ?? 10_000).catch((err: Error) =>
-    warn(`study logs in ${options.logsDir} could not be checked for records cut short: ${err.message}`),
-  );
-  const limits = { ...DEFAULT_LIMITS, ...options.limits };
-  if (options.study && limits.arrivalRetentionMs < CONSENT_GRACE_MS) {
+  const arrivalRetentionMs = options.limits?.arrivalRetentionMs ?? DEFAULT_LIMITS.arrivalRetentionMs;
+  if (options.study && arrivalRetentionMs < CONSENT_GRACE_MS) {
     throw new StartupError(
       `arrivalRetentionMs must be at least ${CONSENT_GRACE_MS} (30 minutes): assignment counts an arrival who has not consented for that long`,
     );
@@ -142,62 +209,55 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   } catch (err) {
     throw new StartupError(`--frame-ancestors: ${(err as Error).message}`);
   }
-  const relay = new Relay({
+  return {
+    capabilities,
+    allowOrigins: options.allowOrigins ?? [],
+    loopbackOnly: !capabilities && loopbackHostRefusal(options.bind) === null,
+    trustedProxies,
+    frameAncestors,
+  };
+}
+
+/** The relay, once study logs a killed server left torn are being mended. */
+function startRelay(
+  options: ServerOptions,
+  trustedProxies: TrustedProxies | null,
+  warn: (line: string) => void,
+): Relay {
+  // Logs a server killed mid-write left ending in a record cut short are cut back to their last whole record.
+  void repairTornLogs(options.logsDir, warn, options.logRepairSettleMs ?? 10_000).catch((err: Error) =>
+    warn(`study logs in ${options.logsDir} could not be checked for records cut short: ${err.message}`),
+  );
+  return new Relay({
     trustedProxies,
     ...(options.now && { now: options.now }),
     logsDir: options.logsDir,
     limits: { ...options.limits, ...(options.heartbeatMs !== undefined && { heartbeatMs: options.heartbeatMs }) },
     warn,
     ...(options.logIo && { logIo: options.logIo }),
-    // A participant gone long enough that their task's session closed: their agent stops too.
-    onSessionIdle: (room) => options.study?.hooks?.roomIdle?.(room),
-    onRoomChange: (room) => studyConsole?.roomChanged(room),
-    // A participant's page joining their room mid-task opens the task's session again if it closed.
-    onHostJoining: (room, address): string | null => studyMode?.hostJoining(room, address) ?? null,
   });
-  let headlessHost: HeadlessHost | null = null;
-  const now = options.now ?? (() => new Date());
-  const studyMode: StudyMode | null = options.study
-    ? new StudyMode(
-        options.study.study,
-        options.study.registry,
-        relay,
-        now,
-        options.study.hooks,
-        new AnswersLog(options.logsDir, options.study.study.id),
-        {
-          maxRooms: options.limits?.maxRooms ?? DEFAULT_LIMITS.maxRooms,
-          maxTasksPerAddress: options.limits?.maxTasksPerAddress ?? DEFAULT_LIMITS.maxTasksPerAddress,
-        },
-      )
-    : null;
-  const studyConsole = studyMode ? new StudyConsole(studyMode, relay, options.logsDir) : null;
-  const app = createApp({
-    relay,
-    headlessHost: () => headlessHost,
-    version: VERSION,
-    warn,
-    scenario: options.scenario ?? null,
-    webRoot: options.webRoot ?? null,
-    startedAt: new Date(),
-    capabilities,
-    allowOrigins,
-    frameAncestors,
-    study: studyMode,
-    console: studyConsole,
-    loopbackOnly,
-    admissionsPerMinute: options.limits?.admissionsPerMinute ?? DEFAULT_LIMITS.admissionsPerMinute,
-    client: clientView(trustedProxies),
-  });
-  if (studyMode && options.study?.registryPath) {
-    mountExportRoutes(app, {
-      study: studyMode.study,
-      registryPath: options.study.registryPath,
-      logsDir: options.logsDir,
-      warn,
-    });
-  }
-  const server = createServer(getRequestListener(app.fetch));
+}
+
+interface Listening {
+  url: string;
+  port: number;
+  ownAgentsUrl: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The HTTP server on the public port (the API, the pages, and upgrades to the relay after their
+ * origin and credential are checked) and the own agents' door ({@link listenOwnAgents}).
+ */
+async function listenHttp(
+  options: ServerOptions,
+  limits: RelayLimits,
+  { capabilities, allowOrigins, loopbackOnly, trustedProxies }: Access,
+  relay: Relay,
+  requests: ReturnType<typeof getRequestListener>,
+  warn: (line: string) => void,
+): Promise<Listening> {
+  const server = createServer(requests);
   const sockets = new SocketLimits(limits, trustedProxies, warn, options.now);
   server.on('connection', (socket) => sockets.accept(socket));
   const upgrade = (request: IncomingMessage, socket: Duplex, head: Buffer, door: 'public' | 'own') => {
@@ -260,53 +320,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     throw new StartupError(`cannot listen on loopback for the server's own agents: ${(err as Error).message}`);
   }
   const ownAddress = ownAgents.address() as AddressInfo;
-  const ownAgentsUrl = `http://${ownAddress.family === 'IPv6' ? `[${ownAddress.address}]` : ownAddress.address}:${ownAddress.port}`;
-
   const { port } = server.address() as AddressInfo;
   const host = options.bind.includes(':') ? `[${options.bind}]` : options.bind;
-  const url = `http://${host}:${port}`;
-  const agentUrl = `ws://${host}:${port}${AGENT_WS_PATH}`;
-
-  if (options.headlessHost) {
-    if (!options.scenario) throw new StartupError('the headless host needs a scenario');
-    headlessHost = new HeadlessHost({
-      url: `ws://${host}:${port}`,
-      ...(capabilities && { token: await capabilities.issue({ kind: 'host', room: options.room }, 3650) }),
-      room: options.room,
-      scenario: options.scenario,
-      ...(options.warn && { warn: options.warn }),
-      ...(options.now && { now: options.now }),
-    });
-    await headlessHost.start();
-  }
-  // Arrivals who never consent are removed after arrivalRetentionMs, and counted (arrival-expiry.ts).
-  const expiry = options.study
-    ? new ArrivalExpiry(options.study.registry, options.study.study.id, limits.arrivalRetentionMs, now, warn)
-    : null;
-  expiry?.start();
-
   return {
-    url,
-    agentUrl,
+    url: `http://${host}:${port}`,
     port,
-    ownAgentsUrl,
-    relay,
-    get headlessHost() {
-      return headlessHost;
-    },
-    capabilities,
-    study: studyMode,
-    console: studyConsole,
-    abort: (reason) => {
-      expiry?.stop();
-      headlessHost?.close();
-      relay.close(reason);
-    },
+    ownAgentsUrl: `http://${ownAddress.family === 'IPv6' ? `[${ownAddress.address}]` : ownAddress.address}:${ownAddress.port}`,
     close: () =>
       new Promise<void>((resolve) => {
-        expiry?.stop();
-        headlessHost?.close();
-        relay.close();
         let open = 2;
         const closed = () => {
           open -= 1;
@@ -318,6 +339,26 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         ownAgents.closeAllConnections();
       }),
   };
+}
+
+/** The booking engine joined as the host of `options.room`, when asked (`headlessHost`). */
+async function startHeadlessHost(
+  options: ServerOptions,
+  url: string,
+  capabilities: Capabilities | null,
+): Promise<HeadlessHost | null> {
+  if (!options.headlessHost) return null;
+  if (!options.scenario) throw new StartupError('the headless host needs a scenario');
+  const headlessHost = new HeadlessHost({
+    url: url.replace(/^http/, 'ws'),
+    ...(capabilities && { token: await capabilities.issue({ kind: 'host', room: options.room }, 3650) }),
+    room: options.room,
+    scenario: options.scenario,
+    ...(options.warn && { warn: options.warn }),
+    ...(options.now && { now: options.now }),
+  });
+  await headlessHost.start();
+  return headlessHost;
 }
 
 /** Answers an upgrade that is refused with a plain HTTP status, before any WebSocket exists. */

@@ -42,4 +42,3 @@ export {
   type StudyFileProblem,
 } from './study-file/load.ts';
 export * from './study-file/schema.ts';
-export { type AgentFeedEvent, AgentSupervisor, type SupervisorOptions } from './supervisor/supervisor.ts';

@@ -1,5 +1,5 @@
 import type { UiSpec } from '@usher/protocol';
-import { startTestServer } from '@usher/server/testing';
+import { startTestRelay as startTestServer } from '@usher/relay/testing';
 import { describe, expect, it } from 'vitest';
 import { loadSuite, runScenario, type StartHost, type SuiteEntry } from '../suite/index.ts';
 import type { PreferenceModel } from './solver/index.ts';

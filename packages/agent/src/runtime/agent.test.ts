@@ -1,6 +1,6 @@
 import { checkBooking, defaultScenario } from '@usher/booking';
 import type { StudyLogRecord, ToolDefinition, UiSpec } from '@usher/protocol';
-import { readLog, startTestServer, TestClient } from '@usher/server/testing';
+import { readLog, startTestRelay as startTestServer, TestClient } from '@usher/relay/testing';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { EpisodicLog } from '../memory/episodic.ts';
 import { ORBITAL_IMAX_PAIR } from '../testing/stories.ts';

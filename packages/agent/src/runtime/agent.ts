@@ -218,7 +218,7 @@ export class Agent {
       if (!this.request.active && !this.current) {
         // Nobody has asked for anything (yet, or since the last booking): the participant's own clicks
         // are theirs. Greet once, then wait for words.
-        this.greetOnce();
+        await this.greetOnce(stateTimeoutMs);
         await this.participantSpeaks();
         continue;
       }
@@ -413,12 +413,20 @@ export class Agent {
     this.say(goingBackLine(comparing, action.reason));
   }
 
-  /** The greeting, said once, when nothing has been asked yet. */
-  private greetOnce(): void {
+  /** The greeting, said once when nothing has been asked yet, as a plan of its own (the episode log and the console show it). */
+  private async greetOnce(stateTimeoutMs: number): Promise<void> {
     if (this.greeted) return;
     this.greeted = true;
     this.exploration.asked = true;
-    this.say(GREETING);
+    const plan: NavigationPlan = {
+      goal: this.options.goal ?? 'book what the participant asks for',
+      currentStage: this.view.context.stage,
+      remainingSteps: ['hear what the participant would like'],
+      nextAction: { type: 'agent.message', text: GREETING, reason: 'nobody has asked for anything yet' },
+      confidence: 0.5,
+      stop: 'waiting',
+    };
+    await this.acting.act(plan, stateTimeoutMs, this.current?.observer);
   }
 
   /** New wishes: the search starts again, options that failed the old ones may fit, and the participant hears what was understood. */

@@ -1,5 +1,5 @@
 import { defaultScenario } from '@usher/booking';
-import { startTestServer } from '@usher/server/testing';
+import { startTestRelay as startTestServer } from '@usher/relay/testing';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { GREETING } from '../planning/deterministic.ts';
 import { FaultyHost } from '../testing/faulty-host.ts';

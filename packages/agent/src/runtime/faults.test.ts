@@ -1,6 +1,6 @@
 import { checkBooking, defaultScenario, type SubmittedBooking } from '@usher/booking';
 import type { Message } from '@usher/protocol';
-import { startTestServer } from '@usher/server/testing';
+import { startTestRelay as startTestServer } from '@usher/relay/testing';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { withinLimit } from '../testing/bounded.ts';
 import { everyCall, FaultyHost, type FaultyHostOptions, nthCall } from '../testing/faulty-host.ts';

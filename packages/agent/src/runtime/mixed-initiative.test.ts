@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { checkBooking, defaultScenario, type Story, type SubmittedBooking } from '@usher/booking';
 import type { Item, StudyLogRecord } from '@usher/protocol';
-import { readLog, startTestServer } from '@usher/server/testing';
+import { readLog, startTestRelay as startTestServer } from '@usher/relay/testing';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { withinLimit } from '../testing/bounded.ts';
 import { FaultyHost, type FaultyHostOptions, nthCall } from '../testing/faulty-host.ts';

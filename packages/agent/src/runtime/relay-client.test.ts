@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import { defaultScenario } from '@usher/booking';
 import { createMessage } from '@usher/protocol';
-import { scriptHost, startTestServer, TestClient } from '@usher/server/testing';
+import { scriptHost, startTestRelay as startTestServer, TestClient } from '@usher/relay/testing';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { RelayClient, type RelayClientOptions, type RelayEvent, RelayRequestError } from './relay-client.ts';

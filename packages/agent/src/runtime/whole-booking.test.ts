@@ -1,5 +1,5 @@
 import { defaultScenario, type Story } from '@usher/booking';
-import { startTestServer } from '@usher/server/testing';
+import { startTestRelay as startTestServer } from '@usher/relay/testing';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { feasibleOptions } from '../suite/optimum.ts';
 import { Agent } from './agent.ts';

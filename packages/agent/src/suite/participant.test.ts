@@ -1,5 +1,5 @@
 import { defaultScenario, type HardConstraint } from '@usher/booking';
-import { startTestServer } from '@usher/server/testing';
+import { startTestRelay as startTestServer } from '@usher/relay/testing';
 import { describe, expect, it } from 'vitest';
 import { EMPTY_MODEL, updatePreferences } from '../preferences/index.ts';
 import { CONTEXT } from '../preferences/testing.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The experimenter's console API (`/api/console/…`, packages/server/README.md "Study mode"): what
+ * The experimenter's console API (`/api/console/…`, packages/study-host/README.md "Study mode"): what
  * the server sends and the console page reads. One definition for both sides; the server's tests
  * hold what it sends to these schemas.
  */

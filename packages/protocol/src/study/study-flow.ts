@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { QuestionnaireViewSchema } from './questionnaire.ts';
 
 /**
- * The participant's API in study mode (packages/server/README.md, "Study mode"): what the
+ * The participant's API in study mode (packages/study-host/README.md, "Study mode"): what the
  * server says of where a participant is, and the steps the page asks for. The page and the
  * server both check these shapes.
  */

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { startFakeLlm } from '@usher/agent/llm-testing';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
-import { startFakeLlm } from '../../../agent/src/planning/llm/testing.ts';
 import { startHttpFixture, stdioFixtureCommand } from '../mcp/testing/fixture-server.ts';
 import { type Line, type RuntimeProcess, spawnRuntime, tempDir } from './testing/runtime-process.ts';
 

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { startTestServer } from '@usher/server/testing';
+import { startTestRelay } from '@usher/relay/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RuntimeProcess, spawnRuntime, tempDir } from './testing/runtime-process.ts';
 
@@ -24,7 +24,7 @@ afterEach(() => {
 
 /** A relay with no host in the room: a run there waits for a host (up to --run-timeout) until it is cancelled. */
 async function hostlessRelay(): Promise<string> {
-  const server = await startTestServer();
+  const server = await startTestRelay();
   return server.url.replace(/^http/, 'ws');
 }
 

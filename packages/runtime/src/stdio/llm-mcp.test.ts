@@ -1,16 +1,16 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkBooking, defaultScenario } from '@usher/booking';
-import { startTestServer } from '@usher/server/testing';
-import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import {
   type RecordedRequest,
   type ScriptedReply,
   startFakeLlm,
   toolCallReply,
   withUsage,
-} from '../../../agent/src/planning/llm/testing.ts';
-import { ORBITAL_IMAX_PAIR } from '../../../agent/src/testing/stories.ts';
+} from '@usher/agent/llm-testing';
+import { ORBITAL_IMAX_PAIR } from '@usher/agent/testing';
+import { checkBooking, defaultScenario } from '@usher/booking';
+import { startTestRelay } from '@usher/relay/testing';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { stdioFixtureCommand } from '../mcp/testing/fixture-server.ts';
 import { eventOf, type Line, type RuntimeProcess, spawnRuntime, tempDir } from './testing/runtime-process.ts';
 
@@ -72,7 +72,7 @@ describe('the LLM planner with the MCP servers of the stdio runtime', () => {
     onTestFinished(() => llm.close());
     llm.otherwise(scriptedModel());
     const scenario = defaultScenario();
-    const server = await startTestServer({ headlessHost: true, scenario });
+    const server = await startTestRelay({ headlessHost: true, scenario });
     onTestFinished(() => server.close());
     const cwd = tempDir();
     mkdirSync(join(cwd, '.usher'));

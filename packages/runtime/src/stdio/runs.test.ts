@@ -1,7 +1,7 @@
+import { ORBITAL_IMAX_PAIR } from '@usher/agent/testing';
 import { checkBooking, defaultScenario } from '@usher/booking';
-import { startTestServer } from '@usher/server/testing';
+import { startTestRelay } from '@usher/relay/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ORBITAL_IMAX_PAIR } from '../../../agent/src/testing/stories.ts';
 import { eventOf, type Line, type RuntimeProcess, spawnRuntime } from './testing/runtime-process.ts';
 
 /*
@@ -19,7 +19,7 @@ afterEach(() => {
 
 async function studyRoom(args: string[] = []) {
   const scenario = defaultScenario();
-  const server = await startTestServer({ headlessHost: true, scenario });
+  const server = await startTestRelay({ headlessHost: true, scenario });
   const runtime = spawnRuntime(['--url', server.url, ...args]);
   runtimes.push(runtime);
   // Every booking the host took (a booking ends the study session, which resets the host).

@@ -1,9 +1,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ORBITAL_IMAX_PAIR } from '@usher/agent/testing';
 import { checkBooking, defaultScenario } from '@usher/booking';
-import { startTestServer } from '@usher/server/testing';
+import { startTestRelay } from '@usher/relay/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ORBITAL_IMAX_PAIR } from '../../../agent/src/testing/stories.ts';
 import { type RuntimeProcess, spawnRuntime, tempDir } from './testing/runtime-process.ts';
 
 /* Sessions: persisted as JSONL, listed, replayed with limits, resumed after a restart of the runtime. */
@@ -29,7 +29,7 @@ const replayed = (runtime: RuntimeProcess, after: number) =>
 describe('sessions across a restart', () => {
   it('lists, replays and resumes a session after the runtime restarts, keeping the wishes', async () => {
     const scenario = defaultScenario();
-    const server = await startTestServer({ headlessHost: true, scenario });
+    const server = await startTestRelay({ headlessHost: true, scenario });
     const cwd = tempDir();
     const sessions = join(cwd, 'sessions');
 

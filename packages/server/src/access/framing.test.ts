@@ -1,6 +1,6 @@
+import { checkFrameSource, framingHeaders } from '@usher/relay';
 import { describe, expect, it } from 'vitest';
-import { startTestServer } from '../testing/fixtures.ts';
-import { checkFrameSource, framingHeaders } from './framing.ts';
+import { startTestServer } from '../testing/index.ts';
 
 describe('framing', () => {
   it('accepts sites, with subdomain wildcards and ports, and nothing that could change the header', () => {

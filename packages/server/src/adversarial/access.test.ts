@@ -3,10 +3,9 @@ import { once } from 'node:events';
 import { get as httpGet, request } from 'node:http';
 import { connect } from 'node:net';
 import { defaultScenario } from '@usher/booking';
+import { Capabilities } from '@usher/relay';
 import { describe, expect, it } from 'vitest';
-import { Capabilities } from '../access/capabilities.ts';
-import { scriptHost, startTestServer } from '../testing/fixtures.ts';
-import { TestClient } from '../testing/test-client.ts';
+import { scriptHost, startTestServer, TestClient } from '../testing/index.ts';
 
 /*
  * Access control, tried as a stranger on the internet would (README, "Security model"): every

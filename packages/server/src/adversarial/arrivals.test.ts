@@ -2,11 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadStudyFile, StudyRegistry } from '@usher/study';
+import { EXPIRY_EVERY_MS } from '@usher/study-host';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { StartupError, startServer } from '../server.ts';
-import { EXPIRY_EVERY_MS } from '../study/arrival-expiry.ts';
-import { startTestServer } from '../testing/fixtures.ts';
-import { openStudyLink } from '../testing/study-links.ts';
+import { openStudyLink, startTestServer } from '../testing/index.ts';
 
 /*
  * Anyone may open the study link (admissionsPerMinute, 30 a minute per address), and each opening

@@ -1,8 +1,7 @@
 import { defaultScenario } from '@usher/booking';
 import { MAX_CHAT_TEXT, MAX_ERROR_TEXT, MAX_ITEMS_PER_CALL } from '@usher/protocol';
 import { describe, expect, it } from 'vitest';
-import { envelope, readLog, scriptHost, startTestServer } from '../testing/fixtures.ts';
-import { TestClient } from '../testing/test-client.ts';
+import { envelope, readLog, scriptHost, startTestServer, TestClient } from '../testing/index.ts';
 
 /*
  * The caps on chat text and id lists, through the real relay and the real booking engine: one

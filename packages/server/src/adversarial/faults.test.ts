@@ -3,11 +3,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Capability } from '@usher/relay';
+import { Relay } from '@usher/relay';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import type { Capability } from '../access/capabilities.ts';
-import { Relay } from '../relay/relay.ts';
-import { envelope } from '../testing/fixtures.ts';
-import { TestClient } from '../testing/test-client.ts';
+import { envelope, TestClient } from '../testing/index.ts';
 
 /*
  * A fault inside a handler: the relay answers, goes on, and reports it without letting a stranger

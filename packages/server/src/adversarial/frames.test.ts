@@ -2,11 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { StudyLogRecordSchema } from '@usher/protocol';
 import { loadCorpus } from '@usher/protocol/node';
+import type { LogFileIo } from '@usher/relay';
+import { NODE_FILE_IO } from '@usher/relay';
 import { describe, expect, it } from 'vitest';
-import type { LogFileIo } from '../study-log/study-log.ts';
-import { NODE_FILE_IO } from '../study-log/study-log.ts';
-import { envelope, scriptHost, startTestServer } from '../testing/fixtures.ts';
-import { TestClient } from '../testing/test-client.ts';
+import { envelope, scriptHost, startTestServer, TestClient } from '../testing/index.ts';
 
 /*
  * Hostile frames and a full disk: the process survives whatever arrives, every study log parses

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadStudyFile, StudyRegistry } from '@usher/study';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startTestServer } from '../testing/fixtures.ts';
+import { startTestServer } from '../testing/index.ts';
 
 /*
  * HEAD requests, which any page of any site may send (a CORS-safelisted method, answered without

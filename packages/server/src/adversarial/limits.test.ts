@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { envelope, readLog, scriptHost, startTestServer } from '../testing/fixtures.ts';
-import { TestClient } from '../testing/test-client.ts';
+import { envelope, readLog, scriptHost, startTestServer, TestClient } from '../testing/index.ts';
 
 /*
- * The limits of packages/server/README.md ("Limits"), each pushed past by a client that means
+ * The limits of packages/relay/README.md ("Limits"), each pushed past by a client that means
  * harm: what they close is closed, said in the server's log (and the study log), and a study in
  * another room goes on undisturbed.
  */

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { MAX_ERROR_TEXT } from '@usher/protocol';
 import { describe, expect, it } from 'vitest';
-import { envelope, scriptHost, startTestServer } from '../testing/fixtures.ts';
-import { TestClient } from '../testing/test-client.ts';
+import { envelope, scriptHost, startTestServer, TestClient } from '../testing/index.ts';
 
 /*
  * A study log is read by more than the relay's own JavaScript: the export reads it with DuckDB,

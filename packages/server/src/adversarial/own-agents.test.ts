@@ -1,13 +1,8 @@
 import net from 'node:net';
 import { loadStudyFile, StudyRegistry } from '@usher/study';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
-import { OWN_AGENTS } from '../access/client-address.ts';
-import { Admission } from '../relay/admission.ts';
-import type { Peer } from '../relay/peer.ts';
 import type { RunningServer } from '../server.ts';
-import { startStudyServer } from '../testing/fixtures.ts';
-import { openStudyLink, participantApi } from '../testing/study-links.ts';
-import { TestClient } from '../testing/test-client.ts';
+import { openStudyLink, participantApi, startStudyServer, TestClient } from '../testing/index.ts';
 
 /*
  * A study's agents are started by the server itself and reach the relay from the server's own
@@ -174,27 +169,5 @@ describe("the server's own agents, when strangers hold the global limits", () =>
     }
     expect((await TestClient.refusal(server.ownAgentsUrl)).status).toBe(401);
     expect((await fetch(`${server.ownAgentsUrl}/healthz`)).status).toBe(404);
-  });
-});
-
-describe('Admission', () => {
-  it("counts the server's own agents apart from maxConnections, and holds them to one per room (maxRooms)", () => {
-    const admission = new Admission({
-      maxConnections: 1,
-      maxConnectionsPerAddress: 1,
-      maxBytesInProgress: 1024,
-      maxRooms: 2,
-    });
-    admission.add({ address: '198.51.100.1' } as Peer);
-    expect(admission.refusal('198.51.100.2')).toMatch(/maxConnections\)/);
-    const own = [{ address: OWN_AGENTS }, { address: OWN_AGENTS }] as Peer[];
-    for (const peer of own) {
-      expect(admission.refusal(OWN_AGENTS)).toBeNull();
-      admission.add(peer);
-    }
-    expect(admission.refusal(OWN_AGENTS)).toMatch(/maxRooms/);
-    admission.remove(own[0] as Peer);
-    expect(admission.refusal(OWN_AGENTS)).toBeNull();
-    expect([admission.connections, admission.ownAgents]).toEqual([2, 1]);
   });
 });

@@ -1,9 +1,8 @@
 import { EventEmitter } from 'node:events';
 import net from 'node:net';
+import { SocketLimits, TrustedProxies } from '@usher/relay';
 import { describe, expect, it, vi } from 'vitest';
-import { TrustedProxies } from '../access/client-address.ts';
-import { SocketLimits } from '../access/socket-limits.ts';
-import { startTestServer } from '../testing/fixtures.ts';
+import { startTestServer } from '../testing/index.ts';
 
 /*
  * The relay counted WebSockets at the upgrade, but a TCP connection that never upgrades (a request

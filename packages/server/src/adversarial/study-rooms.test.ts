@@ -3,9 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadStudyFile, StudyRegistry } from '@usher/study';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
-import { envelope, readLog, startStudyServer, startTestServer } from '../testing/fixtures.ts';
-import { openStudyLink, participantApi } from '../testing/study-links.ts';
-import { TestClient } from '../testing/test-client.ts';
+import {
+  envelope,
+  openStudyLink,
+  participantApi,
+  readLog,
+  startStudyServer,
+  startTestServer,
+  TestClient,
+} from '../testing/index.ts';
 
 /*
  * Anyone may open a study link and start a task, and each task opens a room with a study log (an

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { FaultyHost } from '@usher/agent/testing';
 import { replayStudyLog } from '@usher/booking';
 import { AgentFeedEventSchema, ConsoleStudySchema, ParticipantRowSchema, SessionSummarySchema } from '@usher/protocol';
-import { type AgentFeedEvent, AgentSupervisor, loadStudyFile, type Study, StudyRegistry } from '@usher/study';
+import { loadStudyFile, type Study, StudyRegistry } from '@usher/study';
+import { type AgentFeedEvent, AgentSupervisor } from '@usher/study-host';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
-import { readLog, startStudyServer, startTestServer } from '../testing/fixtures.ts';
-import { TestClient } from '../testing/test-client.ts';
+import { readLog, startStudyServer, startTestServer, TestClient } from '../testing/index.ts';
 
 const SECRET = new TextEncoder().encode('a-console-test-secret-of-enough-length-0123456789');
 const LOADED = loadStudyFile(new URL('../../../../studies/demo.study.yaml', import.meta.url).pathname);

@@ -4,9 +4,7 @@ import { join } from 'node:path';
 import { BookingEngine, defaultScenario, parseScenario, type Scenario } from '@usher/booking';
 import type { Item, UiSpec } from '@usher/protocol';
 import { describe, expect, it } from 'vitest';
-import { readLog, startTestServer } from '../testing/fixtures.ts';
-import { bookThrough, callTool, twoAdjacentSeats } from '../testing/scripted-agent.ts';
-import { TestClient } from '../testing/test-client.ts';
+import { bookThrough, callTool, readLog, startTestServer, TestClient, twoAdjacentSeats } from '../testing/index.ts';
 
 async function studyWithHeadlessHost(scenario: Scenario = defaultScenario()) {
   const server = await startTestServer({ headlessHost: true, scenario });

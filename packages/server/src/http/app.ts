@@ -3,21 +3,25 @@ import { join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Scenario } from '@usher/booking';
 import { type ErrorCode, ProtocolError, RoomIdSchema } from '@usher/protocol';
+import {
+  type Capabilities,
+  type Capability,
+  type ClientView,
+  CredentialError,
+  clientView,
+  crossSiteRefusal,
+  framingHeaders,
+  type HeadlessHost,
+  loopbackHostRefusal,
+  originRefusal,
+  presentedToken,
+  type Relay,
+} from '@usher/relay';
+import { readJson, type StudyHost } from '@usher/study-host';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
-import { type Capabilities, type Capability, CredentialError, presentedToken } from '../access/capabilities.ts';
-import { type ClientView, clientView } from '../access/client-address.ts';
-import { framingHeaders } from '../access/framing.ts';
-import { crossSiteRefusal, loopbackHostRefusal, originRefusal } from '../access/origin.ts';
-import type { StudyConsole } from '../console/study-console.ts';
-import type { HeadlessHost } from '../headless-host/headless-host.ts';
-import type { Relay } from '../relay/relay.ts';
-import type { StudyMode } from '../study/study-mode.ts';
-import { mountConsoleRoutes } from './console-routes.ts';
-import { readJson } from './read-json.ts';
-import { mountStudyRoutes } from './study-routes.ts';
 
 const SayBody = z.strictObject({ text: z.string().trim().min(1).max(4000) });
 const ActBody = z.strictObject({
@@ -51,12 +55,8 @@ export interface AppDeps {
   allowOrigins: string[];
   /** Sites besides the server's own that may show study pages in a frame (access/framing.ts). */
   frameAncestors?: string[];
-  /** The study the server runs (`--study`), or null. */
-  study: StudyMode | null;
-  /** The experimenter's console of that study, or null. */
-  console: StudyConsole | null;
-  /** See RelayLimits.admissionsPerMinute. */
-  admissionsPerMinute: number;
+  /** The study the server runs (`--study`), with its console, or null: it mounts their routes. */
+  studyHost: Pick<StudyHost, 'mountRoutes'> | null;
   /** Open mode on loopback: answer only requests naming a loopback host. */
   loopbackOnly: boolean;
   /** Where a request comes from, for per-address limits and secure cookies (the socket's peer, or what a trusted proxy says). */
@@ -81,9 +81,7 @@ export function createApp({
   capabilities,
   allowOrigins,
   frameAncestors = [],
-  study,
-  console: studyConsole,
-  admissionsPerMinute,
+  studyHost,
   loopbackOnly,
   client = clientView(null),
 }: AppDeps): Hono<{ Variables: Variables }> {
@@ -249,21 +247,8 @@ export function createApp({
     return c.json(world);
   });
 
-  if (study) {
-    mountStudyRoutes(
-      app,
-      study,
-      capabilities,
-      (code, message, status) => Response.json({ error: { code, message } }, { status }),
-      admissionsPerMinute,
-      client,
-    );
-  }
-  if (studyConsole) {
-    mountConsoleRoutes(app, studyConsole, (code, message, status) =>
-      Response.json({ error: { code, message } }, { status }),
-    );
-  }
+  // The study link, the participant's and the console's APIs, the export download (@usher/study-host).
+  studyHost?.mountRoutes(app, { capabilities, client });
 
   if (webRoot) {
     const built = existsSync(join(webRoot, 'index.html'));

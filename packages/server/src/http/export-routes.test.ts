@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { FaultyHost } from '@usher/agent/testing';
 import { checkBooking, type SubmittedBooking } from '@usher/booking';
 import { exportStudy, readExportTable } from '@usher/export';
-import { AgentSupervisor, loadStudyFile, type Study, StudyRegistry } from '@usher/study';
+import { loadStudyFile, type Study, StudyRegistry } from '@usher/study';
+import { AgentSupervisor } from '@usher/study-host';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startServer } from '../server.ts';
-import { readLog, startTestServer } from '../testing/fixtures.ts';
+import { readLog, startTestServer } from '../testing/index.ts';
 
 /*
  * The demo study (two conditions: alone, autopilot) run by 20 simulated participants over real

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { envelope, readLog, startTestServer } from '../testing/fixtures.ts';
-import { TestClient } from '../testing/test-client.ts';
+import { envelope, readLog, startTestServer, TestClient } from '../testing/index.ts';
 
 /*
  * A researcher's own host follows the spec, not Usher's shapes: its own session ids, its own item

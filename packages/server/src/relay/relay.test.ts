@@ -2,8 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadCorpus } from '@usher/protocol/node';
 import { describe, expect, it } from 'vitest';
-import { envelope, readLog, scriptHost, startTestServer } from '../testing/fixtures.ts';
-import { TestClient } from '../testing/test-client.ts';
+import { envelope, readLog, scriptHost, startTestServer, TestClient } from '../testing/index.ts';
 
 async function roomWithSession() {
   const server = await startTestServer();

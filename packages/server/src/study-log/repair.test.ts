@@ -1,9 +1,9 @@
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { repairTornLogs } from '@usher/relay';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startTestServer } from '../testing/fixtures.ts';
-import { repairTornLogs } from './repair.ts';
+import { startTestServer } from '../testing/index.ts';
 
 const dirs: string[] = [];
 afterEach(() => {

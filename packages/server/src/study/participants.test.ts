@@ -6,7 +6,7 @@ import { checkBooking } from '@usher/booking';
 import { exportStudy, readExportTable } from '@usher/export';
 import { loadStudyFile, type Study, StudyRegistry } from '@usher/study';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
-import { readLog, startStudyServer } from '../testing/fixtures.ts';
+import { readLog, startStudyServer } from '../testing/index.ts';
 
 /*
  * The demo study run by 20 simulated participants at once, headless: each opens the study link,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadStudyFile, StudyRegistry } from '@usher/study';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startTestServer } from '../testing/fixtures.ts';
+import { startTestServer } from '../testing/index.ts';
 
 const DEMO = loadStudyFile(new URL('../../../../studies/demo.study.yaml', import.meta.url).pathname);
 const work = mkdtempSync(join(tmpdir(), 'usher-questionnaires-'));

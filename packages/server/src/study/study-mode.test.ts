@@ -1,13 +1,19 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Capabilities } from '@usher/relay';
 import { loadStudyFile, StudyRegistry } from '@usher/study';
+import { MAX_RETURN_KEYS } from '@usher/study-host';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import type { Capabilities } from '../access/capabilities.ts';
-import { MAX_RETURN_KEYS } from '../http/study-routes.ts';
-import { envelope, readLog, scriptHost, startTestServer } from '../testing/fixtures.ts';
-import { openStudyLink, participantApi } from '../testing/study-links.ts';
-import { TestClient } from '../testing/test-client.ts';
+import {
+  envelope,
+  openStudyLink,
+  participantApi,
+  readLog,
+  scriptHost,
+  startTestServer,
+  TestClient,
+} from '../testing/index.ts';
 
 // The flow without questionnaires (a study may have none); questionnaires.test.ts runs it with them.
 const DEMO = {

@@ -1,11 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { StudyLogRecord } from '@usher/protocol';
-import { AgentSupervisor, type Study, type StudyRegistry } from '@usher/study';
+import type { Study, StudyRegistry } from '@usher/study';
+import { AgentSupervisor } from '@usher/study-host';
 import { onTestFinished } from 'vitest';
 import { type RunningServer, type ServerOptions, startServer } from '../server.ts';
-import type { Frame, TestClient } from './test-client.ts';
 
 /** A server on a free port with its own logs folder, stopped and removed when the test ends. */
 export async function startTestServer(
@@ -62,49 +61,4 @@ export async function startStudyServer(
   if (server.console) server.console.agents = supervisor;
   onTestFinished(() => supervisor?.stopAll());
   return { server, supervisor };
-}
-
-export function readLog(path: string): StudyLogRecord[] {
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as StudyLogRecord);
-}
-
-export const envelope = (type: string, payload: object, ids: { id?: string; replyTo?: string } = {}) => ({
-  v: 'mvp-0.2',
-  type,
-  ...ids,
-  payload,
-});
-
-const EMPTY_VIEW = { uiSpec: null, messageHistory: [], toolSchema: [] };
-
-/**
- * Makes a test client answer like a minimal host: every request gets its reply, and a tool call
- * also pushes `state.updated`. `onRequest` may answer instead (return true when it did).
- */
-export function scriptHost(host: TestClient, onRequest?: (frame: Frame) => boolean): void {
-  let sessionId: string | null = null;
-  host.ws.on('message', (data) => {
-    const frame = JSON.parse(String(data)) as Frame;
-    if (onRequest?.(frame)) return;
-    const replyTo = frame.id;
-    switch (frame.type) {
-      case 'session.start':
-        sessionId = String(frame.payload.sessionId);
-        host.send(envelope('session.started', { sessionId }, { replyTo }));
-        break;
-      case 'snapshot.get':
-        host.send(envelope('snapshot.state', { sessionId, ...EMPTY_VIEW }, { replyTo }));
-        break;
-      case 'tool.call':
-        host.send(envelope('tool.result', { ok: true, toolName: frame.payload.toolName }, { replyTo }));
-        host.send(envelope('state.updated', { source: 'agent', ...EMPTY_VIEW }));
-        break;
-      case 'session.end':
-        host.send(envelope('session.ended', { sessionId, logFile: '', stateReset: true }, { replyTo }));
-        break;
-    }
-  });
 }

@@ -2,7 +2,7 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { defaultScenario } from '@usher/booking';
 import type { UiSpec } from '@usher/protocol';
-import { type Frame, readLog, startTestServer, TestClient } from '@usher/server/testing';
+import { type Frame, readLog, startTestRelay, TestClient } from '@usher/relay/testing';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import WebSocket from 'ws';
 import { type HostSnapshot, HostStore, type HostStoreOptions } from './host-store.ts';
@@ -96,7 +96,7 @@ async function flakyLink(targetPort: number): Promise<{ url: string; cut(): void
 
 describe('HostStore', () => {
   it('joins the room as its host and answers agents', async () => {
-    const server = await startTestServer();
+    const server = await startTestRelay();
     const store = newStore(server.url);
     store.connect();
     await until(store, (s) => s.connection === 'open');
@@ -112,7 +112,7 @@ describe('HostStore', () => {
   it('sends the same frames as the headless host for the same inputs', async () => {
     async function run(host: 'web' | 'headless'): Promise<Frame[]> {
       // Both servers on the same clock: the relay names sessions and logs from it.
-      const server = await startTestServer({
+      const server = await startTestRelay({
         now: clock,
         ...(host === 'headless' && { headlessHost: true, scenario: defaultScenario() }),
       });
@@ -144,7 +144,7 @@ describe('HostStore', () => {
   });
 
   it('shows the agent at work while it says so (agent.status), logged by the relay, and not after it says it is idle', async () => {
-    const server = await startTestServer();
+    const server = await startTestRelay();
     const store = newStore(server.url);
     store.connect();
     await until(store, (s) => s.connection === 'open');
@@ -165,7 +165,7 @@ describe('HostStore', () => {
   });
 
   it('restores the stage, the choices and the chat after a reload', async () => {
-    const server = await startTestServer();
+    const server = await startTestRelay();
     const storage = new MemoryStorage();
     const before = newStore(server.url, { storage });
     before.connect();
@@ -190,7 +190,7 @@ describe('HostStore', () => {
   });
 
   it('refuses what the participant may not do, and changes nothing', async () => {
-    const server = await startTestServer();
+    const server = await startTestRelay();
     const store = newStore(server.url);
     store.connect();
     const before = store.getSnapshot().view;
@@ -200,7 +200,7 @@ describe('HostStore', () => {
   });
 
   it('reconnects after the network drops and delivers the chat written meanwhile', async () => {
-    const server = await startTestServer();
+    const server = await startTestRelay();
     const link = await flakyLink(server.port);
     const store = newStore(link.url, { backoff: { initialMs: 50, maxMs: 200 } });
     store.connect();
@@ -220,7 +220,7 @@ describe('HostStore', () => {
   });
 
   it('stays out of the way once another host replaces it', async () => {
-    const server = await startTestServer();
+    const server = await startTestRelay();
     const store = newStore(server.url, { backoff: { initialMs: 20, maxMs: 20 } });
     store.connect();
     await until(store, (s) => s.connection === 'open');

@@ -25,7 +25,7 @@ export class FlowRequestError extends Error {
 }
 
 /**
- * The page's side of the participant's API (packages/server/README.md, "Study mode"): where the
+ * The page's side of the participant's API (packages/study-host/README.md, "Study mode"): where the
  * participant is, and the steps that move them on. The link's token is the credential; in open
  * mode the room, which only the link gives out, says who they are.
  */

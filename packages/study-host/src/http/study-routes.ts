@@ -1,0 +1,158 @@
+import type { IncomingMessage } from 'node:http';
+import { FlowStepSchema } from '@usher/protocol';
+import type { Capabilities, Capability } from '@usher/relay';
+import { type ClientView, limitKey } from '@usher/relay';
+import { AssignmentError } from '@usher/study';
+import type { Context, Hono } from 'hono';
+import { getCookie, setCookie } from 'hono/cookie';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { z } from 'zod';
+import { FlowError, StudyFullError, type StudyMode } from '../study/study-mode.ts';
+import { mountQuestionnaireRoutes } from './questionnaire-routes.ts';
+import { readJson } from './read-json.ts';
+
+/**
+ * The study's routes (study mode): the study link, and the participant's own API, which needs
+ * the room's host credential the link hands out (or, in open mode, the room's name, which only
+ * the link gives out).
+ * - `GET /s/<study id>?PROLIFIC_PID=…` admits the participant and sends them to their page.
+ * - `GET /api/participant` says where they are; `POST /api/participant/step` moves them on;
+ *   `POST /api/participant/questionnaire` answers a questionnaire (questionnaire-routes.ts).
+ */
+export function mountStudyRoutes(
+  app: Hono<{ Variables: { capability: Capability | null } }>,
+  mode: StudyMode,
+  capabilities: Capabilities | null,
+  fail: (code: string, message: string, status: 400 | 401 | 403 | 404 | 409 | 429 | 503) => Response,
+  /** How many new participants one address may admit a minute: each opening of the link makes one. */
+  admissionsPerMinute: number,
+  /** Where a request comes from, and whether over HTTPS (access/client-address.ts). */
+  client: ClientView,
+): void {
+  const admissions = new RateLimiterMemory({ points: admissionsPerMinute, duration: 60 });
+
+  app.get('/s/:studyId', async (c) => {
+    if (c.req.param('studyId') !== mode.study.id) return fail('NOT_FOUND', 'no such study on this server', 404);
+    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+    const address = incoming ? client.address(incoming) : 'unknown';
+    try {
+      await admissions.consume(limitKey(address));
+    } catch (err) {
+      if (!(err instanceof RateLimiterRes)) throw err;
+      return fail('TOO_MANY_REQUESTS', 'too many new participants from this address; try again in a minute', 429);
+    }
+    let admitted: ReturnType<StudyMode['admit']>;
+    try {
+      admitted = mode.admit(new URL(c.req.url).searchParams);
+    } catch (err) {
+      if (err instanceof AssignmentError)
+        return linkProblem(c, 400, 'INVALID_LINK', 'This study link does not work', err.message);
+      throw err;
+    }
+    const { participant } = admitted;
+    // A participant comes back in the browser they started in: it holds their return key, so
+    // someone who knows or guesses their id cannot take their room.
+    const cookie = `usher_return_${mode.study.id}`;
+    const held = returnKeys(getCookie(c, cookie));
+    if (admitted.returnKey) {
+      // Added to the keys this browser already holds: a second participant here (a shared
+      // computer, or the link opened once without an id) does not lock the first one out.
+      setCookie(c, cookie, [...held.slice(1 - MAX_RETURN_KEYS), admitted.returnKey].join('.'), {
+        path: `/s/${mode.study.id}`,
+        httpOnly: true,
+        sameSite: 'Lax',
+        secure: incoming !== undefined && client.https(incoming),
+        maxAge: RETURN_KEY_DAYS * 86_400,
+      });
+    } else if (
+      admitted.returning &&
+      mode.returnKeyMatches(participant, undefined) === false &&
+      !held.some((key) => mode.returnKeyMatches(participant, key))
+    ) {
+      return linkProblem(
+        c,
+        409,
+        'ALREADY_STARTED',
+        'This study was started in another browser',
+        'Continue in the browser where you started it. If you cannot, contact the researcher, who can send you a link to your study.',
+      );
+    }
+    const page = new URLSearchParams({ room: participant.room, study: mode.study.id, participant: participant.id });
+    if (capabilities) page.set('token', await capabilities.issue({ kind: 'host', room: participant.room }));
+    return c.redirect(`/?${page}`, 302);
+  });
+
+  /** The participant a request speaks for: the room of its host credential (or, in open mode, `?room=`). */
+  const whose = (capability: Capability | null, url: string) => {
+    const room =
+      capability?.kind === 'host'
+        ? capability.room
+        : capability?.kind === 'open'
+          ? new URL(url).searchParams.get('room')
+          : null;
+    return room ? mode.byRoom(room) : null;
+  };
+
+  app.get('/api/participant', (c) => {
+    const participant = whose(c.get('capability'), c.req.url);
+    if (!participant) return fail('UNAUTHORIZED', "this needs a participant's link", 401);
+    return c.json(mode.view(participant));
+  });
+
+  app.post('/api/participant/step', async (c) => {
+    const participant = whose(c.get('capability'), c.req.url);
+    if (!participant) return fail('UNAUTHORIZED', "this needs a participant's link", 401);
+    const body = FlowStepSchema.safeParse(await readJson(c.req));
+    if (!body.success) {
+      return fail(
+        'INVALID_MESSAGE',
+        `body must be {"step": "consent" | "start-task" | "end-task", "outcome"?, "taskIndex"?}: ${z.prettifyError(body.error)}`,
+        400,
+      );
+    }
+    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+    try {
+      return c.json(mode.step(participant, body.data, incoming && limitKey(client.address(incoming))));
+    } catch (err) {
+      if (err instanceof FlowError) return fail('OUT_OF_STEP', err.message, 409);
+      if (err instanceof StudyFullError) {
+        return err.perAddress ? fail('TOO_MANY_REQUESTS', err.message, 429) : fail('STUDY_FULL', err.message, 503);
+      }
+      throw err;
+    }
+  });
+
+  mountQuestionnaireRoutes(app, mode, whose, fail);
+}
+
+/** How long a participant's browser keeps the key to return to their study (days). */
+const RETURN_KEY_DAYS = 90;
+/** The most return keys one browser keeps for a study (the newest): one per participant who started there. */
+export const MAX_RETURN_KEYS = 10;
+
+/** The return keys a study's cookie holds (`key.key…`, each as the registry makes them); anything else is ignored. */
+function returnKeys(cookie: string | undefined): string[] {
+  if (!cookie || cookie.length > MAX_RETURN_KEYS * 40) return [];
+  return cookie
+    .split('.')
+    .filter((key) => /^[\w-]{32}$/.test(key))
+    .slice(-MAX_RETURN_KEYS);
+}
+
+/**
+ * A study link that cannot be followed: a page a participant can read (they opened the link in a
+ * browser), or the API's JSON error for anything that does not ask for HTML.
+ */
+function linkProblem(c: Context, status: 400 | 409, code: string, title: string, message: string): Response {
+  if (!(c.req.header('accept') ?? '').includes('text/html')) {
+    return Response.json({ error: { code, message } }, { status });
+  }
+  const safe = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+  return c.html(
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${safe(title)}</title>` +
+      '<style>body{font:16px/1.6 system-ui,sans-serif;background:#f4f5f8;color:#121826;margin:0;display:grid;place-items:center;min-height:100vh}' +
+      'main{max-width:560px;margin:24px;padding:32px 36px;background:#fff;border:1px solid #e2e5eb;border-radius:12px}h1{font-size:24px;margin:0 0 12px}p{color:#475063;margin:0}</style></head>' +
+      `<body><main role="alert"><h1>${safe(title)}</h1><p>${safe(message)}</p></main></body></html>`,
+    status,
+  );
+}

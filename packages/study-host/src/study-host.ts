@@ -1,0 +1,98 @@
+import type { Capabilities, Capability, ClientView, Relay, RelayLimits, RoomHooks } from '@usher/relay';
+import type { Study, StudyRegistry } from '@usher/study';
+import type { Hono } from 'hono';
+import { StudyConsole } from './console/study-console.ts';
+import { mountConsoleRoutes } from './http/console-routes.ts';
+import { mountExportRoutes } from './http/export-routes.ts';
+import { mountStudyRoutes } from './http/study-routes.ts';
+import { AnswersLog } from './study/answers-log.ts';
+import { ArrivalExpiry } from './study/arrival-expiry.ts';
+import { StudyMode, type TaskHooks } from './study/study-mode.ts';
+
+export interface StudyHostOptions {
+  study: Study;
+  registry: StudyRegistry;
+  /** The relay the study's rooms are on: the study host opens and closes their sessions, and answers its {@link RoomHooks}. */
+  relay: Relay;
+  /** The study logs' folder: the questionnaire log goes beside them, and the console replays them. */
+  logsDir: string;
+  /** The registry's file: the experimenter's export download reads it (none without). */
+  registryPath?: string;
+  /** Told when a participant's task starts and ends (the agent supervisor staffs it). */
+  hooks?: TaskHooks;
+  /** The relay's limits a study counts (when it opens rooms, admits arrivals, removes those who never consent). */
+  limits: Pick<RelayLimits, 'maxRooms' | 'maxTasksPerAddress' | 'arrivalRetentionMs' | 'admissionsPerMinute'>;
+  now: () => Date;
+  warn: (line: string) => void;
+}
+
+/** What the routes need of the server's HTTP side. */
+export interface StudyRouteDeps {
+  /** Checks credentials; null in open mode. */
+  capabilities: Capabilities | null;
+  /** Where a request comes from, and whether over HTTPS. */
+  client: ClientView;
+}
+
+type Fail = (code: string, message: string, status: 400 | 401 | 403 | 404 | 409 | 413 | 429 | 503) => Response;
+
+/**
+ * A study run on the relay (`usher serve --study`): study mode (the participant's flow), the
+ * experimenter's console, the removal of arrivals who never consent, and their HTTP routes. It
+ * implements the relay's {@link RoomHooks}: a page joining its room, a session closed for
+ * idleness, a room's news; the relay knows of the study nothing else.
+ */
+export class StudyHost implements RoomHooks {
+  readonly mode: StudyMode;
+  readonly console: StudyConsole;
+  private readonly expiry: ArrivalExpiry;
+
+  constructor(private readonly options: StudyHostOptions) {
+    const { study, registry, relay, logsDir, limits, now, warn } = options;
+    this.mode = new StudyMode(study, registry, relay, now, options.hooks, new AnswersLog(logsDir, study.id), {
+      maxRooms: limits.maxRooms,
+      maxTasksPerAddress: limits.maxTasksPerAddress,
+    });
+    this.console = new StudyConsole(this.mode, relay, logsDir);
+    // Arrivals who never consent are removed after arrivalRetentionMs, and counted (arrival-expiry.ts).
+    this.expiry = new ArrivalExpiry(registry, study.id, limits.arrivalRetentionMs, now, warn);
+    relay.attach(this);
+  }
+
+  hostJoining(room: string, address: string, uncounted: boolean): string | null {
+    return this.mode.hostJoining(room, address, uncounted);
+  }
+
+  /** A participant gone long enough that their task's session closed: their agent stops too. */
+  sessionIdle(room: string): void {
+    this.options.hooks?.roomIdle?.(room);
+  }
+
+  roomChanged(room: string): void {
+    this.console.roomChanged(room);
+  }
+
+  /** The study link and the participant's API, the console's API and, with a registry file, the export download. */
+  mountRoutes(app: Hono<{ Variables: { capability: Capability | null } }>, deps: StudyRouteDeps): void {
+    const fail: Fail = (code, message, status) => Response.json({ error: { code, message } }, { status });
+    mountStudyRoutes(app, this.mode, deps.capabilities, fail, this.options.limits.admissionsPerMinute, deps.client);
+    mountConsoleRoutes(app, this.console, fail);
+    if (this.options.registryPath) {
+      mountExportRoutes(app, {
+        study: this.options.study,
+        registryPath: this.options.registryPath,
+        logsDir: this.options.logsDir,
+        warn: this.options.warn,
+      });
+    }
+  }
+
+  /** Starts removing arrivals who never consent (once now, then hourly). */
+  start(): void {
+    this.expiry.start();
+  }
+
+  stop(): void {
+    this.expiry.stop();
+  }
+}

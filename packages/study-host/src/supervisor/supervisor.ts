@@ -1,0 +1,214 @@
+import { Agent, type AgentResult, createLlmPlanner, type Episode, EpisodicLog, type LlmConfig } from '@usher/agent';
+import type { Condition } from '@usher/study';
+
+export interface SupervisorOptions {
+  /** The relay the agents join, like any agent (`ws://…`): the protocol boundary stays real. */
+  relayUrl: string;
+  /** An agent credential, for a relay with access control. */
+  token?: string;
+  studyId: string;
+  /** Folder of the agents' episode logs; null keeps them in memory. */
+  episodesDir: string | null;
+  /** The language model for conditions with `planner: llm` (null when none is configured). */
+  llm: LlmConfig | null;
+  log: (line: string) => void;
+  /** Restarts of one task's agent after it failed, before the supervisor gives up on it. */
+  maxRestarts?: number;
+}
+
+interface Running {
+  agent: Agent;
+  restarts: number;
+  participantId: string;
+  condition: Condition;
+}
+
+/** How many of an agent's latest episode records the supervisor keeps per room, for a console that opens mid-task. */
+const KEPT_EPISODES = 400;
+
+/** What the console hears of the agents: each episode record as it is written, and pauses and resumes. */
+export type AgentFeedEvent =
+  | { room: string; kind: 'episode'; episode: Episode }
+  | { room: string; kind: 'paused' | 'resumed' | 'started' | 'stopped'; by?: string };
+
+/**
+ * Starts the condition's agent beside each participant for the length of each task (study mode):
+ * in the participant's room, through the relay, as any agent would, with the condition's pace, its
+ * question before submitting and its page tools. It stops the agent when the task ends, restarts
+ * one that failed (up to `maxRestarts` times), and runs any number at once.
+ */
+export class AgentSupervisor {
+  private readonly running = new Map<string, Running>();
+  /** Rooms whose agent an experimenter paused (Wizard of Oz), with what it needs to resume. */
+  private readonly paused = new Map<string, { participantId: string; condition: Condition }>();
+  /** The latest episode records of each room's agent (bounded), across restarts and resumes. */
+  private readonly recent = new Map<string, Episode[]>();
+  private readonly listeners = new Set<(event: AgentFeedEvent) => void>();
+
+  constructor(private readonly options: SupervisorOptions) {}
+
+  /** Listens to every room's agent; returns the function that stops listening. */
+  subscribe(listener: (event: AgentFeedEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The latest episode records of the agent in `room` (oldest first), what the console shows first. */
+  episodes(room: string): readonly Episode[] {
+    return this.recent.get(room) ?? [];
+  }
+
+  /** Whether an experimenter has paused the agent of `room`. */
+  isPaused(room: string): boolean {
+    return this.paused.has(room);
+  }
+
+  /** Whether an agent works in `room` now. */
+  isRunning(room: string): boolean {
+    return this.running.has(room);
+  }
+
+  /**
+   * Pauses the agent in `room` so that an experimenter can act as the agent (Wizard of Oz): the
+   * agent is stopped and is not started again for this task until {@link resume}. False when no
+   * agent works there.
+   */
+  pause(room: string, by: string): boolean {
+    const entry = this.running.get(room);
+    if (!entry) return false;
+    this.paused.set(room, { participantId: entry.participantId, condition: entry.condition });
+    this.running.delete(room);
+    entry.agent.stop();
+    this.emit({ room, kind: 'paused', by });
+    return true;
+  }
+
+  /** Hands `room` back to its condition's agent, which reads the page as it is now and goes on. */
+  resume(room: string, by: string): boolean {
+    const paused = this.paused.get(room);
+    if (!paused) return false;
+    this.paused.delete(room);
+    this.emit({ room, kind: 'resumed', by });
+    this.start(room, paused.participantId, paused.condition);
+    return true;
+  }
+
+  /** The rooms with an agent at work. */
+  rooms(): string[] {
+    return [...this.running.keys()];
+  }
+
+  /** Starts the agent of `condition` in `room` for the participant's task; nothing for a condition without one. */
+  start(room: string, participantId: string, condition: Condition): void {
+    if (condition.agent === 'none' || condition.agent === 'wizard' || this.running.has(room)) return;
+    // An experimenter has the room: a reload of the participant's page does not bring the agent back.
+    if (this.paused.has(room)) return;
+    const entry: Running = {
+      agent: this.agentFor(room, participantId, condition),
+      restarts: 0,
+      participantId,
+      condition,
+    };
+    this.running.set(room, entry);
+    this.emit({ room, kind: 'started' });
+    this.watch(room, participantId, condition, entry);
+  }
+
+  /**
+   * Stops the agent in `room` because its task's session closed while the participant's page was
+   * away; the task goes on, and the agent comes back with the page ({@link start}). An agent an
+   * experimenter paused stays paused: the page coming back does not hand the room back to it.
+   */
+  idle(room: string): void {
+    const paused = this.paused.get(room);
+    this.stop(room);
+    if (paused) this.paused.set(room, paused);
+  }
+
+  /** Stops the agent in `room` (the task ended), paused or not; idempotent. */
+  stop(room: string): void {
+    this.paused.delete(room);
+    this.recent.delete(room);
+    const entry = this.running.get(room);
+    if (!entry) return;
+    this.running.delete(room);
+    entry.agent.stop();
+    this.emit({ room, kind: 'stopped' });
+  }
+
+  private emit(event: AgentFeedEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (err) {
+        this.options.log(`supervisor: a feed listener failed: ${(err as Error).message}`);
+      }
+    }
+  }
+
+  private remember(room: string, episode: Episode): void {
+    let kept = this.recent.get(room);
+    if (!kept) {
+      kept = [];
+      this.recent.set(room, kept);
+    }
+    kept.push(episode);
+    if (kept.length > KEPT_EPISODES) kept.splice(0, kept.length - KEPT_EPISODES);
+    this.emit({ room, kind: 'episode', episode });
+  }
+
+  stopAll(): void {
+    for (const room of [...this.running.keys()]) this.stop(room);
+  }
+
+  private watch(room: string, participantId: string, condition: Condition, entry: Running): void {
+    entry.agent.run().then(
+      (result: AgentResult) => {
+        this.options.log(`supervisor: agent in ${room} ${result.status} after ${result.toolCalls} tool calls`);
+        // Its work for this task is over (booked, or stopped): the room keeps no agent.
+        if (this.running.get(room) === entry) this.running.delete(room);
+      },
+      (err: unknown) => {
+        if (this.running.get(room) !== entry) return; // stopped meanwhile
+        const why = err instanceof Error ? err.message : String(err);
+        if (entry.restarts >= (this.options.maxRestarts ?? 3)) {
+          this.running.delete(room);
+          this.options.log(`supervisor: agent in ${room} failed ${entry.restarts + 1} times, giving up: ${why}`);
+          return;
+        }
+        this.options.log(`supervisor: agent in ${room} failed (${why}); starting it again`);
+        entry.restarts += 1;
+        entry.agent = this.agentFor(room, participantId, condition);
+        setTimeout(() => {
+          if (this.running.get(room) === entry) this.watch(room, participantId, condition, entry);
+        }, 500 * entry.restarts).unref();
+      },
+    );
+  }
+
+  private agentFor(room: string, participantId: string, condition: Condition): Agent {
+    const log = (line: string) => this.options.log(`${room}: ${line}`);
+    const llm = condition.planner === 'llm' ? this.options.llm : null;
+    const agent: Agent = new Agent({
+      url: this.options.relayUrl,
+      room,
+      study: this.options.studyId,
+      participant: participantId,
+      mode: condition.agent === 'assist' ? 'assist' : 'autopilot',
+      ...(this.options.token && { token: this.options.token }),
+      paceMs: condition.paceMs,
+      pageTools: condition.pageTools,
+      confirmInChat: condition.confirmBeforeSubmit,
+      episodes: new EpisodicLog({
+        dir: this.options.episodesDir,
+        onRecord: (episode) => {
+          // A stopped agent's last records (its stop note) belong to no room's feed any more.
+          if (this.running.get(room)?.agent === agent) this.remember(room, episode);
+        },
+      }),
+      ...(llm && { planner: createLlmPlanner(llm, undefined, { log }) }),
+      log,
+    });
+    return agent;
+  }
+}
