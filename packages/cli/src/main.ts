@@ -38,6 +38,12 @@ export async function main(argv: string[]): Promise<number> {
     .addOption(new Option('--bind <address>', 'address to listen on').default('127.0.0.1').argParser(parseNonEmpty))
     .addOption(new Option('--logs <dir>', 'folder for the study logs').default('./logs/study').argParser(parseNonEmpty))
     .addOption(
+      new Option(
+        '--episodes <dir>',
+        "folder of the server's own agents' episode logs (default: agent/ beside the study logs' folder)",
+      ).argParser(parseNonEmpty),
+    )
+    .addOption(
       new Option('--scenario <file>', 'scenario JSON file (default: the built-in scenario)').argParser(parseNonEmpty),
     )
     .addOption(

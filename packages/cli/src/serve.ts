@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { llmConfigFromEnv } from '@usher/agent';
 import { defaultScenario } from '@usher/booking';
 import { DEFAULT_LIMITS, loadSecret, type RelayLimits, SecretError } from '@usher/relay';
@@ -15,6 +15,8 @@ export interface ServeFlags {
   port: number;
   bind: string;
   logs: string;
+  /** Folder of the agents' episode logs; `agent/` beside the study logs' folder when not given. */
+  episodes?: string;
   scenario?: string;
   room: string;
   /** The study id in the printed page URL (outside study mode). */
@@ -172,7 +174,7 @@ export async function serve(flags: ServeFlags): Promise<number> {
       relayUrl: server.ownAgentsUrl,
       ...(capabilities && { token: await capabilities.issue({ kind: 'agent', own: true }, 3650) }),
       studyId: study.id,
-      episodesDir: './logs/agent',
+      episodesDir: episodesDir(flags),
       llm: llmConfigFromEnv(process.env),
       log: (line) => console.error(line),
     });
@@ -217,7 +219,7 @@ export async function serve(flags: ServeFlags): Promise<number> {
           participant: flags.participant,
           mode: flags.agent,
           ...(flags.scenario && { scenario: flags.scenario }),
-          episodes: './logs/agent',
+          episodes: episodesDir(flags),
           ...(agentToken && { token: agentToken }),
         },
         (line) => console.error(line),
@@ -240,4 +242,9 @@ export async function serve(flags: ServeFlags): Promise<number> {
   registry?.close();
   console.log('Usher relay stopped; open study logs were closed.');
   return 0;
+}
+
+/** Where the server's own agents write their episode logs: `--episodes`, else `agent/` beside the study logs (`./logs/agent` by default). */
+export function episodesDir(flags: Pick<ServeFlags, 'logs' | 'episodes'>): string {
+  return flags.episodes ?? join(dirname(resolve(flags.logs)), 'agent');
 }
