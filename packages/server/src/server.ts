@@ -146,7 +146,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     client: clientView(access.trustedProxies),
   });
   const http = await listenHttp(options, limits, access, relay, getRequestListener(app.fetch), warn);
-  headlessHost = await startHeadlessHost(options, http.url, access.capabilities);
+  headlessHost = await startHeadlessHost(options, http.url, access.capabilities, relay);
   studyHost?.start();
 
   return {
@@ -346,6 +346,7 @@ async function startHeadlessHost(
   options: ServerOptions,
   url: string,
   capabilities: Capabilities | null,
+  relay: Relay,
 ): Promise<HeadlessHost | null> {
   if (!options.headlessHost) return null;
   if (!options.scenario) throw new StartupError('the headless host needs a scenario');
@@ -354,6 +355,7 @@ async function startHeadlessHost(
     ...(capabilities && { token: await capabilities.issue({ kind: 'host', room: options.room }, 3650) }),
     room: options.room,
     scenario: options.scenario,
+    roomIsFree: () => !relay.hasHost(options.room),
     ...(options.warn && { warn: options.warn }),
     ...(options.now && { now: options.now }),
   });

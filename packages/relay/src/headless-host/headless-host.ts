@@ -13,9 +13,13 @@ export interface HeadlessHostOptions {
   token?: string;
   /** The clock of chat timestamps (the system clock by default). */
   now?: () => Date;
+  /** Whether the room has no host now: after another host replaced it, it comes back once this says so. */
+  roomIsFree?: () => boolean;
 }
 
 const MAX_BACKOFF_MS = 30_000;
+/** How often a replaced headless host looks whether its room is free again. */
+const FREE_ROOM_POLL_MS = 1000;
 
 /**
  * The booking engine as the host of a relay room, over a real WebSocket like any other host.
@@ -80,7 +84,10 @@ export class HeadlessHost {
       ws.on('close', (code) => {
         if (this.ws === ws) this.ws = null;
         if (!joined) return reject(new Error(`the relay closed the connection (${code})`));
-        if (code === CLOSE_REPLACED) return this.warn(`headless host: replaced by another host in room ${this.room}`);
+        if (code === CLOSE_REPLACED) {
+          this.warn(`headless host: replaced by another host in room ${this.room}; back when the room has none`);
+          return this.awaitFreeRoom();
+        }
         this.scheduleReconnect();
       });
     });
@@ -137,6 +144,25 @@ export class HeadlessHost {
     const ws = this.ws;
     if (!ws || ws.readyState !== WebSocket.OPEN) return;
     for (const message of messages) ws.send(JSON.stringify(message));
+  }
+
+  /**
+   * Replaced by another host (a page): the room is theirs while they are there, and the headless
+   * host comes back once it has no host, so the participant API never stays without one. Without
+   * a way to tell (`roomIsFree`), it stays out, as before.
+   */
+  private awaitFreeRoom(): void {
+    const roomIsFree = this.options.roomIsFree;
+    if (this.stopped || !roomIsFree) return;
+    this.reconnectTimer = setTimeout(() => {
+      if (this.stopped) return;
+      if (!roomIsFree()) return this.awaitFreeRoom();
+      this.start().catch((err: Error) => {
+        this.warn(`headless host: rejoining room ${this.room} failed: ${err.message}`);
+        this.scheduleReconnect();
+      });
+    }, FREE_ROOM_POLL_MS);
+    this.reconnectTimer.unref();
   }
 
   private scheduleReconnect(): void {

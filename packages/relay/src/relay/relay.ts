@@ -181,6 +181,11 @@ export class Relay {
     return this.core.rooms.has(roomId);
   }
 
+  /** Whether a host is in `roomId` now. */
+  hasHost(roomId: string): boolean {
+    return (this.core.rooms.get(roomId)?.host ?? null) !== null;
+  }
+
   /** Whether a study session is open in `roomId`. */
   hasStudySession(roomId: string): boolean {
     return this.core.rooms.get(roomId)?.study != null;
