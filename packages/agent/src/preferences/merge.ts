@@ -330,7 +330,7 @@ function seatsCounted(lists: Lists): number | undefined {
  * Midnight Ledger", then "let's do a comedy instead": any comedy, no longer Midnight Ledger; "a
  * comedy", then "make it Paper Moons": Paper Moons, whatever its genre. Refusals stay either way.
  */
-const ADDS = /\b(?:also|too|as well|either|or)\b/i;
+const ADDS = /\b(?:also|too|as well)\b/i;
 
 /**
  * Whether this message's wishes about what the film is (a genre refused, an age rating, a minimum

@@ -122,6 +122,9 @@ describe('corrections replace', () => {
     const toTitle = read('a comedy tomorrow for 2', 'make it Orbital Drift');
     expect(toTitle.model.hard.filter((c) => c.kind === 'genre')).toEqual([]);
     expect(toTitle.model.hard).toContainEqual({ kind: 'title', is: ['Orbital Drift'] });
+    // Genres given as a choice still replace the film.
+    const either = read('2 for Night Ledger on sunday evening', "let's do a comedy or a drama instead");
+    expect(either.model.hard.filter((c) => c.kind === 'title')).toEqual([]);
     // Said to add, it adds.
     const both = read('Orbital Drift tomorrow for 2', 'a comedy would be fine too');
     expect(both.model.hard.map((c) => c.kind)).toContain('title');
