@@ -34,6 +34,8 @@ export class HeadlessHost {
   private backoffMs = 1000;
   private reconnectTimer: NodeJS.Timeout | null = null;
   private readonly warn: (line: string) => void;
+  /** How many of its frames the relay refused to forward because it could not log them. */
+  private refusals = 0;
 
   constructor(private readonly options: HeadlessHostOptions) {
     this.warn = options.warn ?? ((line) => console.error(line));
@@ -105,6 +107,37 @@ export class HeadlessHost {
     this.keepingBookings(() => this.send(this.protocol.participantAction(toolName, params)));
   }
 
+  /**
+   * Runs `change` (a {@link say} or an {@link act}) and resolves once the relay has read what it
+   * sent: true when it was logged and forwarded, false when the relay refused it because the study
+   * log could not be written (a full disk). The relay answers a WebSocket ping only after every frame
+   * before it, and its refusal comes before the pong.
+   */
+  async recorded(change: () => void): Promise<boolean> {
+    const before = this.refusals;
+    change();
+    await this.roundTrip();
+    return this.refusals === before;
+  }
+
+  /** A ping answered by the relay; resolves after at most two seconds whatever happens. */
+  private roundTrip(): Promise<void> {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        ws.off('pong', done);
+        ws.off('close', done);
+        resolve();
+      };
+      const timer = setTimeout(done, 2000);
+      ws.on('pong', done);
+      ws.on('close', done);
+      ws.ping();
+    });
+  }
+
   /** What the participant does must reach the room: refused, changing nothing, while the host is out of it. */
   private mustBeConnected(): void {
     if (this.ws?.readyState === WebSocket.OPEN) return;
@@ -129,6 +162,9 @@ export class HeadlessHost {
   }
 
   private receive(message: Message): void {
+    // The relay's refusal of a frame it could not log (a notice: no replyTo), said to the host alone.
+    if (message.type === 'error' && message.replyTo === undefined && message.payload.code === 'TOOL_EXECUTION_FAILED')
+      this.refusals += 1;
     this.keepingBookings(() => this.send(this.protocol.handle(message)));
   }
 

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { defaultScenario } from '@usher/booking';
 import { StudyLogRecordSchema } from '@usher/protocol';
 import { loadCorpus } from '@usher/protocol/node';
 import type { LogFileIo } from '@usher/relay';
@@ -228,5 +229,32 @@ describe('a full disk', () => {
     expectValidLog(logPath);
     const next = await agent.request('session.start', { studyId: 'pilot-01', participantId: 'P02' });
     expect(next.type).toBe('session.started');
+  });
+
+  it('answers the participant API with an error, never "done", for what the relay could not log', async () => {
+    const disk = fillableDisk();
+    const server = await startTestServer({ logIo: disk.io, headlessHost: true, scenario: defaultScenario() });
+    const agent = await TestClient.join(server.url, 'agent', 'default');
+    await agent.request('session.start', { studyId: 'pilot-01', participantId: 'P01' });
+    const api = (path: string, body: object) =>
+      fetch(`${server.url}/api/rooms/default/participant/${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const film = server.headlessHost?.view().uiSpec?.visibleItems[0]?.id;
+
+    disk.setFull(true);
+    const refused = await api('action', { toolName: 'select', params: { itemId: film } });
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toMatchObject({
+      error: { code: 'TOOL_EXECUTION_FAILED', message: expect.stringMatching(/was not recorded/) },
+    });
+    const said = await api('message', { text: 'two tickets please' });
+    expect(said.status).toBe(503);
+
+    disk.setFull(false);
+    expect((await api('action', { toolName: 'select', params: { itemId: film } })).status).toBe(200);
+    expect((await api('message', { text: 'two tickets please' })).status).toBe(202);
   });
 });

@@ -23,6 +23,9 @@ import { bodyLimit } from 'hono/body-limit';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
 
+/** The participant API's answer when the relay could not log (so did not forward) what the participant did. */
+const NOT_RECORDED =
+  'the study log could not be written, so this was not recorded and the agent did not see it; try again once the disk has room';
 const SayBody = z.strictObject({ text: z.string().trim().min(1).max(4000) });
 const ActBody = z.strictObject({
   toolName: z.string().min(1),
@@ -209,12 +212,15 @@ export function createApp({
   participant.post('/message', async (c) => {
     const body = SayBody.safeParse(await readJson(c.req.raw));
     if (!body.success) return fail('INVALID_MESSAGE', `body must be {"text": "…"}: ${z.prettifyError(body.error)}`);
+    const host = c.get('host');
+    let recorded: boolean;
     try {
-      c.get('host').say(body.data.text);
+      recorded = await host.recorded(() => host.say(body.data.text));
     } catch (err) {
       if (err instanceof ProtocolError) return fail(err.code, err.message);
       throw err;
     }
+    if (!recorded) return fail('TOOL_EXECUTION_FAILED', NOT_RECORDED, 503);
     return c.json({ ok: true }, 202);
   });
 
@@ -224,12 +230,14 @@ export function createApp({
       return fail('INVALID_MESSAGE', `body must be {"toolName": "…", "params": {…}}: ${z.prettifyError(body.error)}`);
     }
     const host = c.get('host');
+    let recorded: boolean;
     try {
-      host.act(body.data.toolName, body.data.params);
+      recorded = await host.recorded(() => host.act(body.data.toolName, body.data.params));
     } catch (err) {
       if (err instanceof ProtocolError) return fail(err.code, err.message);
       throw err;
     }
+    if (!recorded) return fail('TOOL_EXECUTION_FAILED', NOT_RECORDED, 503);
     return c.json({ ok: true, uiSpec: host.view().uiSpec });
   });
 
