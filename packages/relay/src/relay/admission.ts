@@ -11,17 +11,23 @@ import type { Peer } from './peer.ts';
  * connections each), and then no participant would get the agent of their condition. They are
  * bounded by `maxRooms` instead: the server starts one per room whose task it opened.
  */
+/** A connection that has not joined a room may send no more of one frame than this: a `relay.join` is small. */
+export const MAX_BYTES_BEFORE_JOIN = 64 * 1024;
+
 export class Admission {
   private readonly byAddress = new Map<string, number>();
   private readonly peers = new Set<Peer>();
   private own = 0;
   private bytesInProgress = 0;
+  /** Unfinished bytes by address (its limit key): one address may hold only its share. */
+  private readonly progressByAddress = new Map<string, number>();
 
   constructor(
     private readonly limits: {
       maxConnections: number;
       maxConnectionsPerAddress: number;
       maxBytesInProgress: number;
+      maxBytesInProgressPerAddress?: number;
       maxRooms: number;
     },
   ) {}
@@ -79,21 +85,55 @@ export class Admission {
   }
 
   /**
-   * `bytes` more arrived from `peer`. When all connections together hold more than
-   * `maxBytesInProgress` of unfinished frames, returns the peer holding most, to be closed.
+   * `bytes` more arrived from `peer`, counted as they arrive. Returns the peer to close, with why:
+   * one that has not joined yet and sends more than a join needs ({@link MAX_BYTES_BEFORE_JOIN});
+   * the one holding most of its address's unfinished bytes when that address holds more than its
+   * share (`maxBytesInProgressPerAddress`); the one holding most of all when every connection
+   * together holds more than `maxBytesInProgress`.
    */
-  received(peer: Peer, bytes: number): Peer | null {
+  received(peer: Peer, bytes: number): { peer: Peer; why: string } | null {
     peer.inProgress += bytes;
     this.bytesInProgress += bytes;
+    const own = peer.address === OWN_AGENTS;
+    const key = own ? OWN_AGENTS : limitKey(peer.address);
+    const ofAddress = (this.progressByAddress.get(key) ?? 0) + bytes;
+    this.progressByAddress.set(key, ofAddress);
+    if (peer.role === null && peer.inProgress > MAX_BYTES_BEFORE_JOIN) {
+      return {
+        peer,
+        why: `it sent ${peer.inProgress} bytes of one frame before joining a room, more than a join needs (${MAX_BYTES_BEFORE_JOIN})`,
+      };
+    }
+    const share = this.limits.maxBytesInProgressPerAddress;
+    if (!own && share !== undefined && ofAddress > share) {
+      let largest = peer;
+      for (const other of this.peers) {
+        if (other.address !== OWN_AGENTS && limitKey(other.address) === key && other.inProgress > largest.inProgress)
+          largest = other;
+      }
+      return {
+        peer: largest,
+        why: `it held ${largest.inProgress} bytes of an unfinished frame while ${key} held more than ${share} (maxBytesInProgressPerAddress)`,
+      };
+    }
     if (this.bytesInProgress <= this.limits.maxBytesInProgress) return null;
     let largest = peer;
     for (const other of this.peers) if (other.inProgress > largest.inProgress) largest = other;
-    return largest;
+    return {
+      peer: largest,
+      why: `it held ${largest.inProgress} bytes of an unfinished frame while all connections held more than ${this.limits.maxBytesInProgress} (maxBytesInProgress)`,
+    };
   }
 
   /** A whole frame (or a control frame) arrived from `peer`: what it held is released. */
   frameDone(peer: Peer): void {
     this.bytesInProgress -= peer.inProgress;
+    if (peer.inProgress > 0) {
+      const key = peer.address === OWN_AGENTS ? OWN_AGENTS : limitKey(peer.address);
+      const left = (this.progressByAddress.get(key) ?? 0) - peer.inProgress;
+      if (left > 0) this.progressByAddress.set(key, left);
+      else this.progressByAddress.delete(key);
+    }
     peer.inProgress = 0;
   }
 

@@ -38,6 +38,12 @@ export interface RelayLimits {
   maxBufferedBytes: number;
   /** Bytes of frames received but not complete yet, over all connections; above this the connection holding most is closed (1009). */
   maxBytesInProgress: number;
+  /**
+   * The same from one address: above this its connection holding most is closed (1009), so a few
+   * addresses cannot fill `maxBytesInProgress` with frames they never finish. A frame up to the
+   * relay's hard limit (16 MiB) still fits, so it is answered `INVALID_MESSAGE` as before.
+   */
+  maxBytesInProgressPerAddress: number;
   /** Interval of the relay's pings; a peer that has not answered the previous ping with its pong is dropped. */
   heartbeatMs: number;
   /** A request its host has not answered this long is answered with an error by the relay. */
@@ -70,7 +76,8 @@ export const DEFAULT_LIMITS: RelayLimits = {
   pageJoinMs: 60_000,
   maxTasksPerAddress: 64,
   maxBufferedBytes: 8 * 1024 * 1024,
-  maxBytesInProgress: 256 * 1024 * 1024,
+  maxBytesInProgress: 96 * 1024 * 1024,
+  maxBytesInProgressPerAddress: 16 * 1024 * 1024 + 64 * 1024,
   heartbeatMs: 15_000,
   requestTimeoutMs: 30_000,
   admissionsPerMinute: 30,

@@ -272,7 +272,7 @@ export class Relay {
     peer.joinTimer.unref();
     socket.on('data', (chunk: Buffer) => {
       const evict = this.admission.received(peer, chunk.length);
-      if (evict) this.evict(evict);
+      if (evict) this.evict(evict.peer, evict.why);
     });
     ws.on('message', (data, isBinary) => {
       this.admission.frameDone(peer);
@@ -392,9 +392,8 @@ export class Relay {
     this.core.closedByLimit(peer, why, CLOSE_TRY_LATER);
   }
 
-  /** Frames in progress hold too much memory: the connection holding most is closed (1009). */
-  private evict(peer: Peer): void {
-    const why = `it held ${peer.inProgress} bytes of an unfinished frame while all connections held more than ${this.core.limits.maxBytesInProgress} (maxBytesInProgress)`;
+  /** Frames in progress hold too much memory (of all, of one address, or before a join): that connection is closed (1009). */
+  private evict(peer: Peer, why: string): void {
     this.core.closedByLimit(peer, why, null);
     peer.ws.terminate();
   }

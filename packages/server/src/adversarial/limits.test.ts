@@ -162,7 +162,8 @@ describe('limits', () => {
       warn: (l) => warnings.push(l),
     });
     const { agent } = await studyRoom(server);
-    const hoarders = await Promise.all([1, 2, 3].map(() => TestClient.connect(server.url)));
+    // Joined first: a connection that has not joined is held to far less (below).
+    const hoarders = await Promise.all([1, 2, 3].map((i) => TestClient.join(server.url, 'observer', `hoard-${i}`)));
     for (const [i, hoarder] of hoarders.entries()) startHugeFrame(hoarder, 8 * 1024 * 1024, (i + 1) * 300 * 1024);
     const biggest = hoarders[2] as TestClient;
     expect(await biggest.closed()).toBe(1006);
@@ -178,7 +179,7 @@ describe('limits', () => {
       warn: (l) => warnings.push(l),
     });
     const { agent } = await studyRoom(server);
-    const hoarders = await Promise.all([1, 2, 3].map(() => TestClient.connect(server.url)));
+    const hoarders = await Promise.all([1, 2, 3].map((i) => TestClient.join(server.url, 'observer', `hoard-${i}`)));
     for (const [i, hoarder] of hoarders.entries()) {
       const socket = (hoarder.ws as unknown as { _socket: import('node:net').Socket })._socket;
       // A first fragment (text, no FIN) announcing 512 KiB, sent whole, then a ping.
@@ -191,6 +192,36 @@ describe('limits', () => {
       if (i === 2) break;
     }
     await vi.waitFor(() => expect(warnings.join('\n')).toMatch(/unfinished frame .*maxBytesInProgress/));
+    await stillServes(agent);
+  });
+
+  it('closes a connection that sends more of a frame than a join needs before it has joined', async () => {
+    const warnings: string[] = [];
+    const server = await startTestServer({ warn: (l) => warnings.push(l) });
+    const { agent } = await studyRoom(server);
+    const stranger = await TestClient.connect(server.url);
+    startHugeFrame(stranger, 15 * 1024 * 1024, 256 * 1024);
+    expect(await stranger.closed()).toBe(1006);
+    expect(warnings.join('\n')).toMatch(/before joining a room, more than a join needs/);
+    await vi.waitFor(() => expect(server.relay.load().bytesInProgress).toBeLessThan(64 * 1024));
+    await stillServes(agent);
+  });
+
+  it('holds one address to its share of unfinished frame bytes, whatever the total allows', async () => {
+    const warnings: string[] = [];
+    const server = await startTestServer({
+      limits: { maxBytesInProgress: 64 * 1024 * 1024, maxBytesInProgressPerAddress: 1024 * 1024 },
+      warn: (l) => warnings.push(l),
+    });
+    const { agent } = await studyRoom(server);
+    const hoarders = await Promise.all([1, 2, 3].map((i) => TestClient.join(server.url, 'observer', `share-${i}`)));
+    for (const [i, hoarder] of hoarders.entries()) startHugeFrame(hoarder, 8 * 1024 * 1024, (i + 1) * 200 * 1024);
+    const biggest = hoarders[2] as TestClient;
+    expect(await biggest.closed()).toBe(1006);
+    expect(warnings.join('\n')).toMatch(
+      /unfinished frame while .* held more than 1048576 \(maxBytesInProgressPerAddress\)/,
+    );
+    await vi.waitFor(() => expect(server.relay.load().bytesInProgress).toBeLessThanOrEqual(1024 * 1024));
     await stillServes(agent);
   });
 
