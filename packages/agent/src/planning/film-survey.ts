@@ -2,7 +2,7 @@ import type { UiSpec } from '@usher/protocol';
 import type { PlannerInput } from './deterministic.ts';
 import type { NavigationPlan } from './plan.ts';
 import type { RankedOption } from './solver/index.ts';
-import { bestSurveyed, describe, type Finding, type Survey, type SurveyGoal, surveyGoal } from './survey.ts';
+import { bestSurveyed, better, describe, type Finding, type Survey, type SurveyGoal, surveyGoal } from './survey.ts';
 import type { SurveyMoves } from './survey-step.ts';
 
 /*
@@ -49,8 +49,6 @@ export function filmSurveyGoal(input: PlannerInput, viable: readonly RankedOptio
   if (model.soft.some((c) => c.kind === 'highestRated' || (c.kind === 'title' && (c.is?.length ?? 0) > 0))) return null;
   return surveyGoal(model);
 }
-
-const better = (goal: SurveyGoal, a: number, b: number) => (goal === 'latest' ? a > b : a < b);
 
 /** The film with the best showing found, in the solver's order when two are as good. */
 export function bestFilm(films: FilmSurvey): { film: string; finding: Finding } | undefined {

@@ -216,7 +216,8 @@ export function nextToSurvey(
   return undefined;
 }
 
-const better = (goal: SurveyGoal, a: number, b: number) => (goal === 'latest' ? a > b : a < b);
+/** Whether value `a` serves the goal better than `b` (later for latest, lower for the rest). */
+export const better = (goal: SurveyGoal, a: number, b: number) => (goal === 'latest' ? a > b : a < b);
 
 /** The best list found, with a known value (the solver's order of theaters, then days, breaks ties). */
 export function bestSurveyed(survey: Survey): Finding | undefined {

@@ -52,7 +52,7 @@ export function matchTheaters(
 }
 
 /** At most this many places are remembered from a participant's messages. */
-const MAX_PLACES = 8;
+export const MAX_PLACES = 8;
 
 /**
  * Places named in lower case that no rule read: "at the old mil", "in riverside arthouse". Before

@@ -6,7 +6,7 @@ import { readWithLlm } from '../planning/llm/reader.ts';
 import type { PreferenceModel } from '../planning/solver/index.ts';
 import { describeModel, type PreferenceContext, type Understanding, updatePreferences } from '../preferences/index.ts';
 import { byKind, isHardConstraint } from '../preferences/kinds.ts';
-import { matchTheaters, placesNamed, theaterFromPlaces } from '../preferences/names-seen.ts';
+import { MAX_PLACES, matchTheaters, placesNamed, theaterFromPlaces } from '../preferences/names-seen.ts';
 import type { KnownFilm } from '../preferences/types.ts';
 import { ClockReadings } from './clock-readings.ts';
 
@@ -78,7 +78,7 @@ export class Listening {
   /** Takes what was heard as the wishes; false when nothing in it was understood (the wishes stay). */
   adopt({ text, understanding, reading }: Heard): boolean {
     if (understanding.unparsed) return false;
-    this.places = [...placesNamed(text, understanding.unread ?? []), ...this.places].slice(0, 8);
+    this.places = [...placesNamed(text, understanding.unread ?? []), ...this.places].slice(0, MAX_PLACES);
     // Read against the machine's clock (no host has said the study's day yet): kept to read again once one does.
     if (this.studyToday === null) this.clockReadings.note(this.model, text, reading);
     this.model = understanding.model;

@@ -16,7 +16,8 @@ export const MAX_BYTES_BEFORE_JOIN = 64 * 1024;
 
 export class Admission {
   private readonly byAddress = new Map<string, number>();
-  private readonly peers = new Set<Peer>();
+  /** Each open connection with its limit key (its address's, or {@link OWN_AGENTS}), worked out once at the connection. */
+  private readonly peers = new Map<Peer, string>();
   private own = 0;
   private bytesInProgress = 0;
   /** Unfinished bytes by address (its limit key): one address may hold only its share. */
@@ -62,23 +63,25 @@ export class Admission {
   }
 
   add(peer: Peer): void {
-    this.peers.add(peer);
-    if (peer.address === OWN_AGENTS) {
+    const own = peer.address === OWN_AGENTS;
+    const key = own ? OWN_AGENTS : limitKey(peer.address);
+    this.peers.set(peer, key);
+    if (own) {
       this.own += 1;
       return;
     }
-    const key = limitKey(peer.address);
     this.byAddress.set(key, (this.byAddress.get(key) ?? 0) + 1);
   }
 
   remove(peer: Peer): void {
-    if (!this.peers.delete(peer)) return;
+    const key = this.peers.get(peer);
+    if (key === undefined) return;
     this.frameDone(peer);
-    if (peer.address === OWN_AGENTS) {
+    this.peers.delete(peer);
+    if (key === OWN_AGENTS) {
       this.own -= 1;
       return;
     }
-    const key = limitKey(peer.address);
     const left = (this.byAddress.get(key) ?? 1) - 1;
     if (left > 0) this.byAddress.set(key, left);
     else this.byAddress.delete(key);
@@ -94,10 +97,11 @@ export class Admission {
   received(peer: Peer, bytes: number): { peer: Peer; why: string } | null {
     peer.inProgress += bytes;
     this.bytesInProgress += bytes;
-    const own = peer.address === OWN_AGENTS;
-    const key = own ? OWN_AGENTS : limitKey(peer.address);
-    const ofAddress = (this.progressByAddress.get(key) ?? 0) + bytes;
-    this.progressByAddress.set(key, ofAddress);
+    // Connections are added before they can send; one that is not (closed meanwhile) counts toward the total only.
+    const key = this.peers.get(peer);
+    const own = key === undefined || key === OWN_AGENTS;
+    const ofAddress = own ? 0 : (this.progressByAddress.get(key) ?? 0) + bytes;
+    if (!own) this.progressByAddress.set(key, ofAddress);
     if (peer.role === null && peer.inProgress > MAX_BYTES_BEFORE_JOIN) {
       return {
         peer,
@@ -107,9 +111,8 @@ export class Admission {
     const share = this.limits.maxBytesInProgressPerAddress;
     if (!own && share !== undefined && ofAddress > share) {
       let largest = peer;
-      for (const other of this.peers) {
-        if (other.address !== OWN_AGENTS && limitKey(other.address) === key && other.inProgress > largest.inProgress)
-          largest = other;
+      for (const [other, otherKey] of this.peers) {
+        if (otherKey === key && other.inProgress > largest.inProgress) largest = other;
       }
       return {
         peer: largest,
@@ -118,7 +121,7 @@ export class Admission {
     }
     if (this.bytesInProgress <= this.limits.maxBytesInProgress) return null;
     let largest = peer;
-    for (const other of this.peers) if (other.inProgress > largest.inProgress) largest = other;
+    for (const other of this.peers.keys()) if (other.inProgress > largest.inProgress) largest = other;
     return {
       peer: largest,
       why: `it held ${largest.inProgress} bytes of an unfinished frame while all connections held more than ${this.limits.maxBytesInProgress} (maxBytesInProgress)`,
@@ -128,8 +131,8 @@ export class Admission {
   /** A whole frame (or a control frame) arrived from `peer`: what it held is released. */
   frameDone(peer: Peer): void {
     this.bytesInProgress -= peer.inProgress;
-    if (peer.inProgress > 0) {
-      const key = peer.address === OWN_AGENTS ? OWN_AGENTS : limitKey(peer.address);
+    const key = this.peers.get(peer);
+    if (peer.inProgress > 0 && key !== undefined && key !== OWN_AGENTS) {
       const left = (this.progressByAddress.get(key) ?? 0) - peer.inProgress;
       if (left > 0) this.progressByAddress.set(key, left);
       else this.progressByAddress.delete(key);
