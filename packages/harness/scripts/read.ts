@@ -24,6 +24,8 @@ const context = {
   today: scenario.today,
   knownTitles: scenario.movies.map((m) => m.title),
   knownGenres: [...new Set(scenario.movies.flatMap((m) => m.genres))],
+  // As if the agent had seen the theater stage; on a first message it has not, and reads places loosely.
+  knownTheaters: scenario.theaters.map((t) => t.name),
   knownFilms: scenario.movies.map((m) => ({
     title: m.title,
     genres: m.genres,

@@ -84,7 +84,7 @@ describe('hard and soft', () => {
   });
 
   it('lets "must" win over a hedge in another clause', () => {
-    const { model } = read("I'd prefer something sci-fi but it must be on Sunday");
+    const { model } = read("We'd prefer something sci-fi but it must be on Sunday");
     expect(model.hard).toEqual([{ kind: 'date', dates: ['2026-11-22'] }]);
     expect(model.soft).toEqual([{ kind: 'genre', include: ['Sci-Fi'] }]);
   });

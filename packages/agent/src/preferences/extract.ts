@@ -9,7 +9,7 @@ import { adjacentRule, centeredRule, rowsRule, seatKindRule } from './seat-rules
 import { correct } from './spelling.ts';
 import { blank, clauseStrength, normalize } from './text.ts';
 import { theaterRule } from './theater-rules.ts';
-import { earliestLatestRule, endTimeRule, periodRule, startTimeRule } from './times.ts';
+import { earliestLatestRule, endTimeRule, otherClockRule, periodRule, startTimeRule } from './times.ts';
 import type { Draft, Fix, Hit, Op, PreferenceContext, Rule } from './types.ts';
 import { cheapestRule, closestRule, distanceRule, formatRule } from './venue-rules.ts';
 
@@ -33,6 +33,7 @@ export const RULES: ReadonlyArray<readonly [string, Rule]> = [
   ['seatKind', seatKindRule],
   ['rows', rowsRule],
   ['party', partyRule],
+  ['otherClock', otherClockRule],
   ['endTime', endTimeRule],
   ['date', dateRule],
   ['calendar', calendarRule],

@@ -3,7 +3,7 @@ import { describeModel } from './describe.ts';
 import { readMessage } from './extract.ts';
 import { KIND_ORDER } from './kinds.ts';
 import { merge, supersedeFilm } from './merge.ts';
-import { answeredCount, blankNumbers, openQuestions, unreadWords } from './questions.ts';
+import { answeredCount, blankNumbers, openQuestions, speakerAlone, unreadWords } from './questions.ts';
 import type { PreferenceContext, PreferenceModel, Understanding } from './types.ts';
 
 /*
@@ -46,7 +46,10 @@ export function updatePreferences(current: PreferenceModel, text: string, contex
       unread,
     };
   }
-  const merged = supersedeFilm(current, merge(current, ops), ops, reading.text, context.knownFilms);
+  const read = supersedeFilm(current, merge(current, ops), ops, reading.text, context.knownFilms);
+  // Someone who speaks only of themselves books one ticket, without being asked how many.
+  const alone = speakerAlone(current, read, reading.text);
+  const merged = alone ? merge(read, [alone]) : read;
   const titleRead = ops.some((op) => op.type === 'set' && op.constraint.kind === 'title');
   const questions = openQuestions(merged, reading.text, rest, current, titleRead);
   const model = questions.length > 0 ? { ...merged, questions } : merged;

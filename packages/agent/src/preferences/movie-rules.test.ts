@@ -21,8 +21,11 @@ describe('title', () => {
   });
 
   it('falls back to quoted text when no titles are visible', () => {
-    const u = updatePreferences({ hard: [], soft: [] }, 'I want "Some Film"', { today: '2026-11-21' });
-    expect(u.model.hard).toEqual([{ kind: 'title', is: ['Some Film'] }]);
+    const u = updatePreferences({ hard: [], soft: [] }, 'Two for "Some Film"', { today: '2026-11-21' });
+    expect(u.model.hard).toEqual([
+      { kind: 'seatCount', count: 2 },
+      { kind: 'title', is: ['Some Film'] },
+    ]);
   });
 
   it('does not guess at descriptions ("the lantern one")', () => {

@@ -272,3 +272,57 @@ describe('one ticket type for the whole party', () => {
     expect(party('2 adults', 'make it 3')).toEqual([{ kind: 'seatCount', count: 3 }]);
   });
 });
+
+describe('a party read whole', () => {
+  it('counts the same people named twice once ("the kids (5 and 9)" … "me, my husband and the kids")', () => {
+    const text =
+      'G or PG only, the kids (5 and 9) need to be in bed by 8. me, my husband and the kids, all sitting together';
+    expect(party(text)).toContainEqual({ kind: 'ticketMix', adult: 2, child: 2 });
+    expect(party(text).filter((c) => c.kind === 'seatCount')).toEqual([{ kind: 'seatCount', count: 4 }]);
+  });
+
+  it.each([
+    ['date nite saturday w my gf', 2],
+    ['w/ my brother tomorrow', 2],
+    ["I'd like to see something with my sister", 2],
+    ['treating myself to iron tempest on sunday', 1],
+    ['spoiling myself with the recliners', 1],
+  ])('"%s" → %s', (text, count) => {
+    expect(party(text)).toEqual([{ kind: 'seatCount', count }]);
+  });
+});
+
+describe('a speaker who speaks only of themselves', () => {
+  it.each([
+    'the latest harbor lights on thursday that still gets me out by 11',
+    'I want to see Orbital Drift tomorrow',
+  ])('"%s" books one ticket without asking', (text) => {
+    const { model } = read(text);
+    expect(party(text)).toEqual([{ kind: 'seatCount', count: 1 }]);
+    expect(model.questions ?? []).toEqual([]);
+  });
+
+  it.each([
+    'can I get tickets for Orbital Drift',
+    'I want to take the kids tomorrow',
+    'we want Orbital Drift',
+    'Orbital Drift tomorrow',
+  ])('"%s" still asks how many', (text) => {
+    expect(party(text)).toEqual([]);
+    expect(read(text).model.questions).toEqual([HOW_MANY]);
+  });
+
+  it('is no count in a later message, once the party was asked about', () => {
+    expect(party('Orbital Drift tomorrow', "I'd like the evening")).toEqual([]);
+  });
+});
+
+describe('everyone by an age bound', () => {
+  it.each([
+    ['Three of us from the bowls club, all well over 70', { kind: 'ticketMix', senior: 3 }],
+    ['the two of us, both over 65', { kind: 'ticketMix', senior: 2 }],
+    ['my parents, both over 65, and me', { kind: 'ticketMix', adult: 1, senior: 2 }],
+  ])('"%s"', (text, mix) => {
+    expect(party(text)).toContainEqual(mix);
+  });
+});

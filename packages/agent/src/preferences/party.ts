@@ -56,6 +56,8 @@ type Piece =
       pronoun?: boolean;
       /** A son, a daughter, a nephew: a child when the message speaks of kids, of any age otherwise. */
       offspring?: boolean;
+      /** The relation word as written ("kids", "husband"), to know the same people named twice. */
+      words?: string;
     }
   /** An age or a ticket word said of the companion(s) named just before; `all` of every one ("both in their 80s"). */
   | { type: 'about'; ages: number[]; ticket?: TicketTypeId; all?: boolean; pronoun?: boolean }
@@ -76,6 +78,7 @@ function person(words: string, n: number | undefined, ages: number[] = []): Piec
     n: known,
     ages,
     related: true,
+    words: w,
     ...(ticket ? { ticket } : {}),
     ...(offspring && { offspring }),
   };
@@ -106,6 +109,15 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
       if (LISTED_BEFORE.test(m.input.slice(0, m.index)) && !/^(?:we|they)/i.test(m[0]))
         return { type: 'person', n, ages: [], related: true, ticket };
       return { type: 'allOf', ticket, ...(n ? { n } : {}) };
+    },
+  ],
+  [
+    // "all well over 70", "both under 10": everyone's ticket by an age bound.
+    String.raw`(all|both)\s+(?:of (?:us|them)\s+)?(?:are\s+)?(?:well\s+|way\s+|a bit\s+)?(over|above|past|under|below)\s+(\d{1,2})${NOT_TIME}(?!\s*(?:mins?|minutes?|hours?|km|miles?|mi|%|quid|dollars|bucks|stars?)\b)`,
+    (m) => {
+      const bound = Number(m[3]);
+      const age = /^(?:under|below)$/i.test(m[2] ?? '') ? bound - 1 : bound + 1;
+      return { type: 'about', ages: [age], all: true };
     },
   ],
   [
@@ -225,7 +237,7 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
     () => ({ type: 'total', n: 2 }),
   ],
   [
-    String.raw`(?:just|only)\s+(?:me|myself|for me|one)(?!\s*(?:and|&|\+|,|with|n)\b)|(?:by|for) myself|on my own|alone|solo|a single ticket|for me(?!\s*(?:and|&|\+|,|with|n)\b)(?=\s*(?:[.,;!?]|$))`,
+    String.raw`(?:treat(?:ing)?|spoil(?:ing)?)\s+myself|(?:just|only)\s+(?:me|myself|for me|one)(?!\s*(?:and|&|\+|,|with|n)\b)|(?:by|for) myself|on my own|alone|solo|a single ticket|for me(?!\s*(?:and|&|\+|,|with|n)\b)(?=\s*(?:[.,;!?]|$))`,
     () => ({ type: 'total', n: 1 }),
   ],
   [
@@ -302,6 +314,11 @@ function attachAges(pieces: Piece[]): Piece[] {
       for (const q of unaged) Object.assign(q, { n: q.n ?? 1, ages: Array(q.n ?? 1).fill(p.ages[0]) });
       continue;
     }
+    if (p.type === 'about' && p.all && p.ages.length === 1 && !out.some((q) => q.type === 'person')) {
+      // "Three of us, all well over 70": said of everyone, with nobody named, it is everyone's ticket.
+      out.push({ type: 'allOf', ticket: ticketForAge(p.ages[0] as number) });
+      continue;
+    }
     const last = [...out].reverse().find((q): q is Person => q.type === 'person');
     if (p.type === 'about' && last && last.ages.length === 0) {
       const n = last.n ?? Math.max(1, p.ages.length);
@@ -330,8 +347,19 @@ function namedAsList(found: Array<{ hit: Hit; piece: Piece }>, text: string): bo
   });
 }
 
+/**
+ * The same people named twice ("the kids (5 and 9) need to be in bed … me, my husband and the
+ * kids"): a later or earlier mention without a number is the one that has it, not more people.
+ */
+function namedAgain(pieces: Piece[]): Piece[] {
+  return pieces.filter((p) => {
+    if (p.type !== 'person' || p.n !== undefined || !p.words) return true;
+    return !pieces.some((q) => q !== p && q.type === 'person' && q.words === p.words && q.n !== undefined);
+  });
+}
+
 function decide(found: Piece[], scan: Scan, at: number, listed: boolean): Draft[] {
-  const pieces = attachAges(found);
+  const pieces = namedAgain(attachAges(found));
   const people = pieces.filter((p): p is Person => p.type === 'person');
   const self = pieces.some((p) => p.type === 'self');
   // The speaker's own age ("I'm 71") gives them a ticket other than an adult's.

@@ -1,4 +1,5 @@
 import { parseCount, SPELLED_OR_DIGITS } from './numbers.ts';
+import { RELATION, RELATIONS } from './people.ts';
 import type { Op, PreferenceModel } from './types.ts';
 
 /*
@@ -99,6 +100,34 @@ export function answeredCount(before: PreferenceModel, ops: readonly Op[], rest:
 /** The rest of a message with its lone counts blanked, once one of them answered "how many?". */
 export function blankNumbers(rest: string): string {
   return rest.replace(LONE_COUNT, (m) => ' '.repeat(m.length));
+}
+
+/** The speaker speaks of themselves ("gets me out by 11", "I'd like …"). */
+const SPEAKER = /\b(?:i|i'm|i'd|i'll|i've|me|myself)\b/i;
+/** Anything that says or hints at more than one person, or asks for several tickets. */
+const OTHERS = new RegExp(
+  String.raw`\b(?:we|we're|we'd|we'll|we've|us|our|ours|let's|together|tickets|seats|spots|places|people|persons|guests|party|group|family|both|all|everyone|everybody|each|couple|pair|friends?|date|${RELATION}|${RELATIONS})\b`,
+  'i',
+);
+
+/**
+ * A first message in which the speaker speaks only of themselves and of nobody else ("treating
+ * myself to …", "… that still gets me out by 11"): one ticket, as they would expect, rather than a
+ * question. Only while nothing was asked or said about the party: a later "I" is no count.
+ */
+export function speakerAlone(before: PreferenceModel, after: PreferenceModel, text: string, at = 0): Op | undefined {
+  if (partyKnown(before) || partyKnown(after) || (before.questions ?? []).length > 0) return undefined;
+  if ([...before.hard, ...before.soft].length > 0) return undefined;
+  if (!SPEAKER.test(text) || OTHERS.test(text)) return undefined;
+  return {
+    type: 'set',
+    constraint: { kind: 'seatCount', count: 1 },
+    strength: 'hard',
+    mode: 'replace',
+    perTicket: false,
+    at,
+    rank: 1,
+  };
 }
 
 export const HOW_MANY = 'How many tickets do you need, and how old are any children coming?';

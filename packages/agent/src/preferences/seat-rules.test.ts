@@ -87,3 +87,19 @@ describe('adjacent and centered', () => {
     expect(soft(text)).toEqual([{ kind: 'centered' }]);
   });
 });
+
+describe('refusals said by the whole party, and words that only look like one', () => {
+  it('reads "none of us wants to be in the first four rows" as a refusal of those rows', () => {
+    expect(hard('None of us wants to be in the first four rows. 3 tickets')).toContainEqual({
+      kind: 'rows',
+      notFirst: 4,
+    });
+  });
+
+  it('reads "my mate\'s never seen a 3d film" as no refusal of 3D', () => {
+    expect(hard("whatever they've got in 3d, my mate's never seen a 3d film. 2 tickets")).toContainEqual({
+      kind: 'format',
+      is: ['3D'],
+    });
+  });
+});

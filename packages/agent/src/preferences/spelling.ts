@@ -49,6 +49,8 @@ const SHORTHAND: Array<[RegExp, string]> = [
   [/\bim\b/gi, "i'm"],
   [/\bsci fi\b/gi, 'sci-fi'],
   [/\bn\b(?= my\b| me\b| the\b| her\b| his\b)/gi, 'and'],
+  // "w my gf", "w/ the kids": "with" before the people it names.
+  [/\bw\/?(?= (?:my|me|the|our|her|his|him|them)\b)/gi, 'with'],
   [/ & /g, ' and '],
   [/\b4 (?=me|us|you|him|her|them)\b/gi, 'for '],
   [/\b(tickets|seats) 4\b/gi, '$1 for'],

@@ -196,3 +196,30 @@ describe('"latest" after a time', () => {
     expect(soft('latest one you have, 2 tickets')).toContainEqual({ kind: 'latest' });
   });
 });
+
+describe('a clock said of something else', () => {
+  it.each([
+    ["gets me out by 11, last train's at 11.15", { kind: 'endTime', before: '23:00' }],
+    ['dinner is at 8 so it has to be over by 7.30pm', { kind: 'endTime', before: '19:30' }],
+  ])('"%s" is the reason for a wish, not a start', (text, wish) => {
+    expect(start(text)).toBeUndefined();
+    expect(end(text)).toEqual(wish);
+  });
+
+  it.each([
+    ["the one that's at 9pm", '21:00'],
+    ["it's at 7", '19:00'],
+  ])('"%s" still names the showing', (text, at) => {
+    expect(start(text)).toEqual({ kind: 'startTime', after: at, before: at });
+  });
+});
+
+describe('"by then"', () => {
+  it.each([
+    ['i have to be back in the office for 12 so it has to have finished by then', '12:00'],
+    ['my shift starts at 6pm so it must be done by then', '18:00'],
+  ])('"%s" ends by the clock said before', (text, before) => {
+    expect(end(text)).toEqual({ kind: 'endTime', before });
+    expect(start(text)).toBeUndefined();
+  });
+});

@@ -109,6 +109,14 @@ export const endTimeRule: Rule = (scan) => [
       bound('endTime', refused(scan, m) ? 'before' : 'after', t),
     ]),
   ),
+  // "back in the office for 12 so it has to have finished by then": the clock said before.
+  ...hits(scan, `${END_CUE}\\s+(?:by|before)\\s+then\\b`, (m) => {
+    const before = scan.original.slice(0, m.index ?? 0);
+    const said = [...before.matchAll(SAID_CLOCK)].at(-1);
+    return said
+      ? at(m, readClock(scan, said.index ?? 0, said[1], false), (t) => [bound('endTime', 'before', t)])
+      : undefined;
+  }),
   ...hits(scan, 'not (?:too|very|that) late', (m) => ({
     ...span(m),
     drafts: CLOCK_BOUND.test(exampleAfter(scan.original, span(m).end) ?? '')
@@ -116,6 +124,22 @@ export const endTimeRule: Rule = (scan) => [
       : [{ set: { kind: 'endTime', before: '23:00' }, vague: true, mode: 'refine' }],
   })),
 ];
+
+/**
+ * A clock said of something else ("last train's at 11.15", "dinner is at 8", "the bus leaves at
+ * 10"): the reason for a wish, never a start time. Read as nothing, so no later rule takes it.
+ */
+/** Words whose clock is the showing's own: "it's at 7", "the one that's at 9pm". */
+const OWN_CLOCK = '(?:film|movie|show|showing|screening|it|that|this|one|which|what|there|mine|ours)';
+export const otherClockRule: Rule = (scan) =>
+  hits(
+    scan,
+    String.raw`\b(?:(?!${OWN_CLOCK}\b)[a-z]+(?:'s|\s+is|\s+leaves|\s+departs|\s+goes|\s+closes)|(?:my|our|his|her|their)\s+(?!${OWN_CLOCK}\b)[a-z]+\s+(?:starts|begins|ends|finishes))\s+(?:at\s+)?(?:${CLOCK})${NOT_A_TIME}`,
+    (m) => ({ ...span(m), drafts: [] }),
+  );
+
+/** A clock someone names as a time of day ("for 12", "at 11.30", "by 6pm"), which "then" can refer to. */
+const SAID_CLOCK = new RegExp(String.raw`\b(?:at|for|by|before|until|till|around)\s+(${CLOCK})${NOT_A_TIME}`, 'gi');
 
 function at(m: RegExpExecArray, minutes: number | undefined, drafts: (t: number) => Draft[]): Hit | undefined {
   return minutes === undefined ? undefined : { ...span(m), drafts: drafts(minutes) };
