@@ -133,6 +133,8 @@ describe('age rating', () => {
     ['PG or lower', ['G', 'PG']],
     ['no R-rated movies', ['G', 'PG', 'PG-13']],
     ['rated PG13', ['PG-13']],
+    ['PG-13 is fine but nothing R', ['G', 'PG', 'PG-13']],
+    ["my 11yo wants an action film, PG-13's ok", ['G', 'PG', 'PG-13']],
   ])('"%s"', (text, allowed) => {
     expect(only(text, 'ageRating')).toEqual({ kind: 'ageRating', allowed });
   });

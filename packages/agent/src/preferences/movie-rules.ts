@@ -134,9 +134,9 @@ export const ageRatingRule: Rule = (scan) => [
   ),
   ...hits(
     scan,
-    String.raw`(?:nothing\s+(?:above|over|beyond|past|higher than|stronger than|more than)|no(?:thing)?\s+(?:higher|stronger|more|worse)\s+than|at most|up to|max(?:imum)?|not (?:above|over|higher than))\s+(?:rated\s+)?${AGE}(?:[- ]rated)?|(?:rated\s+)?${AGE}(?:[- ]rated)?\s+(?:or|and)\s+(?:below|lower|under|less|younger|milder)|${AGE}\s+max(?:imum)?`,
+    String.raw`(?:nothing\s+(?:above|over|beyond|past|higher than|stronger than|more than)|no(?:thing)?\s+(?:higher|stronger|more|worse)\s+than|at most|up to|max(?:imum)?|not (?:above|over|higher than))\s+(?:rated\s+)?${AGE}(?:[- ]rated)?|(?:rated\s+)?${AGE}(?:[- ]rated)?\s+(?:or|and)\s+(?:below|lower|under|less|younger|milder)|${AGE}\s+max(?:imum)?|${AGE}(?:\s+(?:is|are|would be|will be)|'s)\s+(?:fine|ok|okay|good|alright|all right|the limit)`,
     (m) => {
-      const r = ageOf(m[1] ?? m[2] ?? m[3]);
+      const r = ageOf(m[1] ?? m[2] ?? m[3] ?? m[4]);
       return r ? { ...span(m), drafts: ageDraft(upTo(r)) } : undefined;
     },
   ),

@@ -326,3 +326,19 @@ describe('everyone by an age bound', () => {
     expect(party(text)).toContainEqual(mix);
   });
 });
+
+describe('a ticket said of someone already named', () => {
+  it('reads "he\'ll need a senior ticket" as the ticket of the dad who tags along, not one more senior', () => {
+    expect(
+      party(
+        '2 adults for midnight ledger monday night',
+        "oh actually my dad's tagging along, he's 70 so he'll need a senior ticket. all three of us together please",
+      ),
+    ).toContainEqual({ kind: 'ticketMix', adult: 2, senior: 1 });
+    expect(party('me and my dad, he will need a senior ticket')).toContainEqual({
+      kind: 'ticketMix',
+      adult: 1,
+      senior: 1,
+    });
+  });
+});

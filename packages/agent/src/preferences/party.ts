@@ -112,6 +112,14 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
     },
   ],
   [
+    // "he'll need a senior ticket", "she gets a child's ticket": the ticket of someone already named.
+    String.raw`(?:he|she)(?:'ll|\s+will)?\s+(?:needs?|gets?|has|have|should (?:get|have)|qualif(?:y|ies) for)\s+(?:a|an)\s+(adult|child|kid|senior|pensioner)(?:'s)?\s+(?:ticket|price|fare|discount)`,
+    (m) => {
+      const ticket = TYPES.find(([re]) => re.test(m[1] ?? ''))?.[1];
+      return ticket ? { type: 'about', ages: [], ticket, pronoun: true } : undefined;
+    },
+  ],
+  [
     // "all well over 70", "both under 10": everyone's ticket by an age bound.
     String.raw`(all|both)\s+(?:of (?:us|them)\s+)?(?:are\s+)?(?:well\s+|way\s+|a bit\s+)?(over|above|past|under|below)\s+(\d{1,2})${NOT_TIME}(?!\s*(?:mins?|minutes?|hours?|km|miles?|mi|%|quid|dollars|bucks|stars?)\b)`,
     (m) => {
@@ -254,7 +262,7 @@ function total(group: number) {
 }
 
 /* "Plus a child", "another adult", "my son is coming too": add to the party already known. */
-const ADDING = /\b(?:plus|another|additional|extra|one more|as well|too|also|joining)\b/i;
+const ADDING = /\b(?:plus|another|additional|extra|one more|as well|too|also|joining|tagging along|coming along)\b/i;
 /* "No, just one adult": a correction of the named ticket types only. */
 const CORRECTING = /\b(?:no|just|only|actually|make it|make that|instead|sorry|change)\b/i;
 
@@ -320,6 +328,11 @@ function attachAges(pieces: Piece[]): Piece[] {
       continue;
     }
     const last = [...out].reverse().find((q): q is Person => q.type === 'person');
+    if (p.type === 'about' && p.pronoun && p.ages.length === 0 && p.ticket && last) {
+      // "my dad … he's 70 so he'll need a senior ticket": the same person, whose age may say it already.
+      if (last.ages.length === 0) last.ticket = p.ticket;
+      continue;
+    }
     if (p.type === 'about' && last && last.ages.length === 0) {
       const n = last.n ?? Math.max(1, p.ages.length);
       const ages = p.ages.length === 0 ? [] : p.ages.length === 1 ? Array(n).fill(p.ages[0]) : p.ages;

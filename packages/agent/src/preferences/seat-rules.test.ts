@@ -103,3 +103,9 @@ describe('refusals said by the whole party, and words that only look like one', 
     });
   });
 });
+
+describe('together, asked as a question', () => {
+  it('reads "can we all be next to each other in one row?" as seats together', () => {
+    expect(hard('can we all be next to each other in one row? 3 tickets')).toContainEqual({ kind: 'adjacent' });
+  });
+});

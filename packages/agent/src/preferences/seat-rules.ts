@@ -166,7 +166,7 @@ const SOMEONE = /^\s+(?:him|her|them|my\s+[a-z]+|our\s+[a-z]+|the\s+(?:kids?|chi
 export const adjacentRule: Rule = (scan) => [
   ...hits(
     scan,
-    String.raw`(?:sit(?:ting)?\s+|seats?\s+)?(?:together|next to each other|side by side|beside each other|adjacent(?:\s+seats)?)|(?:sit|sitting|seated|be|stay|seats?)\s+(?:right\s+)?(?:beside|next to|alongside|with)(?=\s)`,
+    String.raw`(?:sit(?:ting)?\s+|seats?\s+)?(?:together|next to each other|side by side|beside each other|adjacent(?:\s+seats)?)|(?:sit|sitting|seated|be|stay|seats?)\s+(?:right\s+)?(?:beside|next to|alongside|with)(?!\s+(?:each other|one another))(?=\s)`,
     (m) => {
       // "beside him", "next to my mum": the person may have been read by the party rule already.
       let { start, end } = span(m);

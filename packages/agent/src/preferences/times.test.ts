@@ -223,3 +223,28 @@ describe('"by then"', () => {
     expect(start(text)).toBeUndefined();
   });
 });
+
+describe("another errand's clock", () => {
+  it.each([
+    'I pick the kids up from school at half 3 so the film has to be over by 3pm',
+    'we have dinner at 8 so it must be over by 7.30pm',
+  ])('"%s" is no start time', (text) => {
+    expect(start(text)).toBeUndefined();
+    expect(end(text)).toBeDefined();
+  });
+
+  it('keeps "after work at 6" a start', () => {
+    expect(start('2 tickets after work at 6')).toEqual({ kind: 'startTime', after: '18:00', before: '18:00' });
+  });
+});
+
+describe('a leaning said of oneself', () => {
+  it.each([
+    ["I'm not a morning person", { kind: 'startTime', after: '12:00' }],
+    ["i'm a night owl", { kind: 'startTime', after: '17:00' }],
+    ['not really a night person', { kind: 'startTime', before: '17:00' }],
+  ])('"%s" is a preference, never a bound', (text, wish) => {
+    expect(start(`${text}, 2 tickets`)).toBeUndefined();
+    expect(soft(`${text}, 2 tickets`)).toContainEqual(wish);
+  });
+});

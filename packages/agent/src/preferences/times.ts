@@ -136,7 +136,18 @@ export const otherClockRule: Rule = (scan) =>
     scan,
     String.raw`\b(?:(?!${OWN_CLOCK}\b)[a-z]+(?:'s|\s+is|\s+leaves|\s+departs|\s+goes|\s+closes)|(?:my|our|his|her|their)\s+(?!${OWN_CLOCK}\b)[a-z]+\s+(?:starts|begins|ends|finishes))\s+(?:at\s+)?(?:${CLOCK})${NOT_A_TIME}`,
     (m) => ({ ...span(m), drafts: [] }),
+  ).concat(
+    // "I pick the kids up from school at half 3", "dinner at 8", "my train at 11.15": another errand's clock.
+    hits(
+      scan,
+      String.raw`(?<!\b(?:after|before)\s+)\b(?:${ERRANDS})\b[^.,;!?]{0,24}?\bat\s+(?:${CLOCK})${NOT_A_TIME}`,
+      (m) => ({ ...span(m), drafts: [] }),
+    ),
   );
+
+/** What else people do at a time of day: its clock is a reason for a wish ("… so it must be over by 3"). */
+const ERRANDS =
+  'school|work|office|shift|dinner|tea|lunch|breakfast|supper|train|bus|flight|meeting|appointment|class|lesson|practice|rehearsal|bedtime|pick(?:ing)?\\s+(?:\\w+\\s+){0,3}?up|collect(?:ing)?';
 
 /** A clock someone names as a time of day ("for 12", "at 11.30", "by 6pm"), which "then" can refer to. */
 const SAID_CLOCK = new RegExp(String.raw`\b(?:at|for|by|before|until|till|around)\s+(${CLOCK})${NOT_A_TIME}`, 'gi');
@@ -251,6 +262,22 @@ const WIDENING =
  * the window already wanted, which stays as the preference.
  */
 export const periodRule: Rule = (scan) => [
+  // "I'm not a morning person": a leaning, said of oneself, never a hard bound.
+  ...hits(
+    scan,
+    String.raw`(?:not|never been|hardly)\s+(?:a|much of a|really a|the)\s+(morning|night|evening)\s+(?:person|people|type|owl)|(?:early bird|night owl)`,
+    (m) => {
+      const words = m[0].toLowerCase();
+      const set = words.includes('night owl')
+        ? { kind: 'startTime' as const, after: '17:00' }
+        : words.includes('early bird')
+          ? { kind: 'startTime' as const, before: '12:00' }
+          : /morning/.test(words)
+            ? { kind: 'startTime' as const, after: '12:00' }
+            : { kind: 'startTime' as const, before: '17:00' };
+      return { ...span(m), drafts: [{ set, vague: true, rank: 0 }] };
+    },
+  ),
   ...hits(scan, `(${PERIOD})\\s+(?:or|and/or|to)\\s+(${PERIOD})`, (m) => {
     const a = periodOf(m[1] ?? '');
     const b = periodOf(m[m.length - 1] ?? '');
