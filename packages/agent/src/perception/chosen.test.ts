@@ -17,8 +17,10 @@ describe('what the agent remembers choosing', () => {
   it('keeps each stage’s choice, and forgets the later ones when an earlier choice changes', () => {
     let chosen = noteChoices({}, spec('movie', [item('m1'), item('m2')], { selected: 'm1' }));
     chosen = noteChoices(chosen, spec('theater', [item('t1')], { selected: 't1' }));
-    chosen = noteChoices(chosen, spec('seat', [item('A1')], { selectedList: ['A1'] }));
-    expect(chosen).toEqual({ movie: item('m1'), theater: item('t1'), seats: ['A1'] });
+    const seatMap = spec('seat', [item('A1')], { selectedList: ['A1'] });
+    chosen = noteChoices(chosen, seatMap);
+    // The seat map is kept with the seats, to judge them again after the page moves on.
+    expect(chosen).toEqual({ movie: item('m1'), theater: item('t1'), seats: ['A1'], seatMap });
     expect(noteChoices(chosen, spec('movie', [item('m1'), item('m2')], { selected: 'm2' }))).toEqual({
       movie: item('m2'),
     });

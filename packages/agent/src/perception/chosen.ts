@@ -15,6 +15,11 @@ export interface Chosen {
   date?: Item;
   time?: Item;
   seats?: string[];
+  /**
+   * The seat map the seats were chosen on (the last seat stage seen), so their rows and kinds can be
+   * judged again once the page has moved on: the summary shows seat ids only.
+   */
+  seatMap?: UiSpec;
 }
 
 const CHOICE_STAGES = ['movie', 'theater', 'date', 'time'] as const;
@@ -26,7 +31,7 @@ export function noteChoices(previous: Chosen, spec: UiSpec | null): Chosen {
   if (!spec) return previous;
   if (spec.stage === 'seat') {
     const seats = spec.state.selectedList ?? [];
-    return seats.join() === previous.seats?.join() ? previous : { ...previous, seats: [...seats] };
+    return { ...previous, seats: [...seats], seatMap: spec };
   }
   if (!isChoiceStage(spec.stage)) return previous;
   const stage = spec.stage;

@@ -176,7 +176,7 @@ export function planNext(input: PlannerInput): NavigationPlan {
       'waiting',
     );
   }
-  return planStage(input, spec, decideStage(spec, input.model, input.context.chosen?.movie));
+  return planStage(input, spec, decideStage(spec, input.model, input.context.chosen));
 }
 
 function planStage(input: PlannerInput, spec: UiSpec, decision: StageDecision): NavigationPlan {

@@ -194,3 +194,43 @@ describe('seat dead-ends', () => {
     expect(end.failing[0]?.detail).toMatch(/^only \d wheelchair seats? (is|are) free; you want at least 5$/);
   });
 });
+
+describe('seats chosen before a wish about them', () => {
+  /** The confirm stage after seats `ids` were chosen, and the seat map they were chosen on. */
+  function afterSeats(ids: string[]) {
+    const engine = engineAt([...ORBITAL_SUNDAY, ORBITAL_1930], ids);
+    const seatMap = specOf(engine);
+    engine.apply('next', {}, 'participant');
+    engine.apply('setQuantity', { typeId: 'adult', quantity: ids.length }, 'participant');
+    engine.apply('next', {}, 'participant');
+    return { confirm: specOf(engine), seatMap };
+  }
+
+  it('sends the booking back to the seat stage when a later wish rules out their row', () => {
+    const { confirm, seatMap } = afterSeats(['D7', 'D8']);
+    expect(confirm.stage).toBe('confirm');
+    const wishes = model([
+      { kind: 'seatCount', count: 2 },
+      { kind: 'rows', notFirst: 4 },
+    ]);
+    const decision = deadEnd(decideStage(confirm, wishes, { seatMap }));
+    expect(decision.backTo).toBe('seat');
+    expect(decision.summary).toContain('D7, D8');
+    // Seats out of the first four rows pass.
+    const fine = afterSeats(['G9', 'G10']);
+    expect(decideStage(fine.confirm, wishes, { seatMap: fine.seatMap }).kind).toBe('confirm');
+  });
+
+  it('sends it back when the seats are not of a kind wished for after, or not side by side', () => {
+    const { confirm, seatMap } = afterSeats(['E14', 'E16']);
+    const premium = model([
+      { kind: 'seatCount', count: 2 },
+      { kind: 'seatKind', seatKind: 'premium' },
+    ]);
+    expect(deadEnd(decideStage(confirm, premium, { seatMap })).backTo).toBe('seat');
+    const together = model([{ kind: 'seatCount', count: 2 }, { kind: 'adjacent' }]);
+    expect(deadEnd(decideStage(confirm, together, { seatMap })).backTo).toBe('seat');
+    // Without the seat map (another host's agent that never saw the seats), nothing is judged.
+    expect(decideStage(confirm, together).kind).toBe('confirm');
+  });
+});

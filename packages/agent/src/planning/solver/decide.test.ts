@@ -215,7 +215,7 @@ describe('a film chosen before a new wish', () => {
     const nightLedger = movieStage.items.find((i) => i.id === 'm-night-ledger');
     const spec = specOf(engineAt(['m-night-ledger', 't-grand', '2026-11-22']));
     const wishes = model([{ kind: 'genre', include: ['Comedy'], exclude: ['Thriller'] }]);
-    const decision = deadEnd(decideStage(spec, wishes, nightLedger));
+    const decision = deadEnd(decideStage(spec, wishes, { movie: nightLedger }));
     expect(decision.backTo).toBe('movie');
     expect(decision.summary).toContain('Thriller');
     // Without the film's item (a host the agent never saw the movie stage of), the summary alone decides.
@@ -223,6 +223,6 @@ describe('a film chosen before a new wish', () => {
     // A film that fits the new wish stands.
     const pip = movieStage.items.find((i) => i.id === 'm-pip-and-the-comet');
     const pipSpec = specOf(engineAt(['m-pip-and-the-comet', 't-grand', '2026-11-22']));
-    expect(decideStage(pipSpec, wishes, pip).kind).toBe('options');
+    expect(decideStage(pipSpec, wishes, { movie: pip }).kind).toBe('options');
   });
 });

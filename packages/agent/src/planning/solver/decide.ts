@@ -3,10 +3,11 @@ import { type Item, STAGES, type UiSpec } from '@usher/protocol';
 import { decideSeats } from './decide-seats.ts';
 import { hiddenNote, observe, sentence, stageNoun, wish } from './explain.ts';
 import { dateLabel, money } from './fields.ts';
-import { DECIDED_AT, judgeBooking, judgedHere, judgeOption } from './judge.ts';
+import { DECIDED_AT, judgeBooking, judgedHere, judgeOption, kindMet, seatInRows, together } from './judge.ts';
 import { scoreOption } from './rank.ts';
+import { readLayout, readSeats } from './seats.ts';
 import { decideTickets } from './tickets.ts';
-import type { OptionStage, PreferenceModel, RankedOption, StageDecision, Verdict } from './types.ts';
+import type { FailingConstraint, OptionStage, PreferenceModel, RankedOption, StageDecision, Verdict } from './types.ts';
 
 /**
  * Decides the stage on screen under the participant's constraints (spec §6): the options that
@@ -14,8 +15,8 @@ import type { OptionStage, PreferenceModel, RankedOption, StageDecision, Verdict
  * ticket quantities, or the go-ahead to confirm; or a dead-end naming the constraints that rule
  * everything out. Pure: the same spec and model always give the same decision.
  */
-export function decideStage(spec: UiSpec, model: PreferenceModel, chosenMovie?: Item): StageDecision {
-  const earlier = earlierChoiceBreaks(spec, model, chosenMovie);
+export function decideStage(spec: UiSpec, model: PreferenceModel, chosen: EarlierChoices = {}): StageDecision {
+  const earlier = earlierChoiceBreaks(spec, model, chosen.movie) ?? seatChoiceBreaks(spec, model, chosen.seatMap);
   if (earlier) return earlier;
   switch (spec.stage) {
     case 'movie':
@@ -58,6 +59,50 @@ function earlierChoiceBreaks(spec: UiSpec, model: PreferenceModel, chosenMovie?:
     failing: failing.map(({ constraint, detail }) => ({ constraint, detail })),
     summary: sentence(`What is chosen so far no longer fits: ${failing.map((f) => f.detail).join('; ')}`),
     backTo: first,
+  };
+}
+
+/** What the agent saw when it chose: the film's item and the seat map, which the summary does not show. */
+export interface EarlierChoices {
+  movie?: Item;
+  /** The seat stage the seats were chosen on. */
+  seatMap?: UiSpec;
+}
+
+/**
+ * Seats chosen before a wish about them was said ("nothing in the first 4 rows", "we'd love the
+ * recliners", after the seats were taken): judged again on the seat map they were chosen on, on
+ * every stage after it, and sent back to the seat stage when they break it.
+ */
+function seatChoiceBreaks(spec: UiSpec, model: PreferenceModel, seatMap?: UiSpec): StageDecision | null {
+  if (!seatMap || STAGES.indexOf(spec.stage) <= STAGES.indexOf('seat')) return null;
+  const chosenIds = spec.state.booking?.seats ?? seatMap.state.selectedList ?? [];
+  const all = readSeats(seatMap);
+  const seats = chosenIds.flatMap((id) => all.filter((s) => s.id === id));
+  if (seats.length === 0 || seats.length !== chosenIds.length) return null;
+  const layout = readLayout(seatMap, all);
+  const failing = model.hard.flatMap((c): FailingConstraint[] => {
+    if (c.kind === 'rows') {
+      const bad = seats.filter((s) => !seatInRows(c, s, layout));
+      return bad.length > 0
+        ? [{ constraint: c, detail: `seat ${bad.map((s) => s.id).join(', ')} is in a row you ruled out` }]
+        : [];
+    }
+    if (c.kind === 'seatKind' && !kindMet(c, seats)) {
+      return [{ constraint: c, detail: `seats ${seats.map((s) => s.id).join(', ')} are not ${c.seatKind} seats` }];
+    }
+    if (c.kind === 'adjacent' && !together(seats, layout)) {
+      return [{ constraint: c, detail: `seats ${seats.map((s) => s.id).join(', ')} are not side by side` }];
+    }
+    return [];
+  });
+  if (failing.length === 0) return null;
+  return {
+    stage: spec.stage,
+    kind: 'dead-end',
+    failing,
+    summary: sentence(`The seats chosen no longer fit: ${failing.map((f) => f.detail).join('; ')}`),
+    backTo: 'seat',
   };
 }
 
