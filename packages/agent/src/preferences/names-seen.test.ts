@@ -46,4 +46,10 @@ describe('places named in lower case', () => {
     expect(theaterFromPlaces(['the mall'], THEATERS)).toBeNull();
     expect(theaterFromPlaces(['riverside arthouse on friday'], THEATERS)).toBe('Riverside Art House');
   });
+
+  it('remembers a place said on its own between commas, misspelt', () => {
+    const places = placesNamed('fri night, 2 adults, nortgate stadium. whatever they have', ['nortgate', 'stadium']);
+    expect(places).toEqual(['nortgate stadium']);
+    expect(theaterFromPlaces(places, THEATERS)).toBe('Northgate Stadium 16');
+  });
 });

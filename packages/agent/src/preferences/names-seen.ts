@@ -55,9 +55,10 @@ export function matchTheaters(
 export const MAX_PLACES = 8;
 
 /**
- * Places named in lower case that no rule read: "at the old mil", "in riverside arthouse". Before
- * the theater stage nothing says they are theaters, so they are only remembered, as runs of one to
- * four unread words after _at_ or _in_; {@link theaterFromPlaces} matches them once the stage shows
+ * Places named in lower case that no rule read: "at the old mil", "in riverside arthouse", or said
+ * on their own between commas ("2 adults, nortgate stadium"). Before the theater stage nothing says
+ * they are theaters, so they are only remembered, as runs of one to four unread words after _at_ or
+ * _in_, or as a whole fragment of unread words; {@link theaterFromPlaces} matches them once the stage shows
  * its names. `unread` is the message's words no rule used (`Understanding.unread`).
  */
 export function placesNamed(text: string, unread: readonly string[]): string[] {
@@ -73,7 +74,12 @@ export function placesNamed(text: string, unread: readonly string[]): string[] {
     }
     if (run.length > 0) places.push(run.join(' '));
   }
-  return places.slice(0, MAX_PLACES);
+  // A place said on its own, between commas: "fri night, 2 adults, nortgate stadium."
+  for (const fragment of text.toLowerCase().split(/[,.;!?\n]+/)) {
+    const words = fragment.trim().split(/\s+/).filter(Boolean);
+    if (words.length > 0 && words.length <= 4 && words.every((w) => left.has(w))) places.push(words.join(' '));
+  }
+  return [...new Set(places)].slice(0, MAX_PLACES);
 }
 
 /**
