@@ -9,8 +9,7 @@ import type { SurveyMoves } from './survey-step.ts';
  * Assist mode's look ahead. The movie stage shows what a film is, not where or when it plays, so
  * "what's on in 3D at the Old Mill on Thursday?" cannot be answered from it: marking the films that
  * fit what the list shows marks films that do not play there. When the participant's wishes depend
- * on a theater, a distance or a format (which rule out many films; a day or a time rarely does, and
- * is only said in the chat), the agent says so in the chat, walks each of the best few films forward as far as
+ * on a theater, a distance, a day, a time or a format, the agent says so in the chat, walks each of the best few films forward as far as
  * the seat stage the way autopilot would (hard wishes only; a film that leads nowhere is left), comes
  * back, and marks only the films with a showing that fits. It never chooses seats or books. If the
  * participant acts meanwhile, the look ahead ends: their choice stands.
@@ -117,11 +116,10 @@ function startProbe(
   if (selected !== undefined && input.participantChoices.has(selected)) return undefined;
   // A film named is the participant's choice; assist mode selects it and marks on the next stages.
   if (input.model.hard.some((c) => c.kind === 'title')) return undefined;
+  // What the list cannot show is unknown, not a fit: a day and a part of the day rule out films as
+  // surely as a theater does ("G or PG on Monday morning": two films of five play then).
   const unseen = judgedLater(input.model);
-  // Most films play on most days and at most times: only a theater, a distance or a format rules
-  // out enough of them to be worth the look (a day and a time alone are said in the chat instead).
-  const narrowing = input.model.hard.some((c) => c.kind === 'theater' || c.kind === 'distance' || c.kind === 'format');
-  if (unseen.length === 0 || !narrowing) return undefined;
+  if (unseen.length === 0) return undefined;
   const dead = input.memory.tried('movie', contextKeyOf('movie', spec.state.booking));
   const options = decision.options.filter((o) => !dead.has(o.itemId)).slice(0, MAX_PROBED);
   if (options.length < 2) return undefined;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { updatePreferences } from './index.ts';
 import { HOW_MANY } from './questions.ts';
-import { hard, soft } from './testing.ts';
+import { hard, read, soft } from './testing.ts';
 
 const only = (text: string, kind: string) => hard(text).find((c) => c.kind === kind);
 
@@ -134,6 +134,10 @@ describe('age rating', () => {
     ['no R-rated movies', ['G', 'PG', 'PG-13']],
     ['rated PG13', ['PG-13']],
     ['PG-13 is fine but nothing R', ['G', 'PG', 'PG-13']],
+    ['anything G or PG on monday', ['G', 'PG']],
+    ['rated PG or PG-13', ['PG', 'PG-13']],
+    ['G/PG only', ['G', 'PG']],
+    ['no PG-13 or R', ['G', 'PG']],
     ["my 11yo wants an action film, PG-13's ok", ['G', 'PG', 'PG-13']],
   ])('"%s"', (text, allowed) => {
     expect(only(text, 'ageRating')).toEqual({ kind: 'ageRating', allowed });
@@ -151,5 +155,20 @@ describe('ratings as people ask for them', () => {
 
   it('"nothing rated below 7" is a minimum of 7', () => {
     expect(hard('nothing rated below 7')).toEqual([{ kind: 'rating', min: 7 }]);
+  });
+});
+
+describe('a film someone else put forward', () => {
+  it('is no wish when the speaker sets it aside ("someone mentioned X but honestly just whatever\'s rated best")', () => {
+    const { model } = read("someone mentioned Orbital Drift but honestly just whatever's rated best, 4 of us");
+    expect(model.hard.filter((c) => c.kind === 'title')).toEqual([]);
+    expect(model.soft).toContainEqual({ kind: 'highestRated' });
+  });
+
+  it('is still the film when the speaker does not set it aside', () => {
+    expect(hard('my friend recommended Orbital Drift, 2 tickets')).toContainEqual({
+      kind: 'title',
+      is: ['Orbital Drift'],
+    });
   });
 });

@@ -22,7 +22,9 @@ export const titleRule: Rule = (scan) => {
       : hits(scan, titles.source, (m) => {
           const title = titles.lookup(m[0]);
           if (!title) return undefined;
-          return { ...span(m), drafts: titleDrafts(title, polarity(scan.original, m.index ?? 0)) };
+          const at = m.index ?? 0;
+          if (onlyMentioned(scan.original, at, at + m[0].length)) return { ...span(m), drafts: [] };
+          return { ...span(m), drafts: titleDrafts(title, polarity(scan.original, at)) };
         });
   const quoted = hits(scan, '"([^"]{2,60})"', (m) => {
     const title = m[1]?.trim() ?? '';
@@ -47,6 +49,21 @@ function unknownTitles(scan: Scan): Hit[] {
       end: run.end,
       drafts: titleDrafts(run.name, polarity(scan.original, run.start)),
     }));
+}
+
+/** Someone else's suggestion: "someone mentioned X", "my friend recommended X". */
+const MENTIONED =
+  /\b(?:mentioned|suggested|recommended|recommends|suggests|talking about|was saying|raved about|said)\s+(?:the\s+)?$/i;
+/** What follows a suggestion the speaker sets aside: "… but honestly just whatever's rated best". */
+const SET_ASIDE =
+  /^[^.!?]*?\bbut\b[^.!?]*\b(?:whatever|whichever|anything|any film|any movie|don'?t mind|not fussed|up to you|best|highest)\b/i;
+
+/**
+ * A title someone else put forward, which the speaker then sets aside ("someone mentioned Iron
+ * Tempest but honestly just whatever's rated best"): only mentioned, no wish.
+ */
+function onlyMentioned(text: string, start: number, end: number): boolean {
+  return MENTIONED.test(text.slice(Math.max(0, start - 40), start)) && SET_ASIDE.test(text.slice(end));
 }
 
 function titleDrafts(title: string, p: ReturnType<typeof polarity>): Draft[] {
@@ -96,7 +113,7 @@ export const ratingRule: Rule = (scan) => [
   }),
   ...hits(
     scan,
-    "(?:best|highest|top)[- ](?:rated|reviewed|scored)|(?:the )?best reviews|(?:the )?highest (?:rating|score)|the best (?:one|movie|film)|rated (?:the )?highest|what(?:'s| is) good|(?:anything|something) good|any good",
+    "(?:best|highest|top)[- ](?:rated|reviewed|scored)|(?:the )?best reviews|(?:the )?highest (?:rating|score)|the best (?:one|movie|film)|rated (?:the )?(?:highest|best)|(?:best|highest)[- ]reviewed|what(?:'s| is) good|(?:anything|something) good|any good",
     (m) => ({ ...span(m), drafts: [{ set: { kind: 'highestRated' } }] }),
   ),
   ...hits(
@@ -138,6 +155,20 @@ export const ageRatingRule: Rule = (scan) => [
     (m) => {
       const r = ageOf(m[1] ?? m[2] ?? m[3] ?? m[4]);
       return r ? { ...span(m), drafts: ageDraft(upTo(r)) } : undefined;
+    },
+  ),
+  // "G or PG", "rated PG or PG-13", "G/PG only": the ratings listed, and only those.
+  ...hits(
+    scan,
+    String.raw`(?:rated\s+)?\b(?:nc-?17|pg-?13|pg|g|r)(?:\s*(?:,|/|\bor\b|\band\b)\s*(?:nc-?17|pg-?13|pg|g|r)\b)+(?:[- ]rated)?`,
+    (m) => {
+      const listed = [...m[0].matchAll(/\b(?:nc-?17|pg-?13|pg|g|r)\b/gi)].map((t) => ageOf(t[0]));
+      const allowed = AGE_RATINGS.filter((r) => listed.includes(r));
+      const p = polarity(scan.original, m.index ?? 0);
+      if (p === 'skip' || allowed.length < 2) return { ...span(m), drafts: [] };
+      // "No PG-13 or R": refusing a rating refuses the stricter ones too.
+      if (p === 'negative') return { ...span(m), drafts: ageDraft(below(allowed[0] as AgeRating)) };
+      return { ...span(m), drafts: ageDraft(allowed) };
     },
   ),
   ...hits(scan, String.raw`rated\s+${AGE}|${AGE}[- ]rated|${AGE}\s+(?:movies?|films?|rating)`, (m) => {

@@ -14,6 +14,7 @@ describe('theaters named before the theater stage', () => {
     ['Riversde Art House', 'Riverside Art House'],
     ['the old mil', 'Old Mill Cinema'],
     ['north gate stadium', 'Northgate Stadium 16'],
+    ['norhtgate', 'Northgate Stadium 16'],
   ])('"%s" is %s', (wanted, name) => {
     const model = matchTheaters({ hard: [{ kind: 'theater', is: [wanted] }], soft: [] }, THEATERS);
     expect(model?.hard).toEqual([{ kind: 'theater', is: [name] }]);

@@ -1,5 +1,6 @@
 import { theaterNamed } from '@usher/booking';
 import { distance } from 'fastest-levenshtein';
+import { swappedOnce } from './spelling.ts';
 import type { PreferenceModel } from './types.ts';
 
 /*
@@ -26,8 +27,9 @@ export function looselyNamed(wanted: string, name: string): boolean {
   if (w === n || (w.length >= 4 && n.startsWith(w))) return true;
   const allowed = Math.floor(n.length / 8);
   if (allowed > 0 && distance(w, n) <= allowed) return true;
-  // The start of the name, a letter off: "old mil" for Old Mill Cinema.
-  return w.length >= 5 && distance(w, n.slice(0, w.length)) <= Math.floor(w.length / 6);
+  // The start of the name, a letter off or two letters swapped: "old mil", "norhtgate".
+  const start = n.slice(0, w.length);
+  return w.length >= 5 && (distance(w, start) <= Math.floor(w.length / 6) || swappedOnce(w, start));
 }
 
 /** The model with each theater name that fits exactly one of `theaters` only loosely given that theater's name; null when nothing changed. */

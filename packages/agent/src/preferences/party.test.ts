@@ -285,6 +285,7 @@ describe('a party read whole', () => {
     ['date nite saturday w my gf', 2],
     ['w/ my brother tomorrow', 2],
     ["I'd like to see something with my sister", 2],
+    ['me and 3 workmates friday after work', 4],
     ['treating myself to iron tempest on sunday', 1],
     ['spoiling myself with the recliners', 1],
   ])('"%s" → %s', (text, count) => {

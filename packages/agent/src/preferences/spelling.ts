@@ -166,7 +166,8 @@ function close(word: string, target: string): boolean {
   return word.length === target.length && swappedOnce(word, target);
 }
 
-function swappedOnce(a: string, b: string): boolean {
+/** Whether `a` is `b` with two adjacent letters swapped ("norhtgate", "northgate"). */
+export function swappedOnce(a: string, b: string): boolean {
   const diff: number[] = [];
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) diff.push(i);
   const [i, j] = diff;

@@ -53,4 +53,44 @@ describe('assist mode looks ahead when the film list cannot show what the wishes
     const films = scenario.movies.map((m) => m.id);
     expect(films.some((f) => !fitting.has(f))).toBe(true);
   }, 30_000);
+
+  it('looks ahead for a day and a part of the day too: only films playing then are marked', async () => {
+    const scenario = defaultScenario();
+    const server = await startTestServer({ headlessHost: true, scenario });
+    const host = server.headlessHost as NonNullable<typeof server.headlessHost>;
+    const observer = await TestClient.join(server.url, 'observer');
+    const agent = new Agent({
+      url: server.url,
+      room: 'default',
+      study: 'pilot-01',
+      participant: 'P14',
+      mode: 'assist',
+      goal: "anything G or PG on monday morning? two of us. just show me, I'll book it myself",
+    });
+    onTestFinished(() => agent.stop());
+    agent.run().catch(() => {});
+    await observer.waitFor(
+      (f) => f.type === 'state.updated' && JSON.stringify(f.payload.messageHistory).includes('I marked what fits'),
+      20_000,
+    );
+    const story: Story = {
+      text: '',
+      hard: [
+        { kind: 'ageRating', allowed: ['G', 'PG'] },
+        { kind: 'date', dates: ['2026-11-23'] },
+        { kind: 'startTime', before: '12:00' },
+        { kind: 'seatCount', count: 2 },
+      ],
+      soft: [],
+    };
+    const fitting = new Set(feasibleOptions(scenario, story).map((o) => o.showing.movieId));
+    const forKids = scenario.movies.filter((m) => m.ageRating === 'G' || m.ageRating === 'PG').map((m) => m.id);
+    // The list alone would mark every film for children; some of them do not play that morning.
+    expect(forKids.some((f) => !fitting.has(f))).toBe(true);
+    const spec = host.view().uiSpec;
+    const marked = spec?.modification.highlight?.itemIds ?? [];
+    expect(marked.length).toBeGreaterThan(0);
+    for (const film of marked) expect(fitting).toContain(film);
+    expect(host.submitted()).toBeNull();
+  }, 30_000);
 });
