@@ -9,7 +9,9 @@ import type { SurveyMoves } from './survey-step.ts';
  * Assist mode's look ahead. The movie stage shows what a film is, not where or when it plays, so
  * "what's on in 3D at the Old Mill on Thursday?" cannot be answered from it: marking the films that
  * fit what the list shows marks films that do not play there. When the participant's wishes depend
- * on a theater, a distance, a day, a time or a format, the agent says so in the chat, walks each of the best few films forward as far as
+ * on a theater, a distance, a format, a daytime window or an end-time limit (which rule out many
+ * films; a day alone or an evening rarely does, and is only said in the chat), the agent says so in
+ * the chat, walks each of the best few films forward as far as
  * the seat stage the way autopilot would (hard wishes only; a film that leads nowhere is left), comes
  * back, and marks only the films with a showing that fits. It never chooses seats or books. If the
  * participant acts meanwhile, the look ahead ends: their choice stands.
@@ -116,10 +118,12 @@ function startProbe(
   if (selected !== undefined && input.participantChoices.has(selected)) return undefined;
   // A film named is the participant's choice; assist mode selects it and marks on the next stages.
   if (input.model.hard.some((c) => c.kind === 'title')) return undefined;
-  // What the list cannot show is unknown, not a fit: a day and a part of the day rule out films as
-  // surely as a theater does ("G or PG on Monday morning": two films of five play then).
+  // What the list cannot show is unknown, not a fit. The look ahead leaves a film selected, so it
+  // runs only for wishes that rule films out: a theater, a distance, a format, or a daytime window
+  // or an end-time limit ("G or PG on Monday morning": two films of five play then). A day alone or
+  // an evening rarely does (most films play every day, and most in the evening): those are said in the chat.
   const unseen = judgedLater(input.model);
-  if (unseen.length === 0) return undefined;
+  if (unseen.length === 0 || !input.model.hard.some(rulesOutFilms)) return undefined;
   const dead = input.memory.tried('movie', contextKeyOf('movie', spec.state.booking));
   const options = decision.options.filter((o) => !dead.has(o.itemId)).slice(0, MAX_PROBED);
   if (options.length < 2) return undefined;
@@ -136,6 +140,15 @@ function startProbe(
     'the movie stage cannot show what the wishes depend on',
   );
 }
+
+/** Whether a hard wish is one that rules out many films, which the film list cannot show. */
+function rulesOutFilms(c: PreferenceModel['hard'][number]): boolean {
+  if (c.kind === 'theater' || c.kind === 'distance' || c.kind === 'format' || c.kind === 'endTime') return true;
+  return c.kind === 'startTime' && c.before !== undefined && c.before <= EVENING;
+}
+
+/** Where the evening starts: a start window closing by then is a daytime one. */
+const EVENING = '17:00';
 
 /** The participant chose something themselves since the look ahead began. */
 function participantActed(input: PlannerInput, spec: UiSpec): boolean {
