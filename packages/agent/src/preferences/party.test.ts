@@ -343,3 +343,11 @@ describe('a ticket said of someone already named', () => {
     });
   });
 });
+
+describe('someone described before the counts', () => {
+  it('is among the counts that follow ("ok for a 6 year old? it\'d be 2 adults and 1 kid")', () => {
+    expect(
+      party("can you show me what's on this weekend that's ok for a 6 year old? it'd be 2 adults and 1 kid"),
+    ).toContainEqual({ kind: 'ticketMix', adult: 2, child: 1 });
+  });
+});

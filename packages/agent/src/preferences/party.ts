@@ -414,7 +414,12 @@ function decide(found: Piece[], scan: Scan, at: number, listed: boolean): Draft[
   // Said first, then who they are; "me and 2 kids and 1 adult friend" names the speaker first and adds to them.
   const firstTyped = found.findIndex((p) => p.type === 'typed');
   const firstNamed = found.findIndex((p) => p.type === 'self' || p.type === 'person');
-  const countsFirst = firstTyped >= 0 && (firstNamed < 0 || firstTyped < firstNamed);
+  // "What's ok for a 6 year old? it'd be 2 adults and 1 kid": someone only described before the
+  // counts (no "my", no "me") is among them, as when the counts come first.
+  const describedOnly = found
+    .slice(0, Math.max(0, firstTyped))
+    .every((p) => p.type !== 'self' && (p.type !== 'person' || !p.related));
+  const countsFirst = firstTyped >= 0 && (firstNamed < 0 || firstTyped < firstNamed || describedOnly);
   const wholeParty = (stated.adult ?? 0) > 0 && !adding && total === undefined && countsFirst;
   if (self && selfTicket !== 'adult') typed[selfTicket] = (typed[selfTicket] ?? 0) + 1;
   const ofPeople: Partial<Record<TicketTypeId, number>> = self && selfTicket === 'adult' ? { adult: 1 } : {};
