@@ -5,7 +5,7 @@ import { BLAME, type PlannerInput } from './deterministic.ts';
 import type { PlannedAction } from './plan.ts';
 import type { RankedOption, StageDecision } from './solver/index.ts';
 import { mayShowFormat } from './survey.ts';
-import { selectParams } from './tool-shapes.ts';
+import { quantityCall, selectParams } from './tool-shapes.ts';
 
 /** How many fitting options assist mode marks on a stage. */
 const SHOWN = 3;
@@ -71,8 +71,8 @@ export function assistAction(input: PlannerInput, spec: UiSpec, decision: StageD
     const change = Object.entries(decision.quantities).find(
       ([typeId, n]) => (spec.state.quantities?.[typeId] ?? 0) !== n,
     );
-    if (wanted && change && offers.has('setQuantity'))
-      return call('setQuantity', { typeId: change[0], quantity: change[1] }, decision.reason);
+    const set = change && quantityCall(input.context.toolSchema, change[0], change[1]);
+    if (wanted && set) return call(set.toolName, set.params, decision.reason);
     if (presented.has(key)) return waitForParticipant;
     presented.add(key);
     return {

@@ -10,7 +10,7 @@ import type { NavigationPlan, PlannedAction } from './plan.ts';
 import { decideStage, type PreferenceModel, type RankedOption, type StageDecision } from './solver/index.ts';
 import type { Survey } from './survey.ts';
 import { type SurveyMoves, surveyOnBooking, surveyStep } from './survey-step.ts';
-import { listKeyOf, selectParams } from './tool-shapes.ts';
+import { listKeyOf, quantityCall, selectParams } from './tool-shapes.ts';
 
 /** How far the agent explores dead ends before it stops and asks the participant to relax a wish. */
 export const MAX_BACKTRACKS = 30;
@@ -267,12 +267,14 @@ function planStage(input: PlannerInput, spec: UiSpec, decision: StageDecision): 
         .filter((c) => c.quantity !== c.now)
         .sort((a, b) => a.quantity - a.now - (b.quantity - b.now));
       const change = changes[0];
-      if (change)
-        return plan(
-          input,
-          call('setQuantity', { typeId: change.typeId, quantity: change.quantity }, decision.reason),
-          0.9,
-        );
+      if (change) {
+        // Usher's setQuantity, or the host's own tool of that shape; else setQuantity, which the safety check names as not offered.
+        const set = quantityCall(input.context.toolSchema, change.typeId, change.quantity) ?? {
+          toolName: 'setQuantity',
+          params: { typeId: change.typeId, quantity: change.quantity },
+        };
+        return plan(input, call(set.toolName, set.params, decision.reason), 0.9);
+      }
       return plan(
         input,
         call(

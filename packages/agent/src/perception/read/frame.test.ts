@@ -143,4 +143,43 @@ describe('readFrame: liberal in what it reads', () => {
       notes: ['1 item record(s) without a usable id were left out'],
     });
   });
+
+  it('reads the counts a ticket stage shows on its rows when its state has no quantities', () => {
+    const fares = [
+      { fareCode: 'adult', name: 'Adult', price: 14.5, count: 2 },
+      { fareCode: 'child', name: 'Child', ages: 'under 12', price: 9.5, count: 0 },
+    ];
+    const read = readFrame(
+      frame('state.updated', {
+        uiSpec: { stage: 'tickets', items: fares, state: { fares: { seats: 3, chosen: 2 } } },
+        messageHistory: [],
+        toolSchema: [{ name: 'setFare', parameters: { fareCode: 'string', count: 'number' } }],
+      }),
+    );
+    expect(read).toMatchObject({
+      ok: true,
+      message: {
+        payload: {
+          uiSpec: {
+            stage: 'ticket',
+            items: [
+              { id: 'adult', value: 'Adult', price: 14.5 },
+              { id: 'child', value: 'Child', price: 9.5 },
+            ],
+            state: { quantities: { adult: 2, child: 0 } },
+          },
+        },
+      },
+    });
+    // A row without a count says nothing about the others: no quantities are made up.
+    const partial = readFrame(
+      frame('state.updated', {
+        uiSpec: { stage: 'ticket', items: [fares[0], { fareCode: 'senior', price: 10 }] },
+        messageHistory: [],
+        toolSchema: [],
+      }),
+    );
+    if (partial.ok !== true || partial.message.type !== 'state.updated') throw new Error('not read');
+    expect(partial.message.payload.uiSpec?.state).toEqual({});
+  });
 });

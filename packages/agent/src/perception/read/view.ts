@@ -105,6 +105,17 @@ function foreignSummary(state: Raw): NonNullable<UiSpec['state']['booking']> {
   return booking;
 }
 
+/** A ticket stage's counts as its rows show them (`count`, `quantity`, `qty` on every item), for hosts without `state.quantities`. */
+function countsOnRows(items: readonly Raw[]): Record<string, number> | undefined {
+  const counts: Record<string, number> = {};
+  for (const item of items) {
+    const n = [item.quantity, item.count, item.qty].find((v) => v !== undefined && v !== null);
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) return undefined;
+    counts[String(item.id)] = n;
+  }
+  return items.length > 0 ? counts : undefined;
+}
+
 function readState(raw: unknown): UiSpec['state'] {
   const state: Raw = isRecord(raw) ? raw : {};
   const out: UiSpec['state'] = {};
@@ -162,6 +173,10 @@ export function readUiSpec(
   };
   if (typeof raw.description === 'string') spec.description = raw.description;
   if (meta) spec.meta = meta;
+  if (stage === 'ticket' && spec.state.quantities === undefined) {
+    const counts = countsOnRows(all.items);
+    if (counts) spec.state.quantities = counts;
+  }
   return { ok: true, spec, dropped: all.dropped + visible.dropped };
 }
 

@@ -2,7 +2,8 @@
  * The second host's own catalog: how a small cinema chain's site, written without Usher, keeps its
  * listings. Its names, ids and units are its own: films with star ratings as text and running
  * times like "2h 8m", cinemas with distances in miles, sessions with 12-hour start times and the
- * seats still free, seats like `R3-S7` on numbered rows. Nothing here comes from `@usher/booking`.
+ * seats still free, seats like `R3-S7` on numbered rows, and fares priced as a discount off the
+ * session's full price. Nothing here comes from `@usher/booking`.
  */
 
 export interface Film {
@@ -41,14 +42,26 @@ export interface Session {
   startsAt: string;
   /** "2d", "3d" or "imax". */
   screen: string;
-  /** One adult ticket, format included. */
+  /** The full fare, format included; other fares are a discount off it. */
   ticketPrice: number;
   /** `R3-S7` ids of the seats sold. */
   sold: string[];
 }
 
+/** A kind of ticket the site sells ("Child, under 12"). */
+export interface Fare {
+  fareCode: string;
+  name: string;
+  /** Who it is for, as the site says it ("under 12"); empty for the full fare. */
+  ages: string;
+  /** Taken off the session's full price (0 for the full fare). */
+  discount: number;
+}
+
 export interface CinemaCatalog {
   currency: string;
+  /** The fares on sale, the full fare first. */
+  fares: Fare[];
   films: Film[];
   cinemas: Cinema[];
   sessions: Session[];
@@ -67,6 +80,10 @@ export interface SeatRecord {
   occupied: boolean;
   extraCharge: number;
 }
+
+/** A fare's price at a session: the full price less the fare's discount. */
+export const farePrice = (session: Session, fare: Fare) =>
+  Math.round((session.ticketPrice - fare.discount) * 100) / 100;
 
 export const seatRef = (row: number, seat: number) => `R${row}-S${seat}`;
 

@@ -1,21 +1,29 @@
-import { type CinemaCatalog, type SeatRecord, type Session, seatsOfSession } from './catalog.ts';
+import { type CinemaCatalog, farePrice, type SeatRecord, type Session, seatsOfSession } from './catalog.ts';
 
 /*
- * The second host's booking flow: film, cinema, day, session, seats, then the order summary, where
- * `next` places the order (there is no ticket step: every seat is an adult ticket). Its page state
- * is its own: raw records with no `value`, selections as `{id, value}`, a `workflow` counter, tools
- * without categories whose parameters are maps of fields, and seats selected several at a time.
+ * The second host's booking flow: film, cinema, day, session, seats, fares, then the order summary,
+ * where `next` places the order. Its page state is its own: raw records with no `value`, selections
+ * as `{id, value}`, a `workflow` counter, tools without categories whose parameters are maps of
+ * fields, seats selected several at a time, and a fares step where `setFare` says how many of the
+ * seats go at each fare (all at 0 to begin with; one fare per seat before going on).
  */
 
-export type StepName = 'movie' | 'theater' | 'date' | 'time' | 'seat' | 'confirm';
-const STEPS: readonly StepName[] = ['movie', 'theater', 'date', 'time', 'seat', 'confirm'];
+export type StepName = 'movie' | 'theater' | 'date' | 'time' | 'seat' | 'tickets' | 'confirm';
+const STEPS: readonly StepName[] = ['movie', 'theater', 'date', 'time', 'seat', 'tickets', 'confirm'];
 const MAX_SEATS = 10;
+
+/** One fare of an order: how many seats go at it, and at what price each. */
+export interface FareLine {
+  fareCode: string;
+  count: number;
+  price: number;
+}
 
 export interface PlacedOrder {
   orderId: string;
   sessionRef: string;
   seats: string[];
-  ticketPrice: number;
+  fares: FareLine[];
   total: number;
 }
 
@@ -31,6 +39,8 @@ export class CinemaFlow {
   private day?: string;
   private session?: string;
   private seats: string[] = [];
+  /** Seats per fare code; cleared whenever the seats change. */
+  private counts: Record<string, number> = {};
   readonly orders: PlacedOrder[] = [];
 
   constructor(private readonly catalog: CinemaCatalog) {}
@@ -83,9 +93,41 @@ export class CinemaFlow {
         const session = this.current();
         return session ? seatsOfSession(this.catalog, session).map((seat) => ({ ...seat })) : [];
       }
+      case 'tickets': {
+        const session = this.current();
+        if (!session) return [];
+        return this.catalog.fares.map((f) => ({
+          fareCode: f.fareCode,
+          name: f.name,
+          ...(f.ages ? { ages: f.ages } : {}),
+          price: farePrice(session, f),
+          count: this.counts[f.fareCode] ?? 0,
+        }));
+      }
       case 'confirm':
-        return [{ line: 'tickets', label: `${this.seats.length} × Adult`, amount: this.total() }];
+        return this.fareLines().map((f) => ({
+          line: f.fareCode,
+          label: `${f.count} × ${this.fareName(f.fareCode)}`,
+          amount: Math.round(f.count * f.price * 100) / 100,
+        }));
     }
+  }
+
+  private fareName(code: string): string {
+    return this.catalog.fares.find((f) => f.fareCode === code)?.name ?? code;
+  }
+
+  /** The fares with seats at them, in the site's order. */
+  private fareLines(): FareLine[] {
+    const session = this.current();
+    if (!session) return [];
+    return this.catalog.fares
+      .filter((f) => (this.counts[f.fareCode] ?? 0) > 0)
+      .map((f) => ({ fareCode: f.fareCode, count: this.counts[f.fareCode] ?? 0, price: farePrice(session, f) }));
+  }
+
+  private fareTotal(): number {
+    return Object.values(this.counts).reduce((sum, n) => sum + n, 0);
   }
 
   private seatRecords(): SeatRecord[] {
@@ -94,11 +136,11 @@ export class CinemaFlow {
   }
 
   private total(): number {
-    const price = this.current()?.ticketPrice ?? 0;
+    const fares = this.fareLines().reduce((sum, f) => sum + f.count * f.price, 0);
     const extra = this.seatRecords()
       .filter((s) => this.seats.includes(s.seatRef))
       .reduce((sum, s) => sum + s.extraCharge, 0);
-    return Math.round((price * this.seats.length + extra) * 100) / 100;
+    return Math.round((fares + extra) * 100) / 100;
   }
 
   /** The step's selection as this site shows it: `{id, value}`. */
@@ -125,6 +167,7 @@ export class CinemaFlow {
     const selected = this.selection(step);
     if (selected) state.selected = selected;
     if (step === 'seat') state.selectedSeats = this.seats.map((id) => ({ id, value: id }));
+    if (step === 'tickets') state.fares = { seats: this.seats.length, chosen: this.fareTotal() };
     if (step === 'confirm') {
       const session = this.current();
       state.order = {
@@ -133,7 +176,7 @@ export class CinemaFlow {
         day: this.day,
         startsAt: session?.startsAt,
         seats: [...this.seats],
-        tickets: [{ type: 'Adult', count: this.seats.length, price: session?.ticketPrice ?? 0 }],
+        tickets: this.fareLines().map((f) => ({ type: this.fareName(f.fareCode), count: f.count, price: f.price })),
         totalPrice: this.total(),
         currency: this.catalog.currency,
       };
@@ -146,7 +189,10 @@ export class CinemaFlow {
       visibleItems: items,
       state,
       modification: {},
-      display: { component: step === 'seat' ? 'seatMap' : 'buttonGroup', valueField: 'label' },
+      display: {
+        component: step === 'seat' ? 'seatMap' : step === 'tickets' ? 'stepper' : 'buttonGroup',
+        valueField: 'label',
+      },
       ...(step === 'seat' &&
         cinema && {
           meta: {
@@ -165,6 +211,12 @@ export class CinemaFlow {
     const tools: Array<Record<string, unknown>> = [];
     if (step === 'seat')
       tools.push({ name: 'select', description: 'Toggle the listed seats', parameters: { ids: 'string[]' } });
+    else if (step === 'tickets')
+      tools.push({
+        name: 'setFare',
+        description: 'How many of the chosen seats go at this fare',
+        parameters: { fareCode: 'string', count: 'number' },
+      });
     else if (step !== 'confirm')
       tools.push({ name: 'select', description: 'Pick one option', parameters: { id: 'string' } });
     tools.push({
@@ -185,7 +237,23 @@ export class CinemaFlow {
       return { ok: true };
     }
     if (toolName === 'next') return this.next(step);
+    if (toolName === 'setFare') return this.setFare(params.fareCode, params.count);
     return step === 'seat' ? this.toggleSeats(params.ids) : this.choose(step, params.id);
+  }
+
+  private setFare(code: unknown, count: unknown): Outcome {
+    if (!this.catalog.fares.some((f) => f.fareCode === code))
+      return fail(
+        'INVALID_PARAMS',
+        `setFare needs a fareCode: ${this.catalog.fares.map((f) => f.fareCode).join(', ')}`,
+      );
+    if (typeof count !== 'number' || !Number.isInteger(count) || count < 0)
+      return fail('INVALID_PARAMS', 'setFare needs count: a whole number from 0');
+    const others = this.fareTotal() - (this.counts[code as string] ?? 0);
+    if (others + count > this.seats.length)
+      return fail('INVALID_PARAMS', `only ${this.seats.length} seats are chosen; ${others} already have a fare`);
+    this.counts[code as string] = count;
+    return { ok: true };
   }
 
   private choose(step: StepName, id: unknown): Outcome {
@@ -198,6 +266,7 @@ export class CinemaFlow {
     if (step === 'date') [this.day, this.session] = [id, undefined];
     if (step === 'time') this.session = id;
     this.seats = [];
+    this.counts = {};
     return { ok: true };
   }
 
@@ -214,12 +283,18 @@ export class CinemaFlow {
     }
     if (next.size > MAX_SEATS) return fail('INVALID_PARAMS', `at most ${MAX_SEATS} seats`);
     this.seats = seats.filter((s) => next.has(s.seatRef)).map((s) => s.seatRef);
+    this.counts = {};
     return { ok: true };
   }
 
   private next(step: StepName): Outcome {
     const chosen = { movie: this.film, theater: this.cinema, date: this.day, time: this.session }[step as string];
-    if (step === 'seat' ? this.seats.length === 0 : step !== 'confirm' && chosen === undefined)
+    if (step === 'tickets' && this.fareTotal() !== this.seats.length)
+      return fail(
+        'INVALID_PARAMS',
+        `choose a fare for each of the ${this.seats.length} seats (${this.fareTotal()} so far)`,
+      );
+    if (step === 'seat' ? this.seats.length === 0 : !['tickets', 'confirm'].includes(step) && chosen === undefined)
       return fail('INVALID_PARAMS', `choose on the ${step} step first`);
     if (step !== 'confirm') {
       this.step = STEPS[STEPS.indexOf(step) + 1] ?? null;
@@ -232,7 +307,7 @@ export class CinemaFlow {
       orderId,
       sessionRef: session.sessionRef,
       seats: [...this.seats],
-      ticketPrice: session.ticketPrice,
+      fares: this.fareLines(),
       total: this.total(),
     });
     session.sold.push(...this.seats);
@@ -243,6 +318,7 @@ export class CinemaFlow {
   /** A new booking from the first step (after `session.end`). */
   reset(): void {
     [this.film, this.cinema, this.day, this.session, this.seats] = [undefined, undefined, undefined, undefined, []];
+    this.counts = {};
     this.step = 'movie';
   }
 }

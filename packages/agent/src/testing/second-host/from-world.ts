@@ -1,5 +1,5 @@
 import { Catalog, type Scenario, type SubmittedBooking } from '@usher/booking';
-import type { CinemaCatalog } from './catalog.ts';
+import type { CinemaCatalog, Fare } from './catalog.ts';
 import { seatRef } from './catalog.ts';
 import type { PlacedOrder } from './flow.ts';
 
@@ -30,7 +30,15 @@ export function fromWorld(world: Scenario): Translation {
     const t = world.theaters.find((x) => x.id === theaterId);
     return world.seatMaps.find((m) => m.id === t?.seatMapId);
   };
-  const adult = world.ticketTypes.find((t) => t.id === 'adult');
+  // The full fare is the adult ticket's (else the dearest); every other ticket type is a discount off it.
+  const full =
+    world.ticketTypes.find((t) => t.id === 'adult') ?? [...world.ticketTypes].sort((a, b) => b.price - a.price)[0];
+  const fares: Fare[] = world.ticketTypes.map((t) => {
+    // "Child (under 12)": the site's fare name, and who it is for.
+    const [, name = t.label, ages = ''] = /^(.*?)\s*(?:\((.*)\))?$/.exec(t.label) ?? [];
+    return { fareCode: t.id, name, ages, discount: Math.round(((full?.price ?? 0) - t.price) * 100) / 100 };
+  });
+  fares.sort((a, b) => a.discount - b.discount);
   // The site lists every day from today to its last session.
   const last =
     world.showings
@@ -46,6 +54,7 @@ export function fromWorld(world: Scenario): Translation {
     days.push(d.toISOString().slice(0, 10));
   const catalog: CinemaCatalog = {
     currency: world.currency,
+    fares,
     films: world.movies.map((m) => ({
       filmId: film.get(m.id) ?? m.id,
       name: m.title,
@@ -80,7 +89,7 @@ export function fromWorld(world: Scenario): Translation {
         day: s.date,
         startsAt: twelveHour(s.time),
         screen: s.format === 'Standard' ? '2d' : s.format.toLowerCase(),
-        ticketPrice: Math.round(((adult?.price ?? 0) + world.formatSurcharges[s.format]) * 100) / 100,
+        ticketPrice: Math.round(((full?.price ?? 0) + world.formatSurcharges[s.format]) * 100) / 100,
         sold: s.takenSeats.map((id) =>
           seatRef(rowNumber(id.replace(/\d+$/, ''), rows), Number(id.replace(/^\D+/, ''))),
         ),
@@ -119,9 +128,11 @@ export function fromWorld(world: Scenario): Translation {
       endTime: worldCatalog.endTimeOf(showing),
       format: showing.format,
       seats: chosen,
-      tickets: [
-        { typeId: 'adult', label: adult?.label ?? 'Adult', quantity: chosen.length, unitPrice: order.ticketPrice },
-      ],
+      tickets: order.fares.map((f) => {
+        const type = world.ticketTypes.find((t) => t.id === f.fareCode);
+        if (!type) throw new Error(`fare ${f.fareCode} is not in the world`);
+        return { typeId: type.id, label: type.label, quantity: f.count, unitPrice: f.price };
+      }),
       total: order.total,
       currency: world.currency,
     } as SubmittedBooking;
