@@ -4,6 +4,7 @@
  * host, the headless host and the tests run the same code.
  */
 
+export { ConfirmationTracker, changesBooking, isPlainYes } from './confirmation/confirmation.ts';
 export {
   bookingFromSummary,
   type Selections,

@@ -1,4 +1,4 @@
-import { shortDateLabel } from '@usher/booking';
+import { isPlainYes, shortDateLabel } from '@usher/booking';
 import type { BookingSummary } from '@usher/protocol';
 import type { PerceivedContext } from '../perception/perceive.ts';
 import type { NavigationPlan, PlannedAction } from '../planning/plan.ts';
@@ -9,14 +9,8 @@ import type { Instruction } from './agent-options.ts';
  * submit the booking (through whoever gave the instruction, or in the host's chat).
  */
 
-/** A reply that agrees to submit, and says nothing else that needs reading. */
-export function isPlainYes(text: string): boolean {
-  const t = text.trim().toLowerCase();
-  if (/\b(no|not|don'?t|wait|but|change|instead|actually)\b/.test(t)) return false;
-  return /^(y|yes|yeah|yep|yup|sure|ok|okay|go ahead|please do|do it|book it|confirm|sounds good|perfect|great)\b/.test(
-    t,
-  );
-}
+/** The booking domain's reading of a yes, the same the relay and the export use before a submit. */
+export { isPlainYes };
 
 /** What a question in the chat needs from the agent: to write, to show it is idle, and to read a reply as wishes. */
 export interface ChatPort {
