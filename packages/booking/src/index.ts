@@ -4,7 +4,13 @@
  * host, the headless host and the tests run the same code.
  */
 
-export { ConfirmationTracker, changesBooking, isPlainYes } from './confirmation/confirmation.ts';
+export {
+  type ConfirmationRecord,
+  ConfirmationTracker,
+  changesBooking,
+  isPlainYes,
+  unconfirmedSubmits,
+} from './confirmation/confirmation.ts';
 export {
   bookingFromSummary,
   type Selections,

@@ -51,3 +51,39 @@ export class ConfirmationTracker {
     return this.lastWords !== null && isPlainYes(this.lastWords);
   }
 }
+
+/** A study-log record, as far as confirmations go. */
+export interface ConfirmationRecord {
+  type: string;
+  direction?: string;
+  payload: unknown;
+}
+
+/**
+ * The booking's submits by the agent's side (a `state.updated` from `source: agent` that leaves
+ * the confirm stage for no stage: the engine's submit) that came with no confirmation from the
+ * participant since the booking last changed: their positions in `records`, a session's log in
+ * order. The participant's own submit is its own confirmation.
+ */
+export function unconfirmedSubmits(records: readonly ConfirmationRecord[]): number[] {
+  const tracker = new ConfirmationTracker();
+  const found: number[] = [];
+  let stage: unknown = null;
+  records.forEach((record, i) => {
+    if (record.direction !== undefined && record.direction !== 'out') return;
+    const payload = (record.payload ?? {}) as {
+      text?: unknown;
+      source?: string;
+      uiSpec?: { stage?: unknown } | null;
+      action?: { toolName?: unknown };
+    };
+    if (record.type === 'user.message' && typeof payload.text === 'string') tracker.participantSaid(payload.text);
+    if (record.type !== 'state.updated') return;
+    const now = payload.uiSpec?.stage ?? null;
+    if (stage === 'confirm' && now === null && payload.source === 'agent' && !tracker.confirmed) found.push(i);
+    const tool = payload.action?.toolName;
+    tracker.stateChanged(payload.source, typeof tool === 'string' ? tool : undefined);
+    stage = now;
+  });
+  return found;
+}
