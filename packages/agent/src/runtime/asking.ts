@@ -1,7 +1,7 @@
 import { isPlainYes, shortDateLabel } from '@usher/booking';
 import type { BookingSummary } from '@usher/protocol';
 import type { PerceivedContext } from '../perception/perceive.ts';
-import type { NavigationPlan, PlannedAction } from '../planning/plan.ts';
+import type { ActionOutcome, NavigationPlan, PlannedAction } from '../planning/plan.ts';
 import type { Instruction } from './agent-options.ts';
 
 /*
@@ -101,6 +101,20 @@ export async function submitDeclined(
   }
   const booking = context.uiSpec?.state.booking;
   return !(await confirm(bookingSummary(booking), booking));
+}
+
+/**
+ * The room refused the submit and the booking is still on the confirm stage: a study condition
+ * whose server lets no submit through that the participant did not confirm (the agent asks them).
+ */
+export function submitRefused(action: PlannedAction, outcome: ActionOutcome, context: PerceivedContext): boolean {
+  return (
+    !outcome.ok &&
+    outcome.code === 'TOOL_EXECUTION_FAILED' &&
+    action.type === 'tool.call' &&
+    action.toolName === 'next' &&
+    context.stage === 'confirm'
+  );
 }
 
 /** The booking on the confirm stage, in words: film, place, time, seats, tickets and total. */
