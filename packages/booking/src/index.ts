@@ -5,6 +5,13 @@
  */
 
 export {
+  type ConfirmationRecord,
+  ConfirmationTracker,
+  changesBooking,
+  isPlainYes,
+  unconfirmedSubmits,
+} from './confirmation/confirmation.ts';
+export {
   bookingFromSummary,
   type Selections,
   type SubmittedBooking,

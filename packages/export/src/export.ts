@@ -5,6 +5,7 @@ import { basename, join, resolve } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { bookingFromSummary, Catalog } from '@usher/booking';
 import type { Study } from '@usher/study';
+import { countUnconfirmedSubmits } from './confirmations.ts';
 import { addProblem, type LogProblem, listLogFiles, loadLogs } from './logs.ts';
 import { AGENT_FAILURES, OVERRIDES, RECORDS, SESSIONS, STATES, SUBMITS, TASK_FACTS } from './queries.ts';
 import { questionnaireTables } from './questionnaires.ts';
@@ -114,6 +115,7 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
     copying = copyFiles(logFiles, join(outDir, 'logs'));
     copying.catch(() => {}); // awaited below; a failure meanwhile must not go unhandled
     await judgeBookings(conn, study, notes);
+    await countUnconfirmedSubmits(conn);
     await reportStrangers(conn);
 
     const tables: ExportResult['tables'] = [];

@@ -19,6 +19,7 @@ export const SESSIONS = (studyId: string) => `
 const PAYLOAD_FIELDS = JSON.stringify({
   toolName: 'VARCHAR',
   source: 'VARCHAR',
+  text: 'VARCHAR',
   ok: 'BOOLEAN',
   reason: 'VARCHAR',
   action: { toolName: 'VARCHAR' },
@@ -54,6 +55,8 @@ export const RECORDS = `
   SELECT s.participant_id, s.condition_id, s.task_id, s.session_id, s.started_at AS session_started_at,
          r.rid, r.file, r.event_index, r.ts, r.direction, r.type, r.message_id, r.reply_to, r.peer,
          r.p.ok AS ok, r.p.reason AS reason, r.p.uiSpec.stage AS stage, r.p.uiSpec.state.booking AS booking,
+         CASE WHEN r.type = 'state.updated' THEN r.p.source END AS source,
+         CASE WHEN r.type = 'user.message' THEN r.p.text END AS said,
          CASE
            WHEN r.type IN ('tool.call', 'tool.result', 'participant.action') THEN r.p.toolName
            WHEN r.type = 'state.updated' THEN r.p.action.toolName

@@ -7,6 +7,7 @@ export const PARTICIPANT_TASKS = `
          coalesce(sc.success, false) AS success, sc.failed_wish, sc.failed_wishes,
          sc.hard_met, t.hard_total, sc.soft_met, t.soft_total, sc.soft_score,
          coalesce(sb.bookings, 0) > 0 AS booked, coalesce(sb.bookings, 0) AS bookings, sb.submitted_by, sb.submitted_at,
+         coalesce(uc.unconfirmed_submits, 0) AS unconfirmed_submits,
          f.started_at, f.ended_at,
          round(epoch(coalesce(f.ended_at, f.last_event_at) - f.started_at), 3) AS time_on_task_s,
          coalesce(f.messages_from_participant, 0) AS messages_from_participant,
@@ -31,6 +32,7 @@ export const PARTICIPANT_TASKS = `
   LEFT JOIN task_facts f USING (participant_id, task_id)
   LEFT JOIN agent_failures af USING (participant_id, task_id)
   LEFT JOIN submits sb USING (participant_id, task_id)
+  LEFT JOIN confirmations uc USING (participant_id, task_id)
   LEFT JOIN successes sc USING (participant_id, task_id)
   LEFT JOIN overrides o USING (participant_id, task_id)
   ORDER BY pt.created_at, pt.participant_id, pt.task_index`;

@@ -72,6 +72,17 @@ export class StudyHost implements RoomHooks {
     this.console.roomChanged(room);
   }
 
+  /**
+   * Whether the agent beside the participant in `room` asks before submitting (the condition's
+   * `confirmBeforeSubmit`, any condition with an agent, the wizard's experimenter included): the
+   * relay then lets no agent's submit through that the participant did not confirm.
+   */
+  asksBeforeSubmit(room: string): boolean {
+    const participant = this.mode.byRoom(room);
+    const condition = participant && this.mode.conditionOf(participant);
+    return condition ? condition.agent !== 'none' && condition.confirmBeforeSubmit : false;
+  }
+
   /** The study link and the participant's API, the console's API and, with a registry file, the export download. */
   mountRoutes(app: Hono<{ Variables: { capability: Capability | null } }>, deps: StudyRouteDeps): void {
     const fail: Fail = (code, message, status) => Response.json({ error: { code, message } }, { status });

@@ -2,6 +2,7 @@ import type { MessageOf } from '@usher/protocol';
 import type { PerceivedContext } from '../perception/perceive.ts';
 import type { ActionOutcome, PlannedAction } from '../planning/plan.ts';
 import { type RelayClient, RelayRequestError } from '../runtime/relay-client.ts';
+import { refusedAsStale, withExpect } from './expect.ts';
 import { mismatch } from './verify.ts';
 
 /** What the executor needs from the runtime: the relay, the latest context, and a way to wait for it to move. */
@@ -18,11 +19,15 @@ export interface ExecutionPort {
  * Sends one planned action and verifies what came of it (spec §2.3, §5): a tool call waits for
  * its result, then for the `state.updated` that follows; when none comes in time it resyncs with
  * `snapshot.get` (TIMEOUT_STATE_UPDATE), and a state other than the expected one is DESYNC_DETECTED.
+ * A tool call names the state it was planned on (`planned`, by default the one seen now) to a host
+ * that declares `expect`; refused as planned on a page that moved on (PAGE_MOVED), it waits for
+ * the state that moved it before the plan is made again.
  */
 export async function execute(
   action: PlannedAction,
   port: ExecutionPort,
   stateTimeoutMs: number,
+  planned: PerceivedContext = port.context(),
 ): Promise<ActionOutcome> {
   try {
     switch (action.type) {
@@ -39,11 +44,14 @@ export async function execute(
         return { ok: true, replan: false };
       case 'tool.call': {
         const before = port.context();
-        await port.relay.request('tool.call', {
-          toolName: action.toolName,
-          params: action.params,
-          reason: action.reason,
-        });
+        const params = withExpect(action.toolName, action.params, planned);
+        try {
+          await port.relay.request('tool.call', { toolName: action.toolName, params, reason: action.reason });
+        } catch (err) {
+          if (!(err instanceof RelayRequestError) || !refusedAsStale(err.message)) throw err;
+          return await pageMoved(port, before, stateTimeoutMs, err.message);
+        }
+        const sent = { toolName: action.toolName, params };
         // The update this call caused names it; the participant acting meanwhile counts too (the plan is
         // redone). A host that names no call in its updates (the `action` tag is Usher's extension): the
         // next agent-caused update that is not only the agent's own chat message is this call's.
@@ -51,7 +59,7 @@ export async function execute(
           context.revision > before.revision &&
           (context.source === 'user' ||
             (context.source === 'agent' &&
-              (sameCall(context.lastAction, action) ||
+              (sameCall(context.lastAction, sent) ||
                 (!context.tagsActions && context.lastAction === null && !context.chatOnly))));
         let after = await port.waitFor(caused, stateTimeoutMs);
         if (!after) {
@@ -71,6 +79,24 @@ export async function execute(
     if (err instanceof RelayRequestError) return { ok: false, code: err.code, replan: true, detail: err.message };
     throw err;
   }
+}
+
+/**
+ * The host refused a call planned on a page that has moved on (the participant's click, applied
+ * first): waits for the state that moved it, so the plan is made again on it, or resyncs.
+ */
+async function pageMoved(
+  port: ExecutionPort,
+  before: PerceivedContext,
+  stateTimeoutMs: number,
+  detail: string,
+): Promise<ActionOutcome> {
+  const moved = await port.waitFor(
+    (context) => context.stage !== before.stage || context.uiSpec?.meta?.revision !== before.uiSpec?.meta?.revision,
+    stateTimeoutMs,
+  );
+  if (!moved) port.resync(await port.relay.request('snapshot.get', {}));
+  return { ok: true, code: 'PAGE_MOVED', replan: true, detail };
 }
 
 function sameCall(

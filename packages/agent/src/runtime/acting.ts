@@ -24,6 +24,8 @@ export interface ActingPort {
   sending(): void;
   /** The action's outcome is known. */
   settled(): void;
+  /** Changes to the host's state other than the echo of the agent's own chat messages, so far. */
+  changes(): number;
 }
 
 /**
@@ -66,6 +68,7 @@ export class Acting {
           ? { text: action.text }
           : {};
     const before = execution.context();
+    const changesBefore = this.port.changes();
     const sent = episodes.action({
       planId: recorded.planId,
       type: action.type,
@@ -91,8 +94,12 @@ export class Acting {
       this.port.working();
       if (this.port.paceMs) await pause(this.port.paceMs, this.port.signal);
     }
-    this.port.sending();
-    const outcome = await execute(action, execution, stateTimeoutMs);
+    // The participant acted or wrote during the pause: the plan was made on a page that has moved on.
+    const moved = action.type === 'tool.call' && this.port.changes() !== changesBefore;
+    if (!moved) this.port.sending();
+    const outcome: ActionOutcome = moved
+      ? { ok: true, code: 'PAGE_MOVED', replan: true, detail: 'not sent: the page changed while it waited to be sent' }
+      : await execute(action, execution, stateTimeoutMs, before);
     if (outcome.code === 'TIMEOUT_STATE_UPDATE' && action.type === 'tool.call') {
       // A host that never sends (or garbles) the update after a call costs a resync on every call: said, so it is seen.
       this.port.log(`agent: no usable state.updated after ${action.toolName}; read the state with snapshot.get`);

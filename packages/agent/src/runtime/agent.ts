@@ -8,7 +8,7 @@ import { unsafeBecause } from '../policies/safety.ts';
 import { fromStory } from '../preferences/index.ts';
 import { Acting } from './acting.ts';
 import type { AgentOptions, AgentPhase, AgentResult, Instruction, InstructionResult } from './agent-options.ts';
-import { ChatQuestion, goingBackLine, offerAlternatives, submitDeclined } from './asking.ts';
+import { ChatQuestion, goingBackLine, offerAlternatives, submitDeclined, submitRefused } from './asking.ts';
 import { HostView } from './host-view.ts';
 import { type Heard, Listening } from './listening.ts';
 import { RelayClient, type RelayEvent } from './relay-client.ts';
@@ -50,6 +50,8 @@ export class Agent {
   private readonly request = new CurrentRequest();
   /** Greeted the participant, or has no need to (an agent before it in the room already spoke). */
   private greeted = false;
+  /** The room refused a submit the participant had not confirmed: from then on the agent asks them in the chat. */
+  private askInChat = false;
 
   constructor(private readonly options: AgentOptions) {
     if (options.story) this.request.open(0);
@@ -110,6 +112,7 @@ export class Agent {
         // The connection may have dropped meanwhile: that phase stands until the relay is back.
         if (this.sync.phase === 'WAITING_RESULT') this.sync.phase = 'SESSION_ACTIVE';
       },
+      changes: () => this.view.changes,
     });
     this.question = new ChatQuestion({
       say: (text) => this.say(text),
@@ -267,7 +270,8 @@ export class Agent {
       // Cancelled while a question was open: nothing is sent, whatever the answer.
       if (this.halted()) break;
       // An answer in the chat is itself a change (the message, its echo): only other changes count.
-      const answeredInChat = this.options.confirmInChat && !this.current && this.view.changes !== changesBeforeQuestion;
+      const answeredInChat =
+        (this.options.confirmInChat || this.askInChat) && !this.current && this.view.changes !== changesBeforeQuestion;
       // A study's participant asked for a change instead: the agent goes on from the new wishes.
       if (declined && answeredInChat) continue;
       // The participant acted while a question was open: look again.
@@ -279,6 +283,10 @@ export class Agent {
       }
       this.sayWhyGoingBack(plan);
       const outcome = await this.acting.act(plan, stateTimeoutMs, this.current?.observer);
+      if (submitRefused(plan.nextAction, outcome, this.view.context)) {
+        this.log(`agent: the submit was refused (${outcome.detail}); asking the participant in the chat`);
+        this.askInChat = true;
+      }
       const overrun = this.request.overrun(
         this.acting.toolCalls,
         this.view.context.uiSpec,
@@ -321,10 +329,9 @@ export class Agent {
 
   /** Who is asked before the irreversible submit: whoever gave the instruction, else the participant in the chat. */
   private confirmation(): Instruction['confirmSubmit'] {
-    return (
-      this.current?.confirmSubmit ??
-      (this.options.confirmInChat ? (summary: string) => this.question.ask(summary) : undefined)
-    );
+    const inChat = (summary: string) => this.question.ask(summary);
+    if (this.askInChat) return inChat;
+    return this.current?.confirmSubmit ?? (this.options.confirmInChat ? inChat : undefined);
   }
 
   private plan(): NavigationPlan | Promise<NavigationPlan> {

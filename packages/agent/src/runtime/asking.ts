@@ -1,7 +1,7 @@
-import { shortDateLabel } from '@usher/booking';
+import { isPlainYes, shortDateLabel } from '@usher/booking';
 import type { BookingSummary } from '@usher/protocol';
 import type { PerceivedContext } from '../perception/perceive.ts';
-import type { NavigationPlan, PlannedAction } from '../planning/plan.ts';
+import type { ActionOutcome, NavigationPlan, PlannedAction } from '../planning/plan.ts';
 import type { Instruction } from './agent-options.ts';
 
 /*
@@ -9,14 +9,8 @@ import type { Instruction } from './agent-options.ts';
  * submit the booking (through whoever gave the instruction, or in the host's chat).
  */
 
-/** A reply that agrees to submit, and says nothing else that needs reading. */
-export function isPlainYes(text: string): boolean {
-  const t = text.trim().toLowerCase();
-  if (/\b(no|not|don'?t|wait|but|change|instead|actually)\b/.test(t)) return false;
-  return /^(y|yes|yeah|yep|yup|sure|ok|okay|go ahead|please do|do it|book it|confirm|sounds good|perfect|great)\b/.test(
-    t,
-  );
-}
+/** The booking domain's reading of a yes, the same the relay and the export use before a submit. */
+export { isPlainYes };
 
 /** What a question in the chat needs from the agent: to write, to show it is idle, and to read a reply as wishes. */
 export interface ChatPort {
@@ -107,6 +101,20 @@ export async function submitDeclined(
   }
   const booking = context.uiSpec?.state.booking;
   return !(await confirm(bookingSummary(booking), booking));
+}
+
+/**
+ * The room refused the submit and the booking is still on the confirm stage: a study condition
+ * whose server lets no submit through that the participant did not confirm (the agent asks them).
+ */
+export function submitRefused(action: PlannedAction, outcome: ActionOutcome, context: PerceivedContext): boolean {
+  return (
+    !outcome.ok &&
+    outcome.code === 'TOOL_EXECUTION_FAILED' &&
+    action.type === 'tool.call' &&
+    action.toolName === 'next' &&
+    context.stage === 'confirm'
+  );
 }
 
 /** The booking on the confirm stage, in words: film, place, time, seats, tickets and total. */

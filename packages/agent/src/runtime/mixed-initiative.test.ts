@@ -224,8 +224,15 @@ describe('the participant clicks mid-flow, over real sockets', () => {
     // Nothing after their click went back to the theater stage or chose a theater.
     const after = callsAfterParticipantActed(await studyLogOf(host, server.logsDir));
     expect(after.filter((c) => c.toolName === 'select' && String(c.itemId).startsWith('t-'))).toEqual([]);
+    // The held next was planned before their click: the page refused it, and the agent moved on from their theater.
     const heldAt = host.calls.findIndex((c) => c.fate === 'released');
-    expect(host.calls.slice(heldAt + 1).filter((c) => c.stage === 'theater')).toEqual([]);
+    expect(host.sent.some((m) => m.type === 'error' && /planned on revision/.test(m.payload.message))).toBe(true);
+    expect(
+      host.calls
+        .slice(heldAt + 1)
+        .filter((c) => c.stage === 'theater')
+        .map((c) => c.toolName),
+    ).toEqual(['next']);
     expectCallsWithinSchema(host);
   });
 
@@ -249,8 +256,8 @@ describe('the participant clicks mid-flow, over real sockets', () => {
     // No tool call after their click touched their seat (select toggles: that would drop it).
     const after = callsAfterParticipantActed(await studyLogOf(host, server.logsDir));
     expect(after.filter((c) => c.itemId === theirs)).toEqual([]);
-    // The agent freed its own seat rather than keep three.
-    expect(after.filter((c) => c.toolName === 'select' && c.itemId === agentsSeat).length).toBeGreaterThan(0);
+    // The agent's held seat was planned before their click: the page refused it rather than hold three seats.
+    expect(host.sent.some((m) => m.type === 'error' && /planned on revision/.test(m.payload.message))).toBe(true);
     expectCallsWithinSchema(host);
   });
 });

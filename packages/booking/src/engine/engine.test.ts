@@ -30,7 +30,7 @@ describe('BookingEngine: a full booking through apply()', () => {
     seen.push(spec(engine).stage);
     act('setQuantity', { typeId: 'adult', quantity: 1 });
     act('setQuantity', { typeId: 'senior', quantity: 1 });
-    expect(spec(engine).meta).toEqual({ maxTotal: 2, total: 2, today: '2026-11-21' });
+    expect(spec(engine).meta).toEqual({ maxTotal: 2, total: 2, revision: 13, today: '2026-11-21' });
     act('next');
     seen.push(spec(engine).stage);
     const confirm = spec(engine);

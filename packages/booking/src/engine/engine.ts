@@ -1,6 +1,7 @@
 import {
   type ChatEntry,
   describeZodError,
+  ExpectSchema,
   type HostView,
   isToolName,
   ProtocolError,
@@ -77,7 +78,8 @@ export class BookingEngine {
   /**
    * Applies a tool for `actor`. Throws a ProtocolError, changing nothing, when the tool is unknown
    * or not offered now (`UNKNOWN_TOOL`), no spec is active (`NO_ACTIVE_SPEC`), the params or item
-   * ids are wrong (`INVALID_PARAMS`), or the host cannot do it (`TOOL_EXECUTION_FAILED`).
+   * ids are wrong (`INVALID_PARAMS`), the call was planned on a stage or revision the page has
+   * left (its `expect`; `TOOL_EXECUTION_FAILED`), or the host cannot do it (`TOOL_EXECUTION_FAILED`).
    */
   apply(toolName: string, params: unknown, actor: Actor): ApplyResult {
     const current = this.current();
@@ -91,13 +93,15 @@ export class BookingEngine {
         `no booking stage is active (the booking was submitted); only postMessage works until the host resets`,
       );
     }
+    // Before the offer: a `next` planned for the ticket stage must not act on the confirm stage.
+    if (toolName !== 'postMessage') this.checkExpect(toolName, params);
     if (!offered.includes(toolName)) {
       throw new ProtocolError('UNKNOWN_TOOL', `${this.whyNotOffered(toolName)}; available now: ${offered.join(', ')}`);
     }
     const next = this.transition(toolName, params ?? {}, actor, current);
     const changedStage = next.stage !== this.state.stage;
     const submitted = next.submitted !== this.state.submitted;
-    this.state = next;
+    this.state = toolName === 'postMessage' ? next : { ...next, revision: this.state.revision + 1 };
     return { toolName, changedStage, submitted };
   }
 
@@ -157,6 +161,33 @@ export class BookingEngine {
       complete: isStageComplete(stage, this.state.selections),
       anyVisibleEnabled: current.visible.some((item) => item.isDisabled !== true),
     });
+  }
+
+  /**
+   * Refuses a call planned on another stage, or on an earlier state of the page, than the one
+   * shown now (its params' `expect`, external-agent-protocol §4 as Usher extends it).
+   */
+  private checkExpect(tool: ToolName, params: unknown): void {
+    const raw = (params as { expect?: unknown } | null)?.expect;
+    if (raw === undefined) return;
+    const parsed = ExpectSchema.safeParse(raw);
+    if (!parsed.success) {
+      throw new ProtocolError('INVALID_PARAMS', `${tool}: ${describeZodError(parsed.error, 'params.expect')}`);
+    }
+    const { stage, revision } = parsed.data;
+    const now = this.state.stage;
+    if (stage !== now) {
+      throw new ProtocolError(
+        'TOOL_EXECUTION_FAILED',
+        `${tool} was planned for the ${stage} stage, but the page is on the ${now} stage now; nothing was done. Read the new state and plan again`,
+      );
+    }
+    if (revision !== undefined && revision !== this.state.revision) {
+      throw new ProtocolError(
+        'TOOL_EXECUTION_FAILED',
+        `${tool} was planned on revision ${revision} of the ${stage} stage, but the page has changed since (revision ${this.state.revision}); nothing was done. Read the new state and plan again`,
+      );
+    }
   }
 
   private whyNotOffered(tool: ToolName): string {

@@ -28,6 +28,11 @@ export interface EngineState {
   /** How many bookings this engine has submitted, across resets. */
   bookingCounter: number;
   submitted: SubmittedBooking | null;
+  /**
+   * How many tools changed the page since the last reset (every applied tool but the chat's):
+   * `uiSpec.meta.revision`, what an agent's call names in `expect` to say what it was planned on.
+   */
+  revision: number;
 }
 
 export function initialState(bookingCounter = 0): EngineState {
@@ -39,6 +44,7 @@ export function initialState(bookingCounter = 0): EngineState {
     messageCounter: 0,
     bookingCounter,
     submitted: null,
+    revision: 0,
   };
 }
 
@@ -53,6 +59,8 @@ export const EngineSnapshotSchema = z.object({
   messageCounter: z.number().int().min(0),
   bookingCounter: z.number().int().min(0),
   submitted: SubmittedBookingSchema.nullable(),
+  // Snapshots saved before pages showed a revision start from 0.
+  revision: z.number().int().min(0).default(0),
 });
 export type EngineSnapshot = z.infer<typeof EngineSnapshotSchema>;
 

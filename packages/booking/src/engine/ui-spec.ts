@@ -42,8 +42,9 @@ export function buildUiSpec(catalog: Catalog, state: EngineState): StageSnapshot
     display: { component: frame.component, valueField: 'value' },
   };
   // The study's date is on every stage: the participant sees it (the calendar marks "Today"), and an
-  // agent needs it to read "tonight" or "on Monday" before the date stage.
-  spec.meta = { ...frame.meta, today: catalog.scenario.today };
+  // agent needs it to read "tonight" or "on Monday" before the date stage. The revision says which
+  // state of the page an agent's call was planned on (the tools' `expect`).
+  spec.meta = { ...frame.meta, today: catalog.scenario.today, revision: state.revision };
   return { spec, items, visible };
 }
 

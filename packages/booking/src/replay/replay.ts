@@ -79,11 +79,14 @@ export function replayStudyLog(scenario: Scenario, log: string): Replay {
         } catch (err) {
           difference = `the logged ${action.toolName} could not be applied again: ${(err as Error).message}`;
         }
-      } else if (payload.source === 'host' && !same(engine.view().uiSpec, payload.uiSpec ?? null)) {
+      } else if (
+        payload.source === 'host' &&
+        !same(asLogged(engine.view().uiSpec, payload.uiSpec ?? null), payload.uiSpec ?? null)
+      ) {
         // A host's own state: after a reset (session start or end) the booking starts again.
-        if (same(fresh(), payload.uiSpec ?? null)) engine.reset();
+        if (same(asLogged(fresh(), payload.uiSpec ?? null), payload.uiSpec ?? null)) engine.reset();
       }
-      const rebuilt = engine.view().uiSpec;
+      const rebuilt = asLogged(engine.view().uiSpec, payload.uiSpec ?? null);
       difference ??= firstDifference(payload.uiSpec ?? null, rebuilt, 'uiSpec');
       if (!seenState && difference && payload.source === 'host') {
         difference = `the page's first state was not where a booking starts (a page restored mid-booking?): ${difference}`;
@@ -102,6 +105,13 @@ export function replayStudyLog(scenario: Scenario, log: string): Replay {
     unreadable,
     final: { logged, rebuilt: engine.view().uiSpec, submitted: engine.submitted() },
   };
+}
+
+/** The rebuilt spec without `meta.revision` when the logged one has none (logs written before pages showed it). */
+function asLogged(rebuilt: UiSpec | null, logged: UiSpec | null): UiSpec | null {
+  if (!rebuilt?.meta || (logged?.meta && 'revision' in logged.meta)) return rebuilt;
+  const { revision: _r, ...meta } = rebuilt.meta;
+  return { ...rebuilt, meta };
 }
 
 function readRecord(line: string): ReplayRecord | string {

@@ -3,6 +3,7 @@ import {
   AugmentationSchema,
   FilterOperatorSchema,
   HighlightStyleSchema,
+  StageSchema,
   type TOOL_CATEGORIES,
   type ToolDefinition,
 } from './ui-spec.ts';
@@ -15,8 +16,27 @@ export const MAX_ITEMS_PER_CALL = 500;
 export const MAX_CHAT_TEXT = 4000;
 
 /**
+ * What a call was planned on (Usher's hosts declare it; an agent sends it only to a host whose
+ * toolSchema declares it): the stage, and the `uiSpec.meta.revision` the page showed. A host
+ * refuses a call whose stage or revision is no longer the page's (`TOOL_EXECUTION_FAILED`) rather
+ * than apply it to a page that moved on. See docs/protocols.md, "Calls planned on a stage".
+ */
+export const ExpectSchema = z
+  .strictObject({
+    stage: StageSchema,
+    revision: z.number().int().min(0).optional(),
+  })
+  .describe(
+    'What the call was planned on: the stage and uiSpec.meta.revision shown. Refused, with nothing done, when the page has moved on.',
+  );
+export type Expect = z.infer<typeof ExpectSchema>;
+
+const expect = ExpectSchema.optional();
+
+/**
  * The ten host tools (DESIGN.md, "Booking domain"): five that change how the current stage is
- * presented and five that act in it. Their params are strict: an unknown key is an error.
+ * presented and five that act in it. Their params are strict: an unknown key is an error. Every tool
+ * of a stage takes the optional {@link ExpectSchema} `expect`; the chat's `postMessage` does not.
  */
 export const TOOL_PARAMS = {
   filter: z
@@ -29,31 +49,37 @@ export const TOOL_PARAMS = {
         z.boolean(),
         z.array(z.union([z.string().max(200), z.number()])).max(MAX_ITEMS_PER_CALL),
       ]),
+      expect,
     })
     .describe('Hide the items that do not match. A new filter on the same field replaces the old one.'),
   sort: z
-    .strictObject({ field: z.string().min(1).max(64), order: z.enum(['asc', 'desc']) })
+    .strictObject({ field: z.string().min(1).max(64), order: z.enum(['asc', 'desc']), expect })
     .describe('Order the visible items by a field.'),
   highlight: z
-    .strictObject({ itemIds: z.array(itemId).min(1).max(MAX_ITEMS_PER_CALL), style: HighlightStyleSchema.optional() })
+    .strictObject({
+      itemIds: z.array(itemId).min(1).max(MAX_ITEMS_PER_CALL),
+      style: HighlightStyleSchema.optional(),
+      expect,
+    })
     .describe('Mark items for the participant; style defaults to emphasis.'),
   augment: z
-    .strictObject({ items: z.array(AugmentationSchema).min(1).max(MAX_ITEMS_PER_CALL) })
+    .strictObject({ items: z.array(AugmentationSchema).min(1).max(MAX_ITEMS_PER_CALL), expect })
     .describe("Attach the agent's annotation to items, shown apart from the catalog's own text."),
   clearModification: z
-    .strictObject({ type: z.enum(['filter', 'sort', 'highlight', 'augment', 'all']).optional() })
+    .strictObject({ type: z.enum(['filter', 'sort', 'highlight', 'augment', 'all']).optional(), expect })
     .describe('Remove one kind of modification, or all of them (the default).'),
   select: z
-    .strictObject({ itemId })
+    .strictObject({ itemId, expect })
     .describe('Choose an item. On the seat stage it toggles the seat in the selection.'),
   setQuantity: z
     .strictObject({
       typeId: z.string().min(1).max(128).describe('A ticket type id from visibleItems'),
       quantity: z.number().int().min(0).max(100),
+      expect,
     })
     .describe('Set how many tickets of one type to buy.'),
-  next: z.strictObject({}).describe('Go to the next stage; on confirm, submit the booking.'),
-  prev: z.strictObject({}).describe('Go back to the previous stage.'),
+  next: z.strictObject({ expect }).describe('Go to the next stage; on confirm, submit the booking.'),
+  prev: z.strictObject({ expect }).describe('Go back to the previous stage.'),
   postMessage: z
     .strictObject({ text: z.string().min(1).max(MAX_CHAT_TEXT) })
     .describe("Post a message into the host's chat as the agent."),

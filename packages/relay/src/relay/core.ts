@@ -50,6 +50,14 @@ export interface RoomHooks {
    * changes, its study session opens or closes (the console's live view; called often, keep it cheap).
    */
   roomChanged?(room: string): void;
+  /**
+   * Asked when an agent's tool call arrives in `room` during a study session: true when the
+   * room's condition has the agent ask the participant before submitting the booking. The relay
+   * then refuses an agent's submit (`next` on the confirm stage) unless the participant confirmed
+   * since the booking on screen last changed, and has every `next` name the stage it is planned
+   * for (submit-guard.ts). Called for every tool call: keep it cheap.
+   */
+  asksBeforeSubmit?(room: string): boolean;
 }
 
 type Direction = StudyLogRecord['direction'];

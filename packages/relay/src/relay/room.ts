@@ -1,3 +1,4 @@
+import { ConfirmationTracker } from '@usher/booking';
 import type { MessageType, Role } from '@usher/protocol';
 import type { StudyLog } from '../study-log/study-log.ts';
 import type { Peer } from './peer.ts';
@@ -40,6 +41,8 @@ export class Room {
   stage: string | null = null;
   /** The payload (JSON) of the host's last `state.updated`: what a console that starts watching shows first. */
   lastState: string | null = null;
+  /** Whether the participant confirmed the booking on screen, from the host's frames (submit-guard.ts). */
+  readonly confirmation = new ConfirmationTracker();
   private requestSeq = 0;
 
   constructor(readonly id: string) {}

@@ -5,6 +5,7 @@ import { uiSpecStage } from './host-scan.ts';
 import { type Inbound, loggedPayload } from './inbound.ts';
 import type { Peer } from './peer.ts';
 import type { Room } from './room.ts';
+import { guardSubmit } from './submit-guard.ts';
 import { envelopeText } from './wire.ts';
 
 /*
@@ -63,10 +64,17 @@ export function fromClient(core: RelayCore, peer: Peer, frame: Inbound): void {
     host.sendText(frame.verbatim ? frame.bytes : envelopeText(message.type, payloadJson, { id: message.id }));
     return;
   }
+  let forwarded = payloadJson;
+  if (message.type === 'tool.call') {
+    // Logged as sent, then refused (logged too) or forwarded with the stage it was planned for.
+    const guarded = guardSubmit(core, room, message, payloadJson);
+    if ('refused' in guarded) return core.reject(peer, 'TOOL_EXECUTION_FAILED', guarded.refused, message.id);
+    forwarded = guarded.payloadJson;
+  }
   const key = requestKey(room, message.id);
   room.pending.set(key, { peer, originalId: message.id, type: message.type, sentAt: core.now().getTime() });
-  const unchanged = frame.verbatim && key === message.id;
-  host.sendText(unchanged ? frame.bytes : envelopeText(message.type, payloadJson, { id: key }));
+  const unchanged = frame.verbatim && key === message.id && forwarded === payloadJson;
+  host.sendText(unchanged ? frame.bytes : envelopeText(message.type, forwarded, { id: key }));
 }
 
 /**
@@ -130,7 +138,11 @@ export function fromHost(core: RelayCore, host: Peer, frame: Inbound): void {
     if (message.type !== 'state.updated' && message.type !== 'user.message' && message.type !== 'error') {
       return core.reject(host, 'INVALID_MESSAGE', `${message.type} must answer a request (replyTo is missing)`);
     }
-    if (message.type === 'state.updated') core.stageOf(room, uiSpecStage(message.payload));
+    if (message.type === 'state.updated') {
+      core.stageOf(room, uiSpecStage(message.payload));
+      room.confirmation.stateChanged(message.payload.source, message.payload.action?.toolName);
+    }
+    if (message.type === 'user.message') room.confirmation.participantSaid(message.payload.text);
     if (message.type === 'state.updated' && message.payload.source === 'user' && message.payload.action) {
       core.log(room, 'internal', 'participant.action', JSON.stringify(message.payload.action), { peer: host.name });
     }
