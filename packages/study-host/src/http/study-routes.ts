@@ -32,14 +32,32 @@ export function mountStudyRoutes(
   const admissions = new RateLimiterMemory({ points: admissionsPerMinute, duration: 60 });
 
   app.get('/s/:studyId', async (c) => {
-    if (c.req.param('studyId') !== mode.study.id) return fail('NOT_FOUND', 'no such study on this server', 404);
+    if (c.req.param('studyId') !== mode.study.id) {
+      return linkProblem(
+        c,
+        404,
+        'NOT_FOUND',
+        'This study link does not work',
+        'No study on this server has this link. Check that the link is complete, or open the link you were given again.',
+      );
+    }
+    // Not a visit: a link preview or a browser guessing where its user goes next. It admits nobody
+    // (no participant, no condition slot, no admission counted); the visit that follows does.
+    if (notAVisit(c)) return notAVisitAnswer(c, mode.study.participantTitle ?? mode.study.title);
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
     const address = incoming ? client.address(incoming) : 'unknown';
     try {
       await admissions.consume(limitKey(address));
     } catch (err) {
       if (!(err instanceof RateLimiterRes)) throw err;
-      return fail('TOO_MANY_REQUESTS', 'too many new participants from this address; try again in a minute', 429);
+      return linkProblem(
+        c,
+        429,
+        'TOO_MANY_REQUESTS',
+        'Too many new participants from here',
+        'Too many people opened this study from this address in the last minute; try again in a minute.',
+        'too many new participants from this address; try again in a minute',
+      );
     }
     let admitted: ReturnType<StudyMode['admit']>;
     try {
@@ -82,13 +100,20 @@ export function mountStudyRoutes(
     return c.redirect(`/?${page}`, 302);
   });
 
-  /** The participant a request speaks for: the room of its host credential (or, in open mode, `?room=`). */
+  /**
+   * The participant a request speaks for: the room of its host credential (or, in open mode,
+   * `?room=`). A page that names a room (`?room=`) other than its credential's speaks for nobody:
+   * it holds someone else's credential, and would show their task over a room it cannot join.
+   */
   const whose = (capability: Capability | null, url: string) => {
+    const named = new URL(url).searchParams.get('room');
     const room =
       capability?.kind === 'host'
-        ? capability.room
+        ? named === null || named === capability.room
+          ? capability.room
+          : null
         : capability?.kind === 'open'
-          ? new URL(url).searchParams.get('room')
+          ? named
           : null;
     return room ? mode.byRoom(room) : null;
   };
@@ -140,14 +165,67 @@ function returnKeys(cookie: string | undefined): string[] {
 }
 
 /**
- * A study link that cannot be followed: a page a participant can read (they opened the link in a
- * browser), or the API's JSON error for anything that does not ask for HTML.
+ * Link previews (a chat app or a social site unfurling the link) that fetch it with GET under
+ * their own name; HEAD and the browsers' prefetch headers cover the rest.
  */
-function linkProblem(c: Context, status: 400 | 409, code: string, title: string, message: string): Response {
+const PREVIEW_AGENTS =
+  /\b(Slackbot|facebookexternalhit|Facebot|Twitterbot|WhatsApp|TelegramBot|Discordbot|LinkedInBot|SkypeUriPreview|Iframely|Embedly|redditbot|Mastodon|Pinterestbot|Google-PageRenderer|MicrosoftPreview)\b/i;
+
+/**
+ * Whether a request of the study link is anything but a person's visit: a HEAD request, a
+ * prefetch or prerender (`Sec-Purpose`, `Purpose`, Safari's `X-Purpose: preview`, Firefox's
+ * `X-Moz: prefetch`), or a known link previewer.
+ */
+export function notAVisit(c: Context): boolean {
+  if (c.req.method === 'HEAD') return true;
+  const purpose = [
+    c.req.header('sec-purpose'),
+    c.req.header('purpose'),
+    c.req.header('x-purpose'),
+    c.req.header('x-moz'),
+  ]
+    .join(' ')
+    .toLowerCase();
+  if (/\b(prefetch|prerender|preview)\b/.test(purpose)) return true;
+  return PREVIEW_AGENTS.test(c.req.header('user-agent') ?? '');
+}
+
+/**
+ * What a request that is not a visit gets: a prefetch `503` (a browser uses no prefetch that
+ * failed, so the visit itself comes to the server), anything else a small page with the title
+ * participants see; never stored by a cache, which would hand it to the visit.
+ */
+function notAVisitAnswer(c: Context, title: string): Response {
+  c.header('Cache-Control', 'no-store');
+  c.header('X-Robots-Tag', 'noindex');
+  const purpose = `${c.req.header('sec-purpose') ?? ''} ${c.req.header('purpose') ?? ''} ${c.req.header('x-moz') ?? ''}`;
+  if (/prefetch|prerender/i.test(purpose)) return c.body(null, 503);
+  const safe = escapeHtml(title);
+  return c.html(
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${safe}</title><meta property="og:title" content="${safe}"></head>` +
+      `<body><p>${safe}: open this link in your browser to take part.</p></body></html>`,
+  );
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+/**
+ * A study link that cannot be followed: a page a participant can read (they opened the link in a
+ * browser), or the API's JSON error for anything that does not ask for HTML (`apiMessage`, or
+ * `message`).
+ */
+function linkProblem(
+  c: Context,
+  status: 400 | 404 | 409 | 429,
+  code: string,
+  title: string,
+  message: string,
+  apiMessage = message,
+): Response {
   if (!(c.req.header('accept') ?? '').includes('text/html')) {
-    return Response.json({ error: { code, message } }, { status });
+    return Response.json({ error: { code, message: apiMessage } }, { status });
   }
-  const safe = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+  const safe = escapeHtml;
   return c.html(
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${safe(title)}</title>` +
       '<style>body{font:16px/1.6 system-ui,sans-serif;background:#f4f5f8;color:#121826;margin:0;display:grid;place-items:center;min-height:100vh}' +
