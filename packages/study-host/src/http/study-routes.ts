@@ -39,6 +39,7 @@ export function mountStudyRoutes(
         'NOT_FOUND',
         'This study link does not work',
         'No study on this server has this link. Check that the link is complete, or open the link you were given again.',
+        'no such study on this server',
       );
     }
     // Not a visit: a link preview or a browser guessing where its user goes next. It admits nobody
