@@ -8,7 +8,7 @@ const html = (text: string) => renderToStaticMarkup(createElement(StudyText, { t
 describe('a study text (consent, briefing) as Markdown', () => {
   it('makes paragraphs of blank-line-separated text, and joins the lines a file wrapped', () => {
     expect(html('Thank you for your interest.\n\nYou will book movie tickets for\ntwo made-up situations.')).toBe(
-      '<div class="flow-text"><p>Thank you for your interest.</p>\n<p>You will book movie tickets for\ntwo made-up situations.</p></div>',
+      '<div class="flow-text flow-text--md"><p>Thank you for your interest.</p>\n<p>You will book movie tickets for\ntwo made-up situations.</p></div>',
     );
   });
 

@@ -48,9 +48,9 @@ const COMPONENTS: Components = {
  * Lines that follow each other join into one paragraph, so a text wrapped in the file reads as
  * prose.
  */
-export function StudyText({ text, className = 'flow-text' }: { text: string; className?: string }) {
+export function StudyText({ text }: { text: string }) {
   return (
-    <div className={className}>
+    <div className="flow-text flow-text--md">
       <Markdown skipHtml allowedElements={ALLOWED} unwrapDisallowed components={COMPONENTS}>
         {text}
       </Markdown>
