@@ -127,7 +127,7 @@ describe('a participant’s way through a study', () => {
       await page.getByTestId('stage-title').filter({ hasText: 'theater' }).waitFor();
       // "I'm done" asks first; "No" leaves the participant on the task.
       await page.getByRole('button', { name: 'I’m done' }).click();
-      await page.getByText('End this task? You cannot come back to it.').waitFor();
+      await page.getByText('End this task without booking? You cannot come back to it.').waitFor();
       await screenshot(page, `study-${viewport}-4-done-asks`);
       await page.getByRole('button', { name: 'No, go on' }).click();
       expect(await page.getByTestId('stage-title').textContent()).toMatch(/theater/);

@@ -196,7 +196,7 @@ function TaskRun({
           <>
             <span className="task-bar__ask">
               {confirming === 'done'
-                ? 'End this task? You cannot come back to it.'
+                ? 'End this task without booking? You cannot come back to it.'
                 : 'Give up this task? You cannot come back to it.'}
             </span>
             <button type="button" className="button button--small" disabled={busy} onClick={() => end(confirming)}>
