@@ -284,6 +284,15 @@ describe('study mode', () => {
     const json = await fetch(`${server.url}/s/demo-10`, { redirect: 'manual' });
     expect(json.status).toBe(404);
     expect(await json.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
+    // Cut short or with more after it: the same page. With a slash after it, the link works.
+    for (const path of ['/s/', '/s/demo-01/x']) {
+      const cut = await fetch(`${server.url}${path}`, { redirect: 'manual', headers: { Accept: 'text/html' } });
+      expect(cut.status).toBe(404);
+      expect(await cut.text()).toContain('<h1>This study link does not work</h1>');
+    }
+    const slash = await fetch(`${server.url}/s/demo-01/?PROLIFIC_PID=slash`, { redirect: 'manual' });
+    expect(slash.status).toBe(302);
+    expect(slash.headers.get('location')).toMatch(/^\/\?room=r-/);
   });
 
   it('refuses more than 30 new participants a minute from one address (429), and admits nobody for them', async () => {

@@ -31,16 +31,9 @@ export function mountStudyRoutes(
 ): void {
   const admissions = new RateLimiterMemory({ points: admissionsPerMinute, duration: 60 });
 
-  app.get('/s/:studyId', async (c) => {
+  const studyLink = async (c: Context) => {
     if (c.req.param('studyId') !== mode.study.id) {
-      return linkProblem(
-        c,
-        404,
-        'NOT_FOUND',
-        'This study link does not work',
-        'No study on this server has this link. Check that the link is complete, or open the link you were given again.',
-        'no such study on this server',
-      );
+      return noSuchStudy(c);
     }
     // Not a visit: a link preview or a browser guessing where its user goes next. It admits nobody
     // (no participant, no condition slot, no admission counted); the visit that follows does.
@@ -99,7 +92,11 @@ export function mountStudyRoutes(
     const page = new URLSearchParams({ room: participant.room, study: mode.study.id, participant: participant.id });
     if (capabilities) page.set('token', await capabilities.issue({ kind: 'host', room: participant.room }));
     return c.redirect(`/?${page}`, 302);
-  });
+  };
+  // With a slash after it too (a link copied with one); anything else under /s/ is a link that does not work.
+  app.get('/s/:studyId', studyLink);
+  app.get('/s/:studyId/', studyLink);
+  app.get('/s/*', noSuchStudy);
 
   /**
    * The participant a request speaks for: the room of its host credential (or, in open mode,
@@ -209,6 +206,18 @@ function notAVisitAnswer(c: Context, title: string): Response {
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+/** A link under `/s/` that names no study of this server (mistyped, cut short). */
+function noSuchStudy(c: Context): Response {
+  return linkProblem(
+    c,
+    404,
+    'NOT_FOUND',
+    'This study link does not work',
+    'No study on this server has this link. Check that the link is complete, or open the link you were given again.',
+    'no such study on this server',
+  );
+}
 
 /**
  * A study link that cannot be followed: a page a participant can read (they opened the link in a
