@@ -129,7 +129,14 @@ describe('a participant’s way through a study', () => {
       await page.getByRole('button', { name: 'I’m done' }).click();
       await page.getByText('End this task without booking? You cannot come back to it.').waitFor();
       await screenshot(page, `study-${viewport}-4-done-asks`);
-      await page.getByRole('button', { name: 'No, go on' }).click();
+      // The question has the focus, on its harmless answer; "No" gives it back to "I'm done".
+      const focused = () => page.evaluate(() => document.activeElement?.textContent ?? null);
+      expect(await focused()).toBe('No, go on');
+      expect(
+        await page.getByRole('group', { name: 'End this task without booking? You cannot come back to it.' }).count(),
+      ).toBe(1);
+      await page.keyboard.press('Enter');
+      expect(await focused()).toBe('I’m done');
       expect(await page.getByTestId('stage-title').textContent()).toMatch(/theater/);
       await page.getByRole('button', { name: 'I’m done' }).click();
       await page.getByRole('button', { name: 'Yes, I’m done' }).click();

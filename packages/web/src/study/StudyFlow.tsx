@@ -170,8 +170,18 @@ function TaskRun({
     return () => store.dispose();
   }, [store]);
   const submitted = useSyncExternalStore(store.subscribe, () => store.getSnapshot().submitted !== null);
-  // Ending a task cannot be undone, so either way out asks first.
+  // Ending a task cannot be undone, so either way out asks first. The question takes the focus
+  // (on its harmless answer), and "No" gives it back to the button that asked.
   const [confirming, setConfirming] = useState<'done' | 'gave-up' | null>(null);
+  const declined = useRef<'done' | 'gave-up' | null>(null);
+  const noButton = useRef<HTMLButtonElement>(null);
+  const doneButton = useRef<HTMLButtonElement>(null);
+  const giveUpButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (confirming) noButton.current?.focus();
+    else if (declined.current) (declined.current === 'done' ? doneButton : giveUpButton).current?.focus();
+    declined.current = null;
+  }, [confirming]);
   const end = (outcome: 'submitted' | 'done' | 'gave-up') =>
     onEnd({ step: 'end-task', outcome, taskIndex: view.taskIndex });
   const bar = (
@@ -187,14 +197,17 @@ function TaskRun({
           <StudyText text={task.briefing} />
         </details>
       </div>
-      <div className="task-bar__actions">
+      <div
+        className="task-bar__actions"
+        {...(confirming && !submitted && { role: 'group', 'aria-labelledby': 'task-end-ask' })}
+      >
         {submitted ? (
           <button type="button" className="button button--primary" disabled={busy} onClick={() => end('submitted')}>
             Continue
           </button>
         ) : confirming ? (
           <>
-            <span className="task-bar__ask">
+            <span className="task-bar__ask" id="task-end-ask">
               {confirming === 'done'
                 ? 'End this task without booking? You cannot come back to it.'
                 : 'Give up this task? You cannot come back to it.'}
@@ -202,7 +215,15 @@ function TaskRun({
             <button type="button" className="button button--small" disabled={busy} onClick={() => end(confirming)}>
               {confirming === 'done' ? 'Yes, I’m done' : 'Yes, give up'}
             </button>
-            <button type="button" className="button button--small button--quiet" onClick={() => setConfirming(null)}>
+            <button
+              type="button"
+              className="button button--small button--quiet"
+              ref={noButton}
+              onClick={() => {
+                declined.current = confirming;
+                setConfirming(null);
+              }}
+            >
               No, go on
             </button>
           </>
@@ -212,6 +233,7 @@ function TaskRun({
               type="button"
               className="button button--small"
               disabled={busy}
+              ref={doneButton}
               onClick={() => setConfirming('done')}
             >
               I’m done
@@ -219,6 +241,7 @@ function TaskRun({
             <button
               type="button"
               className="button button--small button--quiet"
+              ref={giveUpButton}
               onClick={() => setConfirming('gave-up')}
             >
               Give up
