@@ -249,6 +249,8 @@ describe('study mode', () => {
       ['Sec-Purpose', 'prefetch'],
       ['Sec-Purpose', 'prefetch;prerender'],
       ['Purpose', 'prefetch'],
+      ['X-Moz', 'prefetch'],
+      ['X-Purpose', 'preview'],
     ] as const) {
       const prefetch = await fetch(link, { redirect: 'manual', headers: { Accept: 'text/html', [name]: value } });
       // A failed prefetch is not used: the visit itself comes to the server.

@@ -37,7 +37,8 @@ export function mountStudyRoutes(
     }
     // Not a visit: a link preview or a browser guessing where its user goes next. It admits nobody
     // (no participant, no condition slot, no admission counted); the visit that follows does.
-    if (notAVisit(c)) return notAVisitAnswer(c, mode.study.participantTitle ?? mode.study.title);
+    const notVisit = notAVisit(c);
+    if (notVisit) return notAVisitAnswer(c, notVisit, mode.study.participantTitle ?? mode.study.title);
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
     const address = incoming ? client.address(incoming) : 'unknown';
     try {
@@ -170,34 +171,26 @@ const PREVIEW_AGENTS =
   /\b(Slackbot|facebookexternalhit|Facebot|Twitterbot|WhatsApp|TelegramBot|Discordbot|LinkedInBot|SkypeUriPreview|Iframely|Embedly|redditbot|Mastodon|Pinterestbot|Google-PageRenderer|MicrosoftPreview)\b/i;
 
 /**
- * Whether a request of the study link is anything but a person's visit: a HEAD request, a
- * prefetch or prerender (`Sec-Purpose`, `Purpose`, Safari's `X-Purpose: preview`, Firefox's
- * `X-Moz: prefetch`), or a known link previewer.
+ * What a request of the study link is when it is not a person's visit: a `prefetch` (or prerender,
+ * `Sec-Purpose`, `Purpose`, Firefox's `X-Moz`, Safari's `X-Purpose: preview`), or a `preview` (a
+ * HEAD request, a known link previewer); null for a visit.
  */
-export function notAVisit(c: Context): boolean {
-  if (c.req.method === 'HEAD') return true;
-  const purpose = [
-    c.req.header('sec-purpose'),
-    c.req.header('purpose'),
-    c.req.header('x-purpose'),
-    c.req.header('x-moz'),
-  ]
-    .join(' ')
-    .toLowerCase();
-  if (/\b(prefetch|prerender|preview)\b/.test(purpose)) return true;
-  return PREVIEW_AGENTS.test(c.req.header('user-agent') ?? '');
+function notAVisit(c: Context): 'prefetch' | 'preview' | null {
+  const purpose = ['sec-purpose', 'purpose', 'x-purpose', 'x-moz'].map((name) => c.req.header(name) ?? '').join(' ');
+  if (/\b(prefetch|prerender|preview)\b/i.test(purpose)) return 'prefetch';
+  if (c.req.method === 'HEAD' || PREVIEW_AGENTS.test(c.req.header('user-agent') ?? '')) return 'preview';
+  return null;
 }
 
 /**
- * What a request that is not a visit gets: a prefetch `503` (a browser uses no prefetch that
- * failed, so the visit itself comes to the server), anything else a small page with the title
- * participants see; never stored by a cache, which would hand it to the visit.
+ * What a request that is not a visit gets, never stored by a cache (which would hand it to the
+ * visit): a prefetch `503`, as a browser uses no prefetch that failed and the visit itself comes to
+ * the server; a preview a small page with the title participants see.
  */
-function notAVisitAnswer(c: Context, title: string): Response {
+function notAVisitAnswer(c: Context, kind: 'prefetch' | 'preview', title: string): Response {
   c.header('Cache-Control', 'no-store');
   c.header('X-Robots-Tag', 'noindex');
-  const purpose = `${c.req.header('sec-purpose') ?? ''} ${c.req.header('purpose') ?? ''} ${c.req.header('x-moz') ?? ''}`;
-  if (/prefetch|prerender/i.test(purpose)) return c.body(null, 503);
+  if (kind === 'prefetch') return c.body(null, 503);
   const safe = escapeHtml(title);
   return c.html(
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${safe}</title><meta property="og:title" content="${safe}"></head>` +
