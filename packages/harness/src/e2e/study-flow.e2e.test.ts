@@ -112,6 +112,7 @@ describe('a participant’s way through a study', () => {
       expect(await briefing.getByText('Book two adult tickets').isVisible()).toBe(false);
       await briefing.getByText('Show the whole task').click();
       expect(await briefing.getByText('Book two adult tickets').isVisible()).toBe(true);
+      await briefing.getByText('Hide the whole task').waitFor();
       // The participant acts; a reload comes back to the same task, where they were.
       await page.locator('[data-testid^="item-"]:not([disabled])').first().click();
       await page.getByTestId('next').click();

@@ -173,6 +173,7 @@ function TaskRun({
   // Ending a task cannot be undone, so either way out asks first. The question takes the focus
   // (on its harmless answer), and "No" gives it back to the button that asked.
   const [confirming, setConfirming] = useState<'done' | 'gave-up' | null>(null);
+  const [briefingOpen, setBriefingOpen] = useState(false);
   const declined = useRef<'done' | 'gave-up' | null>(null);
   const noButton = useRef<HTMLButtonElement>(null);
   const doneButton = useRef<HTMLButtonElement>(null);
@@ -192,8 +193,12 @@ function TaskRun({
         </p>
         <h2 className="task-bar__title">{task.title}</h2>
         <Checklist items={task.checklist} compact />
-        <details className="task-bar__briefing" data-testid="task-briefing">
-          <summary>Show the whole task</summary>
+        <details
+          className="task-bar__briefing"
+          data-testid="task-briefing"
+          onToggle={(event) => setBriefingOpen(event.currentTarget.open)}
+        >
+          <summary>{briefingOpen ? 'Hide the whole task' : 'Show the whole task'}</summary>
           <StudyText text={task.briefing} />
         </details>
       </div>
