@@ -208,23 +208,27 @@ describe('a participant’s way through a study', () => {
     },
   );
 
-  it('says the link does not work when a page holds another participant’s credential, rather than show their task', async () => {
-    const server = await startTestServer({
-      webRoot: WEB_ROOT,
-      access: 'token',
-      secret: SECRET,
-      study: { study: soloStudy(), registry: new StudyRegistry(':memory:') },
-    });
-    const admit = async (pid: string) => {
-      const response = await fetch(`${server.url}/s/solo-01?PROLIFIC_PID=${pid}`, { redirect: 'manual' });
-      return new URL(response.headers.get('location') as string, server.url).searchParams;
-    };
-    const [alice, bob] = [await admit('alice'), await admit('bob')];
-    const mixed = new URLSearchParams(alice);
-    mixed.set('token', bob.get('token') as string);
-    const page = await openPage(browser, 'desktop');
-    await page.goto(`${server.url}/?${mixed}`);
-    await page.getByRole('heading', { name: 'This study link does not work' }).waitFor();
-    expect(await page.getByTestId('flow-consent').count()).toBe(0);
-  });
+  it.each(['desktop', 'phone'] as const)(
+    'says the link does not work when a page holds another participant’s credential, rather than show their task (%s)',
+    async (viewport) => {
+      const server = await startTestServer({
+        webRoot: WEB_ROOT,
+        access: 'token',
+        secret: SECRET,
+        study: { study: soloStudy(), registry: new StudyRegistry(':memory:') },
+      });
+      const admit = async (pid: string) => {
+        const response = await fetch(`${server.url}/s/solo-01?PROLIFIC_PID=${pid}`, { redirect: 'manual' });
+        return new URL(response.headers.get('location') as string, server.url).searchParams;
+      };
+      const [alice, bob] = [await admit('alice'), await admit('bob')];
+      const mixed = new URLSearchParams(alice);
+      mixed.set('token', bob.get('token') as string);
+      const page = await openPage(browser, viewport);
+      await page.goto(`${server.url}/?${mixed}`);
+      await page.getByRole('heading', { name: 'This study link does not work' }).waitFor();
+      expect(await page.getByTestId('flow-consent').count()).toBe(0);
+      await screenshot(page, `study-${viewport}-7-someone-elses-link`);
+    },
+  );
 });
