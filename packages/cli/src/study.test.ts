@@ -22,6 +22,7 @@ describe('usher study check', () => {
     const result = usher('study', 'check', 'studies/demo.study.yaml');
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/study "demo-01"/);
+    expect(result.stdout).toContain('shown as        "Booking movie tickets" (participantTitle)');
     expect(result.stdout).toMatch(/conditions\s+alone \(no agent\), autopilot \(autopilot, rules\)/);
     expect(result.stdout).toMatch(
       /questionnaires\s+after each task: about-task \(5 items\); at the end: sus, last \(12 items\)/,

@@ -21,6 +21,8 @@ export async function checkStudy(file: string): Promise<number> {
   const { design, conditions, order } = study.assignment;
   const lines = [
     `${file}: study "${study.id}" (${study.title})`,
+    // Every condition's participants see it, so a title that names one should be replaced for them.
+    `  shown as        "${study.participantTitle ?? study.title}"${study.participantTitle ? ' (participantTitle)' : ' (the title; participantTitle changes it)'}`,
     `  tasks           ${study.tasks.map((t) => `${t.id} (${t.world.name})`).join(', ')}`,
     `  conditions      ${study.conditions.map((c) => `${c.id} (${c.agent === 'none' ? 'no agent' : `${c.agent}, ${c.planner}`})`).join(', ')}`,
     `  assignment      ${design} subjects, conditions ${conditions === 'link' ? 'named by the link' : 'balanced'}, ${order === 'latin-square' ? 'Latin-square order' : 'fixed order'}`,

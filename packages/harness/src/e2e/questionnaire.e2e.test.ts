@@ -70,6 +70,7 @@ describe('a participant’s questionnaires', () => {
       await page.getByRole('button', { name: 'I agree, start the study' }).click();
       await page.getByRole('button', { name: 'Start the task' }).click();
       await page.getByRole('button', { name: 'I’m done' }).click();
+      await page.getByRole('button', { name: 'Yes, I’m done' }).click();
 
       // The per-task questionnaire: its first screen, with its progress.
       const form = page.getByTestId('questionnaire-per-task');

@@ -42,6 +42,8 @@ describe('study mode', () => {
     const api = participantApi(server.url, link.token);
     expect(await api.view()).toMatchObject({
       status: 'consent',
+      // The title participants see, the same in every condition.
+      study: { title: 'Booking movie tickets' },
       taskCount: 2,
       consent: expect.stringContaining('Thank you'),
     });
@@ -220,11 +222,79 @@ describe('study mode', () => {
     expect((await intruder.request('relay.join', { role: 'host', sessionId: b.room })).payload.code).toBe(
       'INVALID_MESSAGE',
     );
+    // A page that names one room and holds another's credential (a link pieced together from two) is refused.
+    const mixed = await fetch(`${server.url}/api/participant?room=${b.room}`, {
+      headers: { Authorization: `Bearer ${a.token}` },
+    });
+    expect(mixed.status).toBe(401);
+    expect(
+      (await fetch(`${server.url}/api/participant?room=${a.room}`, { headers: { Authorization: `Bearer ${a.token}` } }))
+        .status,
+    ).toBe(200);
     const agentToken = await (server.capabilities as Capabilities).issue({ kind: 'agent' });
     expect(
       (await fetch(`${server.url}/api/participant`, { headers: { Authorization: `Bearer ${agentToken}` } })).status,
     ).toBe(401);
     expect((await fetch(`${server.url}/s/another-study`, { redirect: 'manual' })).status).toBe(404);
+  });
+
+  it('admits nobody for a link preview or a prefetch, and holds no condition slot; the visit that follows admits', async () => {
+    const { server, registry } = await studyServer();
+    const link = `${server.url}/s/demo-01?PROLIFIC_PID=unfurled`;
+    const head = await fetch(link, { method: 'HEAD', redirect: 'manual' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('cache-control')).toBe('no-store');
+    expect(head.headers.get('set-cookie')).toBeNull();
+    for (const [name, value] of [
+      ['Sec-Purpose', 'prefetch'],
+      ['Sec-Purpose', 'prefetch;prerender'],
+      ['Purpose', 'prefetch'],
+      ['X-Moz', 'prefetch'],
+      ['X-Purpose', 'preview'],
+    ] as const) {
+      const prefetch = await fetch(link, { redirect: 'manual', headers: { Accept: 'text/html', [name]: value } });
+      // A failed prefetch is not used: the visit itself comes to the server.
+      expect(prefetch.status).toBe(503);
+      expect(prefetch.headers.get('location')).toBeNull();
+    }
+    // A chat app unfurling the link with GET under its own name gets a page with the title participants see.
+    const preview = await fetch(link, {
+      redirect: 'manual',
+      headers: { 'User-Agent': 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)' },
+    });
+    expect(preview.status).toBe(200);
+    expect(await preview.text()).toContain('<title>Booking movie tickets</title>');
+    expect(registry.participants(DEMO.id)).toHaveLength(0);
+    expect(registry.conditionCounts(DEMO)).toEqual([0, 0]);
+
+    const visit = await openStudyLink(server.url, 'PROLIFIC_PID=unfurled');
+    expect(registry.participants(DEMO.id).map((p) => p.id)).toEqual([visit.participant]);
+    expect(registry.conditionCounts(DEMO).reduce((a, b) => a + b)).toBe(1);
+  });
+
+  it('answers a mistyped study link with a page a person can read, and the API’s JSON error to anything else', async () => {
+    const { server } = await studyServer();
+    const page = await fetch(`${server.url}/s/demo-10?PROLIFIC_PID=typo`, {
+      redirect: 'manual',
+      headers: { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' },
+    });
+    expect(page.status).toBe(404);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await page.text();
+    expect(html).toContain('<h1>This study link does not work</h1>');
+    expect(html).not.toContain('demo-01');
+    const json = await fetch(`${server.url}/s/demo-10`, { redirect: 'manual' });
+    expect(json.status).toBe(404);
+    expect(await json.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
+    // Cut short or with more after it: the same page. With a slash after it, the link works.
+    for (const path of ['/s/', '/s/demo-01/x']) {
+      const cut = await fetch(`${server.url}${path}`, { redirect: 'manual', headers: { Accept: 'text/html' } });
+      expect(cut.status).toBe(404);
+      expect(await cut.text()).toContain('<h1>This study link does not work</h1>');
+    }
+    const slash = await fetch(`${server.url}/s/demo-01/?PROLIFIC_PID=slash`, { redirect: 'manual' });
+    expect(slash.status).toBe(302);
+    expect(slash.headers.get('location')).toMatch(/^\/\?room=r-/);
   });
 
   it('refuses more than 30 new participants a minute from one address (429), and admits nobody for them', async () => {

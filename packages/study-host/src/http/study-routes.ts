@@ -31,15 +31,28 @@ export function mountStudyRoutes(
 ): void {
   const admissions = new RateLimiterMemory({ points: admissionsPerMinute, duration: 60 });
 
-  app.get('/s/:studyId', async (c) => {
-    if (c.req.param('studyId') !== mode.study.id) return fail('NOT_FOUND', 'no such study on this server', 404);
+  const studyLink = async (c: Context) => {
+    if (c.req.param('studyId') !== mode.study.id) {
+      return noSuchStudy(c);
+    }
+    // Not a visit: a link preview or a browser guessing where its user goes next. It admits nobody
+    // (no participant, no condition slot, no admission counted); the visit that follows does.
+    const notVisit = notAVisit(c);
+    if (notVisit) return notAVisitAnswer(c, notVisit, mode.study.participantTitle ?? mode.study.title);
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
     const address = incoming ? client.address(incoming) : 'unknown';
     try {
       await admissions.consume(limitKey(address));
     } catch (err) {
       if (!(err instanceof RateLimiterRes)) throw err;
-      return fail('TOO_MANY_REQUESTS', 'too many new participants from this address; try again in a minute', 429);
+      return linkProblem(
+        c,
+        429,
+        'TOO_MANY_REQUESTS',
+        'Too many new participants from here',
+        'Too many people opened this study from this address in the last minute; try again in a minute.',
+        'too many new participants from this address; try again in a minute',
+      );
     }
     let admitted: ReturnType<StudyMode['admit']>;
     try {
@@ -80,15 +93,26 @@ export function mountStudyRoutes(
     const page = new URLSearchParams({ room: participant.room, study: mode.study.id, participant: participant.id });
     if (capabilities) page.set('token', await capabilities.issue({ kind: 'host', room: participant.room }));
     return c.redirect(`/?${page}`, 302);
-  });
+  };
+  // With a slash after it too (a link copied with one); anything else under /s/ is a link that does not work.
+  app.get('/s/:studyId', studyLink);
+  app.get('/s/:studyId/', studyLink);
+  app.get('/s/*', noSuchStudy);
 
-  /** The participant a request speaks for: the room of its host credential (or, in open mode, `?room=`). */
+  /**
+   * The participant a request speaks for: the room of its host credential (or, in open mode,
+   * `?room=`). A page that names a room (`?room=`) other than its credential's speaks for nobody:
+   * it holds someone else's credential, and would show their task over a room it cannot join.
+   */
   const whose = (capability: Capability | null, url: string) => {
+    const named = new URL(url).searchParams.get('room');
     const room =
       capability?.kind === 'host'
-        ? capability.room
+        ? named === null || named === capability.room
+          ? capability.room
+          : null
         : capability?.kind === 'open'
-          ? new URL(url).searchParams.get('room')
+          ? named
           : null;
     return room ? mode.byRoom(room) : null;
   };
@@ -140,14 +164,71 @@ function returnKeys(cookie: string | undefined): string[] {
 }
 
 /**
- * A study link that cannot be followed: a page a participant can read (they opened the link in a
- * browser), or the API's JSON error for anything that does not ask for HTML.
+ * Link previews (a chat app or a social site unfurling the link) that fetch it with GET under
+ * their own name; HEAD and the browsers' prefetch headers cover the rest.
  */
-function linkProblem(c: Context, status: 400 | 409, code: string, title: string, message: string): Response {
+const PREVIEW_AGENTS =
+  /\b(Slackbot|facebookexternalhit|Facebot|Twitterbot|WhatsApp|TelegramBot|Discordbot|LinkedInBot|SkypeUriPreview|Iframely|Embedly|redditbot|Mastodon|Pinterestbot|Google-PageRenderer|MicrosoftPreview)\b/i;
+
+/**
+ * What a request of the study link is when it is not a person's visit: a `prefetch` (or prerender,
+ * `Sec-Purpose`, `Purpose`, Firefox's `X-Moz`, Safari's `X-Purpose: preview`), or a `preview` (a
+ * HEAD request, a known link previewer); null for a visit.
+ */
+function notAVisit(c: Context): 'prefetch' | 'preview' | null {
+  const purpose = ['sec-purpose', 'purpose', 'x-purpose', 'x-moz'].map((name) => c.req.header(name) ?? '').join(' ');
+  if (/\b(prefetch|prerender|preview)\b/i.test(purpose)) return 'prefetch';
+  if (c.req.method === 'HEAD' || PREVIEW_AGENTS.test(c.req.header('user-agent') ?? '')) return 'preview';
+  return null;
+}
+
+/**
+ * What a request that is not a visit gets, never stored by a cache (which would hand it to the
+ * visit): a prefetch `503`, as a browser uses no prefetch that failed and the visit itself comes to
+ * the server; a preview a small page with the title participants see.
+ */
+function notAVisitAnswer(c: Context, kind: 'prefetch' | 'preview', title: string): Response {
+  c.header('Cache-Control', 'no-store');
+  c.header('X-Robots-Tag', 'noindex');
+  if (kind === 'prefetch') return c.body(null, 503);
+  const safe = escapeHtml(title);
+  return c.html(
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${safe}</title><meta property="og:title" content="${safe}"></head>` +
+      `<body><p>${safe}: open this link in your browser to take part.</p></body></html>`,
+  );
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+/** A link under `/s/` that names no study of this server (mistyped, cut short). */
+function noSuchStudy(c: Context): Response {
+  return linkProblem(
+    c,
+    404,
+    'NOT_FOUND',
+    'This study link does not work',
+    'No study on this server has this link. Check that the link is complete, or open the link you were given again.',
+    'no such study on this server',
+  );
+}
+
+/**
+ * A study link that cannot be followed: a page a participant can read (they opened the link in a
+ * browser), or the API's JSON error for anything that does not ask for HTML (`apiMessage`, or
+ * `message`).
+ */
+function linkProblem(
+  c: Context,
+  status: 400 | 404 | 409 | 429,
+  code: string,
+  title: string,
+  message: string,
+  apiMessage = message,
+): Response {
   if (!(c.req.header('accept') ?? '').includes('text/html')) {
-    return Response.json({ error: { code, message } }, { status });
+    return Response.json({ error: { code, message: apiMessage } }, { status });
   }
-  const safe = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+  const safe = escapeHtml;
   return c.html(
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${safe(title)}</title>` +
       '<style>body{font:16px/1.6 system-ui,sans-serif;background:#f4f5f8;color:#121826;margin:0;display:grid;place-items:center;min-height:100vh}' +

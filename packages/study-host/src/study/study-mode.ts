@@ -236,7 +236,7 @@ export class StudyMode {
     const over = participant.status === 'done' || participant.status === 'gave-up';
     const view: ParticipantView = {
       participantId: participant.id,
-      study: { id: this.study.id, title: this.study.title },
+      study: { id: this.study.id, title: this.study.participantTitle ?? this.study.title },
       status: participant.status,
       taskIndex: participant.taskIndex,
       taskCount: participant.plan.tasks.length,

@@ -54,7 +54,7 @@ export const TaskSchema = z.strictObject({
   title: Text(120),
   /** A scenario file (JSON, packages/booking/SCENARIOS.md), relative to the study file. */
   scenario: Text(500),
-  /** What the participant reads before the task, and beside the booking while doing it. */
+  /** What the participant reads before the task, and beside the booking while doing it (Markdown). */
   briefing: Text(4000),
   /** Short points shown as a checklist beside the booking. */
   checklist: z.array(Text(200)).max(12).default([]),
@@ -95,7 +95,12 @@ export const StudyFileSchema = z
   .strictObject({
     id: Id,
     title: Text(200),
-    /** Shown on the welcome page; the participant agrees before anything else happens. */
+    /**
+     * The title participants see (their pages' header, a link preview), when it should not be
+     * `title`: participants of every condition see it, so it names none of them.
+     */
+    participantTitle: Text(200).optional(),
+    /** Shown on the welcome page (Markdown); the participant agrees before anything else happens. */
     consent: Text(20_000),
     tasks: z.array(TaskSchema).min(1, 'a study needs at least one task').max(20),
     conditions: z.array(ConditionSchema).min(1, 'a study needs at least one condition').max(12),

@@ -7,6 +7,7 @@ import { App } from '../ui/App.tsx';
 import { Brand } from '../ui/Header.tsx';
 import type { ParticipantApi } from './participant-api.ts';
 import { QuestionnaireCard } from './Questionnaire.tsx';
+import { StudyText } from './StudyText.tsx';
 
 interface Props {
   api: ParticipantApi;
@@ -96,7 +97,7 @@ export function StudyFlow({ api, initial, room, token }: Props) {
       {view.status === 'consent' && (
         <section className="flow-card" aria-labelledby="flow-title" data-testid="flow-consent">
           <h1 id="flow-title">Welcome</h1>
-          <div className="flow-text">{view.consent}</div>
+          <StudyText text={view.consent ?? ''} />
           <FlowActions problem={problem}>
             <button
               type="button"
@@ -113,7 +114,7 @@ export function StudyFlow({ api, initial, room, token }: Props) {
         <section className="flow-card" aria-labelledby="flow-title" data-testid="flow-briefing">
           <p className="flow-kicker">{position}</p>
           <h1 id="flow-title">{view.task.title}</h1>
-          <div className="flow-text">{view.task.briefing}</div>
+          <StudyText text={view.task.briefing} />
           <Checklist items={view.task.checklist} />
           <FlowActions problem={problem}>
             <button
@@ -169,7 +170,21 @@ function TaskRun({
     return () => store.dispose();
   }, [store]);
   const submitted = useSyncExternalStore(store.subscribe, () => store.getSnapshot().submitted !== null);
-  const [confirmingGiveUp, setConfirmingGiveUp] = useState(false);
+  // Ending a task cannot be undone, so either way out asks first. The question takes the focus
+  // (on its harmless answer), and "No" gives it back to the button that asked.
+  const [confirming, setConfirming] = useState<'done' | 'gave-up' | null>(null);
+  const [briefingOpen, setBriefingOpen] = useState(false);
+  const declined = useRef<'done' | 'gave-up' | null>(null);
+  const noButton = useRef<HTMLButtonElement>(null);
+  const doneButton = useRef<HTMLButtonElement>(null);
+  const giveUpButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (confirming) noButton.current?.focus();
+    else if (declined.current) (declined.current === 'done' ? doneButton : giveUpButton).current?.focus();
+    declined.current = null;
+  }, [confirming]);
+  const end = (outcome: 'submitted' | 'done' | 'gave-up') =>
+    onEnd({ step: 'end-task', outcome, taskIndex: view.taskIndex });
   const bar = (
     <section className="task-bar" aria-label="Your task" data-testid="task-bar">
       <div className="task-bar__text">
@@ -178,34 +193,43 @@ function TaskRun({
         </p>
         <h2 className="task-bar__title">{task.title}</h2>
         <Checklist items={task.checklist} compact />
+        <details
+          className="task-bar__briefing"
+          data-testid="task-briefing"
+          onToggle={(event) => setBriefingOpen(event.currentTarget.open)}
+        >
+          <summary>{briefingOpen ? 'Hide the whole task' : 'Show the whole task'}</summary>
+          <StudyText text={task.briefing} />
+        </details>
       </div>
-      <div className="task-bar__actions">
+      <div
+        className="task-bar__actions"
+        {...(confirming && !submitted && { role: 'group', 'aria-labelledby': 'task-end-ask' })}
+      >
         {submitted ? (
-          <button
-            type="button"
-            className="button button--primary"
-            disabled={busy}
-            onClick={() => onEnd({ step: 'end-task', outcome: 'submitted', taskIndex: view.taskIndex })}
-          >
+          <button type="button" className="button button--primary" disabled={busy} onClick={() => end('submitted')}>
             Continue
           </button>
-        ) : confirmingGiveUp ? (
+        ) : confirming ? (
           <>
-            <span className="task-bar__ask">Give up this task?</span>
-            <button
-              type="button"
-              className="button button--small"
-              disabled={busy}
-              onClick={() => onEnd({ step: 'end-task', outcome: 'gave-up', taskIndex: view.taskIndex })}
-            >
-              Yes, give up
+            <span className="task-bar__ask" id="task-end-ask">
+              {confirming === 'done'
+                ? 'End this task without booking? You cannot come back to it.'
+                : 'Give up this task? You cannot come back to it.'}
+            </span>
+            <button type="button" className="button button--small" disabled={busy} onClick={() => end(confirming)}>
+              {confirming === 'done' ? 'Yes, I’m done' : 'Yes, give up'}
             </button>
             <button
               type="button"
               className="button button--small button--quiet"
-              onClick={() => setConfirmingGiveUp(false)}
+              ref={noButton}
+              onClick={() => {
+                declined.current = confirming;
+                setConfirming(null);
+              }}
             >
-              No
+              No, go on
             </button>
           </>
         ) : (
@@ -214,14 +238,16 @@ function TaskRun({
               type="button"
               className="button button--small"
               disabled={busy}
-              onClick={() => onEnd({ step: 'end-task', outcome: 'done', taskIndex: view.taskIndex })}
+              ref={doneButton}
+              onClick={() => setConfirming('done')}
             >
               I’m done
             </button>
             <button
               type="button"
               className="button button--small button--quiet"
-              onClick={() => setConfirmingGiveUp(true)}
+              ref={giveUpButton}
+              onClick={() => setConfirming('gave-up')}
             >
               Give up
             </button>
@@ -235,7 +261,15 @@ function TaskRun({
       )}
     </section>
   );
-  return <App store={store} initialDevPanel={false} task={bar} chat={view.page.chat} />;
+  return (
+    <App
+      store={store}
+      initialDevPanel={false}
+      task={bar}
+      chat={view.page.chat}
+      afterBooking="This task is done. Press Continue at the top of the page to go on with the study."
+    />
+  );
 }
 
 function FlowPage({ title, children }: { title: string; children: ReactNode }) {

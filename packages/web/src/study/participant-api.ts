@@ -76,8 +76,12 @@ export class ParticipantApi {
     return ParticipantViewSchema.parse(body);
   }
 
+  /**
+   * The room goes with every request, the token too: a server that finds the token is for another
+   * room refuses, rather than show that room's participant on a page that joins this one.
+   */
   private url(path: string): string {
-    return this.token ? path : `${path}?room=${encodeURIComponent(this.room)}`;
+    return `${path}?room=${encodeURIComponent(this.room)}`;
   }
 
   private headers(): Record<string, string> {

@@ -33,10 +33,12 @@ export interface AppProps {
   task?: ReactNode;
   /** Whether the page shows the chat (a study's condition may turn it off). */
   chat?: boolean;
+  /** What the booked card says comes next (in a study: how to go on). */
+  afterBooking?: string;
 }
 
 /** The participant's page: the booking beside the chat with the assistant, and a developer panel on demand. */
-export function App({ store, initialDevPanel, task, chat = true }: AppProps) {
+export function App({ store, initialDevPanel, task, chat = true, afterBooking }: AppProps) {
   const host = useHost(store);
   const { uiSpec, messageHistory, toolSchema } = host.view;
   const developer = task === undefined;
@@ -67,7 +69,12 @@ export function App({ store, initialDevPanel, task, chat = true }: AppProps) {
       <a className="skip-link" href="#main">
         Skip to the booking
       </a>
-      <Header connection={host.connection} study={host.study} participant={host.participant} />
+      {/* A participant in a study sees no ids: they are the researcher's, and some say which condition. */}
+      <Header
+        connection={host.connection}
+        study={developer ? host.study : null}
+        participant={developer ? host.participant : null}
+      />
       <div className={`layout${chat ? '' : ' layout--solo'}`}>
         <main id="main" className="booking" tabIndex={-1}>
           {task}
@@ -81,7 +88,7 @@ export function App({ store, initialDevPanel, task, chat = true }: AppProps) {
           {uiSpec ? (
             <StageView spec={uiSpec} tools={tools} act={act} refusal={host.refusal} />
           ) : host.submitted ? (
-            <Confirmation booking={host.submitted} />
+            <Confirmation booking={host.submitted} {...(afterBooking && { next: afterBooking })} />
           ) : (
             <section className="waiting" aria-live="polite">
               <h1>Getting your booking ready…</h1>
@@ -116,14 +123,16 @@ export function App({ store, initialDevPanel, task, chat = true }: AppProps) {
           autoFocus={chatClosedByUser}
         />
       )}
-      <Footer
-        room={host.room}
-        study={host.study}
-        participant={host.participant}
-        sessionId={host.sessionId}
-        devOpen={devOpen}
-        onToggleDev={developer ? toggleDev : null}
-      />
+      {developer && (
+        <Footer
+          room={host.room}
+          study={host.study}
+          participant={host.participant}
+          sessionId={host.sessionId}
+          devOpen={devOpen}
+          onToggleDev={toggleDev}
+        />
+      )}
       {devOpen && <DevPanel host={host} onClose={() => setDevOpen(false)} />}
     </div>
   );

@@ -5,8 +5,19 @@ import { CheckIcon } from './icons.tsx';
 import { Poster } from './stages/Poster.tsx';
 import './stages/summary.css';
 
-/** After the booking is submitted: the reference and what was booked. */
-export function Confirmation({ booking, embedded = false }: { booking: SubmittedBooking; embedded?: boolean }) {
+/** What the booked card says comes next, unless told (a study says how to go on). */
+const NEXT = 'The researcher will tell you what happens next.';
+
+/** After the booking is submitted: the reference, what was booked, and what comes next. */
+export function Confirmation({
+  booking,
+  embedded = false,
+  next = NEXT,
+}: {
+  booking: SubmittedBooking;
+  embedded?: boolean;
+  next?: string;
+}) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     if (embedded) return;
@@ -69,7 +80,9 @@ export function Confirmation({ booking, embedded = false }: { booking: Submitted
           </div>
         </dl>
       </div>
-      <p className="muted confirmation__foot">The researcher will tell you what happens next.</p>
+      <p className="muted confirmation__foot" data-testid="booking-next">
+        {next}
+      </p>
     </section>
   );
 }
