@@ -122,7 +122,7 @@ describe("the participant's click and the agent's call for the same stage, in fl
     const result = await race(30, 1000, true);
     expect(result.unconfirmed).toBe(0);
     // The race was run: the agent's call was refused in some runs and applied in others.
-    expect(result.replies['TOOL_EXECUTION_FAILED'] ?? 0).toBeGreaterThan(0);
+    expect(result.replies.TOOL_EXECUTION_FAILED ?? 0).toBeGreaterThan(0);
     expect(result.replies['tool.result'] ?? 0).toBeGreaterThan(0);
   }, 180_000);
 
