@@ -172,3 +172,14 @@ describe('a film someone else put forward', () => {
     });
   });
 });
+
+describe('refusals said as a mood', () => {
+  it.each(['not in the mood for anything funny or romantic, one ticket', 'sick of comedies, one ticket'])(
+    '"%s" excludes the genres',
+    (text) => {
+      const genre = hard(text).find((c) => c.kind === 'genre');
+      expect(genre).toMatchObject({ exclude: expect.arrayContaining(['Comedy']) });
+      expect(genre).not.toHaveProperty('include');
+    },
+  );
+});

@@ -90,7 +90,7 @@ export const CHANGE_OF_MIND =
 const RATHER = /\b(?:(?:i|we)'?d rather|would rather)\b/gi;
 
 const NEGATION =
-  /\b(?:(?:none of (?:us|them)|nobody|no one|noone)\s+(?:wants?|likes?|fancies|can (?:do|stand|sit))(?:\s+to\s+(?:be|sit|see|go)(?:\s+(?:in|at|on|near))?)?|no|not|nothing|never(?!\s+(?:seen|been|tried|watched|had|done|experienced|sat|used))|none|neither|nor|without|avoid|except|excluding|exclude|hate|dislike|don'?t want|do not want|don'?t (?:put|seat|give|stick|book)|do not (?:put|seat|give|book)|doesn'?t want|does not want|didn'?t want|don'?t like|do not like|doesn'?t like|can'?t stand|can'?t do|cannot do|can'?t make|cannot make|won'?t|will not|wouldn'?t|rather not|not keen on|anything but|non)\b/gi;
+  /\b(?:not (?:in the mood|up|feeling it|keen) for|in no mood for|sick of|tired of|fed up (?:with|of)|had enough of|bored of|(?:none of (?:us|them)|nobody|no one|noone)\s+(?:wants?|likes?|fancies|can (?:do|stand|sit))(?:\s+to\s+(?:be|sit|see|go)(?:\s+(?:in|at|on|near))?)?|no|not|nothing|never(?!\s+(?:seen|been|tried|watched|had|done|experienced|sat|used))|none|neither|nor|without|avoid|except|excluding|exclude|hate|dislike|don'?t want|do not want|don'?t (?:put|seat|give|stick|book)|do not (?:put|seat|give|book)|doesn'?t want|does not want|didn'?t want|don'?t like|do not like|doesn'?t like|can'?t stand|can'?t do|cannot do|can'?t make|cannot make|won'?t|will not|wouldn'?t|rather not|not keen on|anything but|non)\b/gi;
 /* Words that turn a clause positive again after a negation: "nothing but …" is not here on purpose. */
 const PIVOT = /\b(?:something|someone|instead|prefer|want|like|love|please|is|are|be)\b/i;
 const SKIP = /\b(?:instead of|rather than|in place of)\s+(?:the\s+|an?\s+)?$/i;
