@@ -91,6 +91,7 @@ export function ConsoleApp({ api, study, initial }: Props) {
         </div>
       </nav>
       <main className="console-main">
+        <h1 className="sr-only">{tab === 'participants' ? 'Participants' : 'Replay'}</h1>
         {tab === 'participants' && (
           <>
             <Summary rows={rows} study={study} />

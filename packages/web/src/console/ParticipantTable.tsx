@@ -1,4 +1,6 @@
 import type { ParticipantRow } from '@usher/protocol';
+import { useRef } from 'react';
+import { useOverflow } from '../ui/use-overflow.ts';
 
 const STATUS: Record<ParticipantRow['status'], string> = {
   consent: 'Consent',
@@ -26,6 +28,8 @@ interface Props {
 
 /** Every participant of the study, newest first: condition, task, stage, time on task, status, the agent. */
 export function ParticipantTable({ rows, selected, onSelect }: Props) {
+  const wrap = useRef<HTMLElement>(null);
+  const scrolls = useOverflow(wrap);
   if (rows.length === 0) {
     return (
       <section className="console-card console-empty">
@@ -35,7 +39,13 @@ export function ParticipantTable({ rows, selected, onSelect }: Props) {
     );
   }
   return (
-    <section className="console-card console-table-wrap" aria-label="Participants">
+    // A table wider than the screen scrolls sideways, with the keyboard too.
+    <section
+      className="console-card console-table-wrap"
+      aria-label="Participants"
+      ref={wrap}
+      tabIndex={scrolls ? 0 : undefined}
+    >
       <table className="console-table" data-testid="participants">
         <thead>
           <tr>

@@ -1,12 +1,14 @@
 import { parseScenario, type Replay, replayStudyLog } from '@usher/booking';
 import type { ConsoleStudy, SessionSummary } from '@usher/protocol';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { ChatMessage } from '../ui/ChatMessage.tsx';
 import { Confirmation } from '../ui/Confirmation.tsx';
 import { StageView } from '../ui/StageView.tsx';
+import { useOverflow } from '../ui/use-overflow.ts';
 import type { ConsoleApi } from './console-api.ts';
 import { formatSpan } from './ParticipantTable.tsx';
 import { viewOf } from './room-socket.ts';
+import { Scroller } from './Scroller.tsx';
 
 const NO_TOOLS: ReadonlySet<string> = new Set();
 const SPEEDS = [1, 4, 16] as const;
@@ -22,6 +24,8 @@ export function ReplayPanel({ api, study }: { api: ConsoleApi; study: ConsoleStu
       .then((r) => setSessions(r.sessions))
       .catch((err: Error) => setProblem(err.message));
   }, [api]);
+  const wrap = useRef<HTMLElement>(null);
+  const scrolls = useOverflow(wrap);
   const label = (kind: 'conditions' | 'tasks', id: string) =>
     kind === 'conditions'
       ? (study.conditions.find((c) => c.id === id)?.label ?? id)
@@ -29,7 +33,12 @@ export function ReplayPanel({ api, study }: { api: ConsoleApi; study: ConsoleStu
 
   if (chosen) return <ReplaySession api={api} sessionId={chosen} onBack={() => setChosen(null)} />;
   return (
-    <section className="console-card console-table-wrap" aria-label="Sessions">
+    <section
+      className="console-card console-table-wrap"
+      aria-label="Sessions"
+      ref={wrap}
+      tabIndex={scrolls ? 0 : undefined}
+    >
       {problem && <p className="banner">{problem}</p>}
       {sessions === null ? (
         <p className="muted">Loading the study logs…</p>
@@ -194,7 +203,7 @@ function ReplaySession({ api, sessionId, onBack }: { api: ConsoleApi; sessionId:
         </p>
       )}
       <div className="watch__body">
-        <div className="watch__page">
+        <Scroller as="div" className="watch__page" label="The participant’s page">
           {view?.uiSpec ? (
             <StageView spec={view.uiSpec} tools={NO_TOOLS} act={() => false} refusal={null} embedded />
           ) : last && replay.final.submitted ? (
@@ -202,23 +211,23 @@ function ReplaySession({ api, sessionId, onBack }: { api: ConsoleApi; sessionId:
           ) : (
             <p className="muted">No booking stage is open at this moment.</p>
           )}
-        </div>
+        </Scroller>
         <div className="watch__side">
           <section className="watch__chat" aria-label="Chat">
             <h3>Chat</h3>
             {view && view.messageHistory.length > 0 ? (
-              <ol className="chat__log watch__log">
+              <Scroller as="ol" className="chat__log watch__log" label="Messages">
                 {view.messageHistory.map((m) => (
                   <ChatMessage key={m.id} entry={m} participantName="Participant" />
                 ))}
-              </ol>
+              </Scroller>
             ) : (
               <p className="muted">No messages yet.</p>
             )}
           </section>
           <section className="agent-feed" aria-label="The log">
             <h3>The log</h3>
-            <ol className="agent-feed__list">
+            <Scroller as="ol" className="agent-feed__list" label="Its records, newest first">
               {replay.frames
                 .slice(Math.max(0, at - 40), at + 1)
                 .reverse()
@@ -234,7 +243,7 @@ function ReplaySession({ api, sessionId, onBack }: { api: ConsoleApi; sessionId:
                     </p>
                   </li>
                 ))}
-            </ol>
+            </Scroller>
           </section>
         </div>
       </div>

@@ -3,6 +3,7 @@ import { useEffect, useLayoutEffect, useRef } from 'react';
 import { ChatComposer } from './ChatComposer.tsx';
 import { ChatMessage } from './ChatMessage.tsx';
 import { CloseIcon, SparkleIcon } from './icons.tsx';
+import { useOverflow } from './use-overflow.ts';
 import './chat.css';
 
 interface Props {
@@ -22,6 +23,7 @@ export function ChatPanel({ messages, onSend, notice, narrow, open, onClose, wor
   const list = useRef<HTMLOListElement>(null);
   const input = useRef<HTMLTextAreaElement>(null);
   const shown = !narrow || open;
+  const scrolls = useOverflow(list);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll whenever a message arrives or the drawer opens
   useLayoutEffect(() => {
@@ -63,7 +65,14 @@ export function ChatPanel({ messages, onSend, notice, narrow, open, onClose, wor
           </button>
         )}
       </header>
-      <ol className="chat__messages" ref={list} aria-live="polite" aria-relevant="additions" aria-label="Messages">
+      <ol
+        className="chat__messages"
+        ref={list}
+        aria-live="polite"
+        aria-relevant="additions"
+        aria-label="Messages"
+        tabIndex={scrolls ? 0 : undefined}
+      >
         {messages.length === 0 && (
           <li className="chat__empty">
             <p>
