@@ -58,6 +58,10 @@ async function tabTo(page: Page, match: (testId: string) => boolean, limit = 250
   throw new Error('Tab never reached the control');
 }
 
+const SIZES_PX = { desktop: 1280, phone: PHONE_390.width } as const;
+/** How wide the page's content is: wider than the screen means the page scrolls sideways. */
+const pageWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
+
 const onStage = (page: Page, title: string) => page.getByTestId('stage-title').filter({ hasText: title }).waitFor();
 
 describe.each(Object.keys(SIZES) as Size[])('pages anyone can use, on %s', (size) => {
@@ -166,7 +170,7 @@ describe.each(Object.keys(SIZES) as Size[])('pages anyone can use, on %s', (size
     axe.expectNone();
   }, 60_000);
 
-  it('the console: participants, a room watched, a replay, without a serious or critical axe finding', async () => {
+  it('the console: participants, a room watched, a replay, without a serious or critical axe finding, as wide as the screen', async () => {
     const registry = new StudyRegistry(':memory:');
     onTestFinished(() => registry.close());
     const { server } = await startStudyServer({
@@ -205,18 +209,21 @@ describe.each(Object.keys(SIZES) as Size[])('pages anyone can use, on %s', (size
     const row = page.locator(`[data-testid="participant-row"][data-room="${room}"]`);
     await row.getByTestId('participant-stage').filter({ hasText: 'movie' }).waitFor();
     await axe.check(page, `console participants (${size})`);
+    expect(await pageWidth(page)).toBeLessThanOrEqual(SIZES_PX[size]);
     await screenshot(page, `a11y-${size}-console`);
     await row.getByRole('button', { name: /Watch/ }).click();
     const watch = page.getByTestId('watch');
     await watch.getByTestId('stage-title').waitFor();
     await watch.getByTestId('agent-feed').getByText(/Plan:/).first().waitFor();
     await axe.check(page, `console watch (${size})`);
+    expect(await pageWidth(page)).toBeLessThanOrEqual(SIZES_PX[size]);
     await screenshot(page, `a11y-${size}-console-watch`);
     await step({ step: 'end-task', outcome: 'done' });
     await page.getByRole('button', { name: 'Replay' }).first().click();
     await page.getByTestId('sessions').getByRole('button', { name: 'Replay' }).first().click();
     await page.getByTestId('replay').getByTestId('stage-title').waitFor();
     await axe.check(page, `console replay (${size})`);
+    expect(await pageWidth(page)).toBeLessThanOrEqual(SIZES_PX[size]);
     await screenshot(page, `a11y-${size}-console-replay`);
     axe.expectNone();
   }, 60_000);

@@ -12,6 +12,19 @@ const STATUS: Record<ParticipantRow['status'], string> = {
   dropped: 'Dropped',
 };
 
+/**
+ * A participant on a task whose page is closed: they left (or lost the connection). Their task
+ * stays open until the server's idle limit ends it, but the list says so at once.
+ */
+export const away = (row: ParticipantRow) => row.status === 'booking' && !row.online;
+
+/** Where the page is, as the list and a watched room say it. */
+export function stageOf(row: ParticipantRow): string {
+  if (row.status !== 'booking') return '—';
+  if (!row.online) return 'page closed';
+  return row.stage ?? 'opening';
+}
+
 /** `12 min 5 s`, from milliseconds. */
 export function formatSpan(ms: number): string {
   const s = Math.floor(ms / 1000);
@@ -89,11 +102,11 @@ export function ParticipantTable({ rows, selected, onSelect }: Props) {
                   '—'
                 )}
               </td>
-              <td data-testid="participant-stage">{row.status === 'booking' ? (row.stage ?? 'page closed') : '—'}</td>
+              <td data-testid="participant-stage">{stageOf(row)}</td>
               <td className="num">{row.timeOnTaskMs === null ? '—' : formatSpan(row.timeOnTaskMs)}</td>
               <td>
-                <span className={`pill pill--${row.status}`} data-testid="participant-status">
-                  {STATUS[row.status]}
+                <span className={`pill pill--${away(row) ? 'away' : row.status}`} data-testid="participant-status">
+                  {away(row) ? 'Left the page' : STATUS[row.status]}
                 </span>
               </td>
               <td>
@@ -130,6 +143,6 @@ function AgentCell({ row }: { row: ParticipantRow }) {
     );
   }
   if (row.agent === 'paused') return <span>Experimenter</span>;
-  if (row.agent === 'running') return <span>Working</span>;
+  if (row.agent === 'running') return <span>{away(row) ? 'Waiting for the page' : 'Working'}</span>;
   return <span className="muted">—</span>;
 }

@@ -1,5 +1,5 @@
 import { parseScenario, type Replay, replayStudyLog } from '@usher/booking';
-import type { ConsoleStudy, SessionSummary } from '@usher/protocol';
+import type { ConsoleStudy, ParticipantRow, SessionSummary } from '@usher/protocol';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { ChatMessage } from '../ui/ChatMessage.tsx';
 import { Confirmation } from '../ui/Confirmation.tsx';
@@ -14,7 +14,16 @@ const NO_TOOLS: ReadonlySet<string> = new Set();
 const SPEEDS = [1, 4, 16] as const;
 
 /** Finished (and running) sessions of the study, and one replayed from its log alone. */
-export function ReplayPanel({ api, study }: { api: ConsoleApi; study: ConsoleStudy }) {
+export function ReplayPanel({
+  api,
+  study,
+  participants,
+}: {
+  api: ConsoleApi;
+  study: ConsoleStudy;
+  /** The study's participants, to name each session's as the participant list does. */
+  participants: readonly ParticipantRow[];
+}) {
   const [sessions, setSessions] = useState<SessionSummary[] | null>(null);
   const [chosen, setChosen] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -26,6 +35,10 @@ export function ReplayPanel({ api, study }: { api: ConsoleApi; study: ConsoleStu
   }, [api]);
   const wrap = useRef<HTMLElement>(null);
   const scrolls = useOverflow(wrap);
+  const participant = (id: string) => {
+    const row = participants.find((r) => r.id === id);
+    return row?.externalId ?? id;
+  };
   const label = (kind: 'conditions' | 'tasks', id: string) =>
     kind === 'conditions'
       ? (study.conditions.find((c) => c.id === id)?.label ?? id)
@@ -66,7 +79,7 @@ export function ReplayPanel({ api, study }: { api: ConsoleApi; study: ConsoleStu
             {[...sessions].reverse().map((s) => (
               <tr key={s.sessionId}>
                 <td className="mono">{s.sessionId}</td>
-                <td className="mono">{s.participantId}</td>
+                <td className="mono">{participant(s.participantId)}</td>
                 <td>{label('conditions', s.conditionId)}</td>
                 <td>{label('tasks', s.taskId)}</td>
                 <td className="mono">{s.startedAt.replace('T', ' ').slice(0, 19)}</td>

@@ -4,7 +4,7 @@ import { ChatMessage } from '../ui/ChatMessage.tsx';
 import { StageView } from '../ui/StageView.tsx';
 import { AgentFeed } from './AgentFeed.tsx';
 import type { ConsoleApi } from './console-api.ts';
-import { formatSpan } from './ParticipantTable.tsx';
+import { formatSpan, stageOf } from './ParticipantTable.tsx';
 import { RoomSocket, unshown, viewOf } from './room-socket.ts';
 import { Scroller } from './Scroller.tsx';
 
@@ -156,7 +156,7 @@ export function WatchRoom({ api, row, feed, onClose }: Props) {
             {row.task?.title ?? '—'}
           </h2>
           <p className="muted">
-            Stage {row.stage ?? '—'} · {row.timeOnTaskMs === null ? '' : `${formatSpan(row.timeOnTaskMs)} on task · `}
+            Stage {stageOf(row)} · {row.timeOnTaskMs === null ? '' : `${formatSpan(row.timeOnTaskMs)} on task · `}
             {row.events} log records
           </p>
         </div>
