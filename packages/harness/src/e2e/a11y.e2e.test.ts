@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { FaultyHost } from '@usher/agent/testing';
-import { callTool, startStudyServer, TestClient } from '@usher/server/testing';
+import { startStudyServer, TestClient } from '@usher/server/testing';
 import { loadStudyFile, type Study, StudyRegistry } from '@usher/study';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
@@ -71,14 +71,13 @@ describe.each(Object.keys(SIZES) as Size[])('pages anyone can use, on %s', (size
     const page = await openStudyPage(browser, pageUrl(room), SIZES[size]);
     const agent = await TestClient.join(server.url, 'agent', room);
     await agent.request('session.start', { studyId: 'pilot-01', participantId: 'P07' });
-    await callTool(agent, 'sendMessage', { text: 'Hello! Which film would you like to see?' }, 'greeting').catch(
-      () => {},
-    );
+    agent.send({ v: 'mvp-0.2', type: 'agent.message', payload: { text: 'Hello! Which film would you like to see?' } });
     const axe = findingsLog();
     const stages = ['movie', 'theater', 'date', 'time'] as const;
     for (const stage of stages) {
       await onStage(page, stage);
       await axe.check(page, `booking ${stage} (${size})`);
+      expect(await pageWidth(page)).toBeLessThanOrEqual(SIZES_PX[size]);
       const item = await tabTo(page, (id) => id.startsWith('item-'));
       await page.keyboard.press('Enter');
       await page.locator(`[data-testid="${item}"][aria-pressed="true"]`).waitFor();
@@ -88,6 +87,7 @@ describe.each(Object.keys(SIZES) as Size[])('pages anyone can use, on %s', (size
     await onStage(page, 'seats');
     await screenshot(page, `a11y-${size}-seat`);
     await axe.check(page, `booking seat (${size})`);
+    expect(await pageWidth(page)).toBeLessThanOrEqual(SIZES_PX[size]);
     const seat = await tabTo(page, (id) => id.startsWith('item-'));
     await page.keyboard.press('Space');
     await page.locator(`[data-testid="${seat}"][aria-pressed="true"]`).waitFor();
@@ -95,6 +95,7 @@ describe.each(Object.keys(SIZES) as Size[])('pages anyone can use, on %s', (size
     await page.keyboard.press('Enter');
     await onStage(page, 'tickets');
     await axe.check(page, `booking ticket (${size})`);
+    expect(await pageWidth(page)).toBeLessThanOrEqual(SIZES_PX[size]);
     await tabTo(page, (id) => id === 'inc-adult');
     await page.keyboard.press('Enter');
     await page.getByTestId('qty-adult').filter({ hasText: '1' }).waitFor();
@@ -102,6 +103,7 @@ describe.each(Object.keys(SIZES) as Size[])('pages anyone can use, on %s', (size
     await page.keyboard.press('Enter');
     await onStage(page, 'Confirm');
     await axe.check(page, `booking confirm (${size})`);
+    expect(await pageWidth(page)).toBeLessThanOrEqual(SIZES_PX[size]);
     await tabTo(page, (id) => id === 'next');
     await page.keyboard.press('Enter');
     await page.getByTestId('confirmation').waitFor();
@@ -149,6 +151,14 @@ describe.each(Object.keys(SIZES) as Size[])('pages anyone can use, on %s', (size
         if (await next.isVisible()) break;
         const title = (await form.getByRole('heading', { level: 1 }).textContent()) ?? '';
         await axe.check(page, `questionnaire “${title}” (${size})`);
+        // Every point of a scale is a target a thumb can hit, and the screen does not scroll sideways.
+        expect(await pageWidth(page)).toBeLessThanOrEqual(SIZES_PX[size]);
+        const points = await form
+          .locator('.likert__point')
+          .evaluateAll((els) =>
+            els.map((el) => Math.min(el.getBoundingClientRect().width, el.getBoundingClientRect().height)),
+          );
+        expect(Math.min(44, ...points)).toBe(44);
         await screenshot(page, `a11y-${size}-questionnaire-${task}-${screen}`);
         for (const item of await form.locator('fieldset').all()) {
           const often = item.getByLabel('Often', { exact: true });

@@ -47,16 +47,31 @@ export function StageView({ spec, tools, act, refusal, embedded = false }: Props
   const titleId = useId();
 
   // A new stage starts at its top. Focus follows only the participant's own Back / Next, so an
-  // agent moving on never pulls focus out of the chat.
+  // agent moving on never pulls focus out of the chat (the live region below says where the page
+  // is now). When the agent moves on while the focus was on the old stage, whose controls are
+  // gone with it, the focus goes to the new stage's heading rather than falling to the page's body.
+  const focusInStage = useRef(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the stage changes, by design
   useEffect(() => {
     if (!embedded) window.scrollTo({ top: 0 });
-    if (movedByParticipant.current) heading.current?.focus({ preventScroll: true });
+    const lost = document.activeElement === null || document.activeElement === document.body;
+    if (!embedded && (movedByParticipant.current || (focusInStage.current && lost))) {
+      heading.current?.focus({ preventScroll: true });
+    }
     movedByParticipant.current = false;
   }, [spec.stage]);
 
   return (
-    <section className="stage" aria-labelledby={titleId}>
+    <section
+      className="stage"
+      aria-labelledby={titleId}
+      onFocus={() => {
+        focusInStage.current = true;
+      }}
+      onBlur={(e) => {
+        focusInStage.current = e.currentTarget.contains(e.relatedTarget);
+      }}
+    >
       <header className="stage__header">
         <StageProgress stage={spec.stage} />
         <Heading id={titleId} className="stage__title" data-testid="stage-title" tabIndex={-1} ref={heading}>
