@@ -87,6 +87,11 @@ describe.each(Object.keys(SIZES) as Size[])('pages anyone can use, on %s', (size
     await onStage(page, 'seats');
     await screenshot(page, `a11y-${size}-seat`);
     await axe.check(page, `booking seat (${size})`);
+    // A map wider than the screen says so, and can be scrolled from the keyboard.
+    if (size === 'phone') {
+      await page.getByText('scroll the map sideways').waitFor();
+      expect(await page.getByRole('region', { name: 'Seat map' }).getAttribute('tabindex')).toBe('0');
+    }
     expect(await pageWidth(page)).toBeLessThanOrEqual(SIZES_PX[size]);
     const seat = await tabTo(page, (id) => id.startsWith('item-'));
     await page.keyboard.press('Space');
