@@ -96,6 +96,8 @@ describe.each(Object.keys(SIZES) as Size[])('pages anyone can use, on %s', (size
     const seat = await tabTo(page, (id) => id.startsWith('item-'));
     await page.keyboard.press('Space');
     await page.locator(`[data-testid="${seat}"][aria-pressed="true"]`).waitFor();
+    // The stage again with a seat chosen (the seat then shows its number).
+    await axe.check(page, `booking seat chosen (${size})`);
     await tabTo(page, (id) => id === 'next');
     await page.keyboard.press('Enter');
     await onStage(page, 'tickets');
