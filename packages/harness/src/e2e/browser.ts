@@ -17,6 +17,10 @@ export const VIEWPORTS = {
   phone: { width: 360, height: 740 },
 } as const;
 
+/** The phone the accessibility and layout tests use (a common 390 × 844 handset). */
+export const PHONE_390 = { width: 390, height: 844 } as const;
+type Viewport = keyof typeof VIEWPORTS | { width: number; height: number };
+
 /** Debian's Chromium, headless, without the background traffic this machine's closed network refuses. */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
@@ -46,8 +50,10 @@ export async function startPageServer(options: { scenario?: Scenario; secret?: U
 }
 
 /** A fresh page (its own storage) at a viewport, closed when the test ends. */
-export async function openPage(browser: Browser, viewport: keyof typeof VIEWPORTS = 'desktop'): Promise<Page> {
-  const context = await browser.newContext({ viewport: VIEWPORTS[viewport] });
+export async function openPage(browser: Browser, viewport: Viewport = 'desktop'): Promise<Page> {
+  const context = await browser.newContext({
+    viewport: typeof viewport === 'string' ? VIEWPORTS[viewport] : viewport,
+  });
   onTestFinished(() => context.close());
   const page = await context.newPage();
   const errors: string[] = [];
@@ -64,11 +70,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 /** Opens the study page at `url` and waits until it has joined its room as the host. */
-export async function openStudyPage(
-  browser: Browser,
-  url: string,
-  viewport: keyof typeof VIEWPORTS = 'desktop',
-): Promise<Page> {
+export async function openStudyPage(browser: Browser, url: string, viewport: Viewport = 'desktop'): Promise<Page> {
   const page = await openPage(browser, viewport);
   await page.goto(url);
   await page.getByTestId('connection').and(page.locator('[data-state="open"]')).waitFor();

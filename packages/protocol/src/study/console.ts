@@ -28,7 +28,7 @@ export const ParticipantRowSchema = z.object({
   taskIndex: z.number().int().min(0),
   taskCount: z.number().int().min(0),
   task: z.object({ id: z.string(), title: z.string() }).nullable(),
-  /** The booking stage the participant's page shows, while it is connected. */
+  /** The booking stage the participant's page shows (`booked` once the booking is made), while it is connected. */
   stage: z.string().nullable(),
   /** Whether the participant's page is connected now. */
   online: z.boolean(),

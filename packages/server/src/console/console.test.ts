@@ -78,6 +78,27 @@ type Row = { room: string; stage: string | null; status: string; agent: string }
 const rowOf = (events: { event: string; data: unknown }[], room: string) =>
   (events.filter((e) => e.event === 'participants').at(-1)?.data as Row[] | undefined)?.find((r) => r.room === room);
 
+/** Answers every item of the questionnaire the participant is on (the first option, the lowest point), as their page would. */
+async function answerAll(base: string, room: string) {
+  const view = (await (await fetch(`${base}/api/participant?room=${room}`)).json()) as {
+    questionnaire: { kind: string; sections: { items: Record<string, unknown>[] }[] };
+  };
+  const answers: Record<string, unknown> = {};
+  for (const item of view.questionnaire.sections.flatMap((section) => section.items)) {
+    const first = (item.options as { value: string }[] | undefined)?.[0]?.value;
+    if (item.kind === 'likert') answers[item.id as string] = item.from;
+    else if (item.kind === 'single') answers[item.id as string] = first;
+    else if (item.kind === 'multiple') answers[item.id as string] = [first];
+    else if (item.kind === 'slider') answers[item.id as string] = 50;
+  }
+  const answered = await post(base, `/api/participant/questionnaire?room=${room}`, {
+    questionnaire: view.questionnaire.kind,
+    answers,
+  });
+  expect(answered.status).toBe(200);
+  return answered.body as { status: string };
+}
+
 describe('the experimenter console', () => {
   it('shows a participant’s stage change live, and watching adds only the observer’s join and leave to the log', async () => {
     const { server } = await studyServer();
@@ -117,6 +138,36 @@ describe('the experimenter console', () => {
     // Nothing else the observer did reached the log: every other new record is the participant's booking.
     const others = since.filter((r) => !added.includes(r));
     expect(others.every((r) => r.type === 'state.updated' || r.type === 'participant.action')).toBe(true);
+  }, 30_000);
+
+  it('keeps a participant current to the end: booked with the page open, then done with the last answers', async () => {
+    const { server } = await studyServer();
+    const { room, host } = await participantOnTask(server.url, 'L1', 'alone');
+    const stream = await openStream(`${server.url}/api/console/stream`);
+    await vi.waitFor(() => expect(rowOf(stream.events, room)).toMatchObject({ status: 'booking', stage: 'movie' }));
+
+    // The participant books on their page, and stays on it: the console says booked, not "page closed".
+    for (let spec = host.protocol.view().uiSpec; spec; spec = host.protocol.view().uiSpec) {
+      const free = spec.visibleItems.find((i) => !i.isDisabled)?.id;
+      if (spec.stage === 'ticket') host.act('setQuantity', { typeId: 'adult', quantity: 1 });
+      else if (spec.stage !== 'confirm' && spec.state.selected === undefined && free)
+        host.act('select', { itemId: free });
+      host.act('next');
+    }
+    await vi.waitFor(() => expect(rowOf(stream.events, room)).toMatchObject({ status: 'booking', stage: 'booked' }), {
+      timeout: 5000,
+    });
+
+    // Then the rest of the study, the last step its post-study answers: the list follows each step.
+    const step = (body: object) => post(server.url, `/api/participant/step?room=${room}`, body);
+    expect((await step({ step: 'end-task', outcome: 'submitted' })).status).toBe(200);
+    await answerAll(server.url, room);
+    expect((await step({ step: 'start-task' })).status).toBe(200);
+    expect((await step({ step: 'end-task', outcome: 'gave-up' })).status).toBe(200);
+    await answerAll(server.url, room);
+    await vi.waitFor(() => expect(rowOf(stream.events, room)?.status).toBe('questionnaire'));
+    expect((await answerAll(server.url, room)).status).toBe('done');
+    await vi.waitFor(() => expect(rowOf(stream.events, room)?.status).toBe('done'), { timeout: 5000, interval: 20 });
   }, 30_000);
 
   it('lets an experimenter take over from the agent mid-task, book, and hand back; the log says who did each action', async () => {

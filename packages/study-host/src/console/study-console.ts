@@ -62,7 +62,7 @@ export class StudyConsole {
         taskIndex: participant.taskIndex,
         taskCount: participant.plan.tasks.length,
         task: task ? { id: task.id, title: task.title } : null,
-        stage: room?.host ? room.stage : null,
+        stage: room?.host ? (room.stage ?? (this.relay.lastState(participant.room) === null ? null : BOOKED)) : null,
         online: room?.host ?? false,
         agent: this.agents?.isPaused(participant.room)
           ? 'paused'
@@ -120,6 +120,12 @@ export class StudyConsole {
 export class ConsoleError extends Error {
   override readonly name = 'ConsoleError';
 }
+
+/**
+ * The stage a connected page shows once its booking is made: its state then has no uiSpec (the
+ * booking engine has none after the submission), where a page that has sent nothing yet has no state.
+ */
+export const BOOKED = 'booked';
 
 function consoleStatus(participant: Participant): ConsoleStatus {
   switch (participant.status) {

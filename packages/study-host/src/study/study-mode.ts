@@ -403,6 +403,8 @@ export class StudyMode {
     if (!recordAnswers(deps, participant, questionnaire, submission)) {
       throw new FlowError('another step moved this participant on meanwhile; reload the page');
     }
+    // The participant moved on (to the next briefing, or to the end): the console hears it.
+    this.changed(participant.id);
     return this.view(this.registry.get(participant.id) as Participant);
   }
 }

@@ -102,8 +102,14 @@ describe('the study file', () => {
     );
     const file = `study-${files}.yaml`;
     expect(problems.map((p) => ({ ...p, file: p.file.endsWith(file) }))).toEqual([
-      { file: true, line: 5, column: 5, field: 'tasks[0].success', message: 'missing (expected object)' },
-      { file: true, line: 5, column: 5, field: 'tasks[0]', message: 'unknown field "sucess"' },
+      // A mistyped field: once, on its own line, with what it probably meant (not also "success: missing").
+      {
+        file: true,
+        line: 9,
+        column: 5,
+        field: 'tasks[0].sucess',
+        message: 'unknown field "sucess" (did you mean "success"?)',
+      },
       {
         file: true,
         line: 14,
@@ -114,6 +120,37 @@ describe('the study file', () => {
       { file: true, line: 15, column: 13, field: 'conditions[1].paceMs', message: expect.stringMatching(/>=0/) },
     ]);
     expect(new StudyFileError(problems).message).toMatch(/study-\d+\.yaml:14:12: conditions\[1\]\.agent: /);
+  });
+
+  it('reports a mistyped field where it is written, and every other problem with it: a missing scenario, a condition no study has', () => {
+    const problems = problemsOf(
+      valid({
+        tasks: `  - id: t1
+    title: Task one
+    scenario: nowhere.json
+    briefng: Book two tickets.
+    success:
+      hard:
+        - { kind: seatCount, count: 2 }`,
+        extra: `questionnaires:
+  postStudy:
+    - id: last
+      conditions: [helper]
+      items:
+        - { id: device, kind: single, text: Which device?, options: [A phone, A computer], requird: false }`,
+      }),
+    );
+    expect(problems.map((p) => [p.line, p.field, p.message])).toEqual([
+      [7, 'tasks[0].scenario', 'no such file: nowhere.json'],
+      [8, 'tasks[0].briefng', 'unknown field "briefng" (did you mean "briefing"?)'],
+      [17, 'questionnaires.postStudy[0].conditions[0]', 'no condition "helper" in this study'],
+      [19, 'questionnaires.postStudy[0].items[0].requird', 'unknown field "requird" (did you mean "required"?)'],
+    ]);
+    // A name nothing is close to gets no guess.
+    const far = problemsOf(valid({ extra: 'colourScheme: dark' }));
+    expect(far.map((p) => [p.line, p.field, p.message])).toEqual([
+      [14, 'colourScheme', 'unknown field "colourScheme"'],
+    ]);
   });
 
   it('refuses duplicate ids, a within-subjects design with too few tasks, and a constraint the checker does not know', () => {

@@ -1,9 +1,10 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { candidateShowings, parseScenario, type Scenario } from '@usher/booking';
-import { isNode, LineCounter, parseDocument } from 'yaml';
+import { isMap, isNode, isScalar, LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { type StudyFile, StudyFileSchema, type Task } from './schema.ts';
+import { closest, fieldsAt } from './suggest.ts';
 
 /** Largest study file read: a study with long consent texts and twenty tasks is far smaller. */
 const MAX_STUDY_FILE_BYTES = 1024 * 1024;
@@ -79,21 +80,51 @@ export function loadStudyFile(path: string): Study {
     }
     return { line: 1, column: 1 };
   };
-  const parsed = StudyFileSchema.safeParse(doc.toJS({ maxAliasCount: 100 }));
-  if (!parsed.success) {
-    throw new StudyFileError(
-      parsed.error.issues.map((issue) => ({
-        file: path,
-        ...where(issue.path),
-        field: fieldName(issue.path),
-        message: describeIssue(issue),
-      })),
-    );
+  // A key's own line (an unknown field is reported where it is written, not at its object).
+  const keyAt = (objectPath: readonly PropertyKey[], key: string) => {
+    const node = doc.getIn(objectPath as unknown[], true);
+    const pair = isMap(node) ? node.items.find((p) => isScalar(p.key) && p.key.value === key) : undefined;
+    return isNode(pair?.key) && pair.key.range ? at(pair.key.range[0]) : where(objectPath);
+  };
+  const raw = doc.toJS({ maxAliasCount: 100 }) as unknown;
+  const parsed = StudyFileSchema.safeParse(raw);
+  const problems: StudyFileProblem[] = parsed.success ? [] : fieldProblems(parsed.error.issues);
+  function fieldProblems(issues: readonly z.core.$ZodIssue[]): StudyFileProblem[] {
+    const found: StudyFileProblem[] = [];
+    // A field missing because it is mistyped is one mistake: said once, at the typo, as a "did you mean".
+    const meant = new Set<string>();
+    for (const issue of issues) {
+      if (issue.code !== 'unrecognized_keys') continue;
+      const known = fieldsAt(StudyFileSchema, issue.path);
+      for (const key of issue.keys) {
+        const guess = closest(key, known);
+        if (guess) meant.add(fieldName([...issue.path, guess]));
+        found.push({
+          file: path,
+          ...keyAt(issue.path, key),
+          field: fieldName([...issue.path, key]),
+          message: `unknown field "${key}"${guess ? ` (did you mean "${guess}"?)` : ''}`,
+        });
+      }
+    }
+    for (const issue of issues) {
+      if (issue.code === 'unrecognized_keys') continue;
+      const field = fieldName(issue.path);
+      if (meant.has(field) && issue.code === 'invalid_type' && issue.input === undefined) continue;
+      found.push({ file: path, ...where(issue.path), field, message: describeIssue(issue) });
+    }
+    return found;
   }
-  const problems: StudyFileProblem[] = [];
   const warnings: StudyFileProblem[] = [];
   const tasks: LoadedTask[] = [];
-  for (const [i, task] of parsed.data.tasks.entries()) {
+  // Every task's scenario is checked, also when other fields have problems: all of them at once.
+  const written = (raw as { tasks?: unknown } | null)?.tasks;
+  const taskList: { task: unknown; i: number }[] = Array.isArray(written)
+    ? written.map((task, i) => ({ task, i }))
+    : [];
+  for (const { task: rawTask, i } of taskList) {
+    const task = (parsed.success ? parsed.data.tasks[i] : rawTask) as Task | undefined;
+    if (typeof task?.scenario !== 'string') continue;
     const scenarioPath = resolve(dirname(file), task.scenario);
     const problem = (message: string) => {
       problems.push({ file: path, ...where(['tasks', i, 'scenario']), field: `tasks[${i}].scenario`, message });
@@ -114,6 +145,7 @@ export function loadStudyFile(path: string): Study {
       problem(`${task.scenario} is not a valid scenario: ${(err as Error).message}`);
       continue;
     }
+    if (!parsed.success) continue;
     tasks.push({ ...task, scenarioPath, world });
     const story = { text: task.goal ?? task.title, ...task.success };
     if (candidateShowings(world, story).length === 0) {
@@ -125,7 +157,9 @@ export function loadStudyFile(path: string): Study {
       });
     }
   }
-  if (problems.length > 0) throw new StudyFileError(problems);
+  if (problems.length > 0 || !parsed.success) {
+    throw new StudyFileError(problems.sort((a, b) => a.line - b.line));
+  }
   return { ...parsed.data, path: file, tasks, warnings };
 }
 

@@ -109,50 +109,69 @@ export const StudyFileSchema = z
     /** Asked after each task (`perTask`) and before the end page (`postStudy`). */
     questionnaires: QuestionnairesSchema.default({}),
   })
-  .superRefine((study, ctx) => {
-    const unique = (what: 'tasks' | 'conditions') => {
-      const seen = new Map<string, number>();
-      study[what].forEach((item, i) => {
-        const first = seen.get(item.id);
-        if (first !== undefined) {
-          ctx.addIssue({
-            code: 'custom',
-            path: [what, i, 'id'],
-            message: `"${item.id}" is already the id of ${what}[${first}]`,
-          });
-        } else {
-          seen.set(item.id, i);
-        }
-      });
-    };
-    unique('tasks');
-    unique('conditions');
-    // A questionnaire shown only in some conditions must name conditions of this study.
-    const conditionIds = new Set(study.conditions.map((c) => c.id));
-    for (const which of ['perTask', 'postStudy'] as const) {
-      study.questionnaires[which]?.forEach((section, i) => {
-        const check = (ids: string[] | undefined, path: (string | number)[]) =>
-          ids?.forEach((id, k) => {
-            if (!conditionIds.has(id)) {
-              ctx.addIssue({
-                code: 'custom',
-                path: ['questionnaires', which, i, ...path, 'conditions', k],
-                message: `no condition "${id}" in this study`,
-              });
-            }
-          });
-        check(section.conditions, []);
-        section.items.forEach((item, j) => {
-          check(item.conditions, ['items', j]);
+  .superRefine(
+    (study, ctx) => {
+      const unique = (what: 'tasks' | 'conditions') => {
+        const seen = new Map<string, number>();
+        study[what].forEach((item, i) => {
+          const first = seen.get(item.id);
+          if (first !== undefined) {
+            ctx.addIssue({
+              code: 'custom',
+              path: [what, i, 'id'],
+              message: `"${item.id}" is already the id of ${what}[${first}]`,
+            });
+          } else {
+            seen.set(item.id, i);
+          }
         });
-      });
-    }
-    if (study.assignment.design === 'within' && study.tasks.length !== study.conditions.length) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['assignment', 'design'],
-        message: `a within-subjects study pairs each condition with one task: ${study.conditions.length} conditions need ${study.conditions.length} tasks, not ${study.tasks.length}`,
-      });
-    }
-  });
+      };
+      unique('tasks');
+      unique('conditions');
+      // A questionnaire shown only in some conditions must name conditions of this study.
+      const conditionIds = new Set(study.conditions.map((c) => c.id));
+      for (const which of ['perTask', 'postStudy'] as const) {
+        study.questionnaires[which]?.forEach((section, i) => {
+          const check = (ids: string[] | undefined, path: (string | number)[]) =>
+            ids?.forEach((id, k) => {
+              if (!conditionIds.has(id)) {
+                ctx.addIssue({
+                  code: 'custom',
+                  path: ['questionnaires', which, i, ...path, 'conditions', k],
+                  message: `no condition "${id}" in this study`,
+                });
+              }
+            });
+          check(section.conditions, []);
+          section.items?.forEach((item, j) => {
+            check(item.conditions, ['items', j]);
+          });
+        });
+      }
+      if (study.assignment?.design === 'within' && study.tasks.length !== study.conditions.length) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['assignment', 'design'],
+          message: `a within-subjects study pairs each condition with one task: ${study.conditions.length} conditions need ${study.conditions.length} tasks, not ${study.tasks.length}`,
+        });
+      }
+      // Run beside other fields' problems too (a file's every problem at once), whenever the lists
+      // these checks read are lists.
+    },
+    { when: (payload) => isStudyShaped(payload.value) },
+  );
 export type StudyFile = z.infer<typeof StudyFileSchema>;
+
+/** Whether the cross-field checks can read the value, whatever else is wrong with it. */
+function isStudyShaped(value: unknown): boolean {
+  const v = value as Record<string, unknown> | null;
+  const listOf = (x: unknown) => Array.isArray(x) && x.every((e) => typeof e === 'object' && e !== null);
+  const questionnaires = (v?.questionnaires ?? {}) as Record<string, unknown>;
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    listOf(v.tasks) &&
+    listOf(v.conditions) &&
+    [questionnaires.perTask, questionnaires.postStudy].every((q) => q === undefined || listOf(q))
+  );
+}

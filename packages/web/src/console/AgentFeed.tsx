@@ -1,4 +1,5 @@
 import type { ConsoleEpisode } from '@usher/protocol';
+import { Scroller } from './Scroller.tsx';
 
 interface Props {
   episodes: ConsoleEpisode[];
@@ -25,7 +26,7 @@ export function AgentFeed({ episodes, agent, wizard }: Props) {
       {episodes.length === 0 ? (
         <p className="muted">Nothing yet: its plans and actions appear here as it works.</p>
       ) : (
-        <ol className="agent-feed__list">
+        <Scroller as="ol" className="agent-feed__list" label="Its plans and actions, newest first">
           {[...episodes]
             .reverse()
             .slice(0, 200)
@@ -38,7 +39,7 @@ export function AgentFeed({ episodes, agent, wizard }: Props) {
                 <Episode e={e} />
               </li>
             ))}
-        </ol>
+        </Scroller>
       )}
     </section>
   );

@@ -91,6 +91,7 @@ export function ConsoleApp({ api, study, initial }: Props) {
         </div>
       </nav>
       <main className="console-main">
+        <h1 className="sr-only">{tab === 'participants' ? 'Participants' : 'Replay'}</h1>
         {tab === 'participants' && (
           <>
             <Summary rows={rows} study={study} />
@@ -98,20 +99,28 @@ export function ConsoleApp({ api, study, initial }: Props) {
               <ParticipantTable rows={ticking} selected={watching} onSelect={setWatching} />
               {watched && (
                 <WatchRoom
-                  key={watched.room}
+                  // Each task of the room is watched afresh: nothing of the last one's page or agent stays.
+                  key={`${watched.room}:${watched.taskIndex}:${watched.sessionId ?? ''}`}
                   api={api}
                   row={watched}
-                  feed={feed.filter((e) => e.room === watched.room)}
+                  feed={sinceStarted(feed, watched.room)}
                   onClose={() => setWatching(null)}
                 />
               )}
             </div>
           </>
         )}
-        {tab === 'replay' && <ReplayPanel api={api} study={study} />}
+        {tab === 'replay' && <ReplayPanel api={api} study={study} participants={rows} />}
       </main>
     </div>
   );
+}
+
+/** A room's agent events since its agent last started (the current task's agent), oldest first. */
+function sinceStarted(feed: AgentFeedEvent[], room: string): AgentFeedEvent[] {
+  const ofRoom = feed.filter((e) => e.room === room);
+  const start = ofRoom.findLastIndex((e) => e.kind === 'started');
+  return start < 0 ? ofRoom : ofRoom.slice(start);
 }
 
 /** Participants per condition and where they are: the study at a glance. */

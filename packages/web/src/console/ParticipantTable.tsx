@@ -1,4 +1,6 @@
 import type { ParticipantRow } from '@usher/protocol';
+import { useRef } from 'react';
+import { useOverflow } from '../ui/use-overflow.ts';
 
 const STATUS: Record<ParticipantRow['status'], string> = {
   consent: 'Consent',
@@ -9,6 +11,19 @@ const STATUS: Record<ParticipantRow['status'], string> = {
   'gave-up': 'Gave up',
   dropped: 'Dropped',
 };
+
+/**
+ * A participant on a task whose page is closed: they left (or lost the connection). Their task
+ * stays open until the server's idle limit ends it, but the list says so at once.
+ */
+export const away = (row: ParticipantRow) => row.status === 'booking' && !row.online;
+
+/** Where the page is, as the list and a watched room say it. */
+export function stageOf(row: ParticipantRow): string {
+  if (row.status !== 'booking') return '—';
+  if (!row.online) return 'page closed';
+  return row.stage ?? 'opening';
+}
 
 /** `12 min 5 s`, from milliseconds. */
 export function formatSpan(ms: number): string {
@@ -26,6 +41,8 @@ interface Props {
 
 /** Every participant of the study, newest first: condition, task, stage, time on task, status, the agent. */
 export function ParticipantTable({ rows, selected, onSelect }: Props) {
+  const wrap = useRef<HTMLElement>(null);
+  const scrolls = useOverflow(wrap);
   if (rows.length === 0) {
     return (
       <section className="console-card console-empty">
@@ -35,7 +52,13 @@ export function ParticipantTable({ rows, selected, onSelect }: Props) {
     );
   }
   return (
-    <section className="console-card console-table-wrap" aria-label="Participants">
+    // A table wider than the screen scrolls sideways, with the keyboard too.
+    <section
+      className="console-card console-table-wrap"
+      aria-label="Participants"
+      ref={wrap}
+      tabIndex={scrolls ? 0 : undefined}
+    >
       <table className="console-table" data-testid="participants">
         <thead>
           <tr>
@@ -79,11 +102,11 @@ export function ParticipantTable({ rows, selected, onSelect }: Props) {
                   '—'
                 )}
               </td>
-              <td data-testid="participant-stage">{row.status === 'booking' ? (row.stage ?? 'page closed') : '—'}</td>
+              <td data-testid="participant-stage">{stageOf(row)}</td>
               <td className="num">{row.timeOnTaskMs === null ? '—' : formatSpan(row.timeOnTaskMs)}</td>
               <td>
-                <span className={`pill pill--${row.status}`} data-testid="participant-status">
-                  {STATUS[row.status]}
+                <span className={`pill pill--${away(row) ? 'away' : row.status}`} data-testid="participant-status">
+                  {away(row) ? 'Left the page' : STATUS[row.status]}
                 </span>
               </td>
               <td>
@@ -120,6 +143,6 @@ function AgentCell({ row }: { row: ParticipantRow }) {
     );
   }
   if (row.agent === 'paused') return <span>Experimenter</span>;
-  if (row.agent === 'running') return <span>Working</span>;
+  if (row.agent === 'running') return <span>{away(row) ? 'Waiting for the page' : 'Working'}</span>;
   return <span className="muted">—</span>;
 }

@@ -1,18 +1,29 @@
 import { parseScenario, type Replay, replayStudyLog } from '@usher/booking';
-import type { ConsoleStudy, SessionSummary } from '@usher/protocol';
-import { useEffect, useMemo, useState } from 'react';
+import type { ConsoleStudy, ParticipantRow, SessionSummary } from '@usher/protocol';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { ChatMessage } from '../ui/ChatMessage.tsx';
 import { Confirmation } from '../ui/Confirmation.tsx';
 import { StageView } from '../ui/StageView.tsx';
+import { useOverflow } from '../ui/use-overflow.ts';
 import type { ConsoleApi } from './console-api.ts';
 import { formatSpan } from './ParticipantTable.tsx';
 import { viewOf } from './room-socket.ts';
+import { Scroller } from './Scroller.tsx';
 
 const NO_TOOLS: ReadonlySet<string> = new Set();
 const SPEEDS = [1, 4, 16] as const;
 
 /** Finished (and running) sessions of the study, and one replayed from its log alone. */
-export function ReplayPanel({ api, study }: { api: ConsoleApi; study: ConsoleStudy }) {
+export function ReplayPanel({
+  api,
+  study,
+  participants,
+}: {
+  api: ConsoleApi;
+  study: ConsoleStudy;
+  /** The study's participants, to name each session's as the participant list does. */
+  participants: readonly ParticipantRow[];
+}) {
   const [sessions, setSessions] = useState<SessionSummary[] | null>(null);
   const [chosen, setChosen] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -22,6 +33,12 @@ export function ReplayPanel({ api, study }: { api: ConsoleApi; study: ConsoleStu
       .then((r) => setSessions(r.sessions))
       .catch((err: Error) => setProblem(err.message));
   }, [api]);
+  const wrap = useRef<HTMLElement>(null);
+  const scrolls = useOverflow(wrap);
+  const participant = (id: string) => {
+    const row = participants.find((r) => r.id === id);
+    return row?.externalId ?? id;
+  };
   const label = (kind: 'conditions' | 'tasks', id: string) =>
     kind === 'conditions'
       ? (study.conditions.find((c) => c.id === id)?.label ?? id)
@@ -29,7 +46,12 @@ export function ReplayPanel({ api, study }: { api: ConsoleApi; study: ConsoleStu
 
   if (chosen) return <ReplaySession api={api} sessionId={chosen} onBack={() => setChosen(null)} />;
   return (
-    <section className="console-card console-table-wrap" aria-label="Sessions">
+    <section
+      className="console-card console-table-wrap"
+      aria-label="Sessions"
+      ref={wrap}
+      tabIndex={scrolls ? 0 : undefined}
+    >
       {problem && <p className="banner">{problem}</p>}
       {sessions === null ? (
         <p className="muted">Loading the study logs…</p>
@@ -57,7 +79,7 @@ export function ReplayPanel({ api, study }: { api: ConsoleApi; study: ConsoleStu
             {[...sessions].reverse().map((s) => (
               <tr key={s.sessionId}>
                 <td className="mono">{s.sessionId}</td>
-                <td className="mono">{s.participantId}</td>
+                <td className="mono">{participant(s.participantId)}</td>
                 <td>{label('conditions', s.conditionId)}</td>
                 <td>{label('tasks', s.taskId)}</td>
                 <td className="mono">{s.startedAt.replace('T', ' ').slice(0, 19)}</td>
@@ -194,7 +216,7 @@ function ReplaySession({ api, sessionId, onBack }: { api: ConsoleApi; sessionId:
         </p>
       )}
       <div className="watch__body">
-        <div className="watch__page">
+        <Scroller as="div" className="watch__page" label="The participant’s page">
           {view?.uiSpec ? (
             <StageView spec={view.uiSpec} tools={NO_TOOLS} act={() => false} refusal={null} embedded />
           ) : last && replay.final.submitted ? (
@@ -202,23 +224,23 @@ function ReplaySession({ api, sessionId, onBack }: { api: ConsoleApi; sessionId:
           ) : (
             <p className="muted">No booking stage is open at this moment.</p>
           )}
-        </div>
+        </Scroller>
         <div className="watch__side">
           <section className="watch__chat" aria-label="Chat">
             <h3>Chat</h3>
             {view && view.messageHistory.length > 0 ? (
-              <ol className="chat__log watch__log">
+              <Scroller as="ol" className="chat__log watch__log" label="Messages">
                 {view.messageHistory.map((m) => (
                   <ChatMessage key={m.id} entry={m} participantName="Participant" />
                 ))}
-              </ol>
+              </Scroller>
             ) : (
               <p className="muted">No messages yet.</p>
             )}
           </section>
           <section className="agent-feed" aria-label="The log">
             <h3>The log</h3>
-            <ol className="agent-feed__list">
+            <Scroller as="ol" className="agent-feed__list" label="Its records, newest first">
               {replay.frames
                 .slice(Math.max(0, at - 40), at + 1)
                 .reverse()
@@ -234,7 +256,7 @@ function ReplaySession({ api, sessionId, onBack }: { api: ConsoleApi; sessionId:
                     </p>
                   </li>
                 ))}
-            </ol>
+            </Scroller>
           </section>
         </div>
       </div>

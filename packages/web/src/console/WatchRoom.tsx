@@ -4,8 +4,9 @@ import { ChatMessage } from '../ui/ChatMessage.tsx';
 import { StageView } from '../ui/StageView.tsx';
 import { AgentFeed } from './AgentFeed.tsx';
 import type { ConsoleApi } from './console-api.ts';
-import { formatSpan } from './ParticipantTable.tsx';
+import { formatSpan, stageOf } from './ParticipantTable.tsx';
 import { RoomSocket, unshown, viewOf } from './room-socket.ts';
+import { Scroller } from './Scroller.tsx';
 
 interface Props {
   api: ConsoleApi;
@@ -155,7 +156,7 @@ export function WatchRoom({ api, row, feed, onClose }: Props) {
             {row.task?.title ?? '—'}
           </h2>
           <p className="muted">
-            Stage {row.stage ?? '—'} · {row.timeOnTaskMs === null ? '' : `${formatSpan(row.timeOnTaskMs)} on task · `}
+            Stage {stageOf(row)} · {row.timeOnTaskMs === null ? '' : `${formatSpan(row.timeOnTaskMs)} on task · `}
             {row.events} log records
           </p>
         </div>
@@ -216,7 +217,7 @@ export function WatchRoom({ api, row, feed, onClose }: Props) {
         </label>
       )}
       <div className="watch__body">
-        <div className="watch__page" data-testid="watch-page">
+        <Scroller as="div" className="watch__page" label="The participant’s page" testId="watch-page">
           {view?.uiSpec ? (
             <StageView spec={view.uiSpec} tools={tools} act={act} refusal={null} embedded />
           ) : (
@@ -224,7 +225,7 @@ export function WatchRoom({ api, row, feed, onClose }: Props) {
               {view ? 'No booking stage is open (booked, or not started).' : 'Waiting for the page…'}
             </p>
           )}
-        </div>
+        </Scroller>
         <div className="watch__side">
           <section className="watch__chat" aria-label="Chat">
             <h3>Chat</h3>
@@ -333,11 +334,11 @@ function Chat({ messages }: { messages: ChatEntry[] }) {
   }, [messages.length]);
   if (messages.length === 0) return <p className="muted">No messages yet.</p>;
   return (
-    <ol className="chat__log watch__log">
+    <Scroller as="ol" className="chat__log watch__log" label="Messages">
       {messages.map((m) => (
         <ChatMessage key={m.id} entry={m} participantName="Participant" />
       ))}
       <li ref={end} aria-hidden="true" />
-    </ol>
+    </Scroller>
   );
 }

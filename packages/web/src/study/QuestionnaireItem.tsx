@@ -53,6 +53,10 @@ export function QuestionnaireItem({ item, value, onChange, problem }: Props) {
                 />
                 <span className="likert__mark" aria-hidden="true">
                   {labelled ? item.anchors[i] : point}
+                  {/* On a phone the scale is a column, its end points carrying their anchors. */}
+                  {!labelled && (i === 0 || i === item.points - 1) && (
+                    <span className="likert__anchor">{item.anchors[i === 0 ? 0 : 1]}</span>
+                  )}
                 </span>
               </label>
             ))}

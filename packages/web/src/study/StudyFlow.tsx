@@ -51,6 +51,19 @@ export function StudyFlow({ api, initial, room, token }: Props) {
     }
   };
 
+  // A new step starts at its heading (focus would otherwise fall to the page's body), for the eyes
+  // and for a screen reader; the page the participant opens starts at its top. A questionnaire
+  // and the end page move to their own headings.
+  const opened = useRef(true);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the step changes, by design
+  useEffect(() => {
+    if (opened.current) {
+      opened.current = false;
+      return;
+    }
+    document.querySelector<HTMLElement>('[data-step-heading]')?.focus();
+  }, [view.status, view.taskIndex]);
+
   // While on a task, the page checks now and then where the server says the participant is: an
   // experimenter may have reset the task or ended the study from the console.
   useEffect(() => {
@@ -113,7 +126,9 @@ export function StudyFlow({ api, initial, room, token }: Props) {
       {view.status === 'briefing' && view.task && (
         <section className="flow-card" aria-labelledby="flow-title" data-testid="flow-briefing">
           <p className="flow-kicker">{position}</p>
-          <h1 id="flow-title">{view.task.title}</h1>
+          <h1 id="flow-title" tabIndex={-1} data-step-heading>
+            {view.task.title}
+          </h1>
           <StudyText text={view.task.briefing} />
           <Checklist items={view.task.checklist} />
           <FlowActions problem={problem}>
@@ -191,7 +206,9 @@ function TaskRun({
         <p className="flow-kicker">
           Task {view.taskIndex + 1} of {view.taskCount}
         </p>
-        <h2 className="task-bar__title">{task.title}</h2>
+        <h2 className="task-bar__title" tabIndex={-1} data-step-heading>
+          {task.title}
+        </h2>
         <Checklist items={task.checklist} compact />
         <details
           className="task-bar__briefing"

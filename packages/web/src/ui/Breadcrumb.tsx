@@ -1,6 +1,7 @@
 import type { BookingSummary } from '@usher/protocol';
 import { useLayoutEffect, useRef } from 'react';
 import { formatDateShort, formatMoney } from './format.ts';
+import { useOverflow } from './use-overflow.ts';
 
 /** The choices so far, in booking order: movie › theater › date › time › seats › tickets. */
 export function Breadcrumb({ booking }: { booking: BookingSummary | undefined }) {
@@ -23,6 +24,8 @@ export function Breadcrumb({ booking }: { booking: BookingSummary | undefined })
   // On a phone the trail is one line that scrolls sideways; keep the newest choice in view.
   const list = useRef<HTMLOListElement>(null);
   const last = crumbs.at(-1)?.value;
+  // A trail that scrolls takes focus, so the keyboard can scroll it too.
+  const scrolls = useOverflow(list);
   // biome-ignore lint/correctness/useExhaustiveDependencies: scrolls when the newest choice changes
   useLayoutEffect(() => {
     const el = list.current;
@@ -33,7 +36,7 @@ export function Breadcrumb({ booking }: { booking: BookingSummary | undefined })
       {crumbs.length === 0 ? (
         <p className="breadcrumb__empty">Your choices will appear here as you book.</p>
       ) : (
-        <ol ref={list}>
+        <ol ref={list} tabIndex={scrolls ? 0 : undefined}>
           {crumbs.map((c) => (
             <li key={c.key} data-crumb={c.key}>
               <span className="sr-only">{c.label}: </span>

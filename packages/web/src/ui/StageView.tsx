@@ -1,5 +1,5 @@
 import type { UiSpec } from '@usher/protocol';
-import { type ComponentType, useEffect, useMemo, useRef } from 'react';
+import { type ComponentType, useEffect, useId, useMemo, useRef } from 'react';
 import { stageNoun } from './describe.ts';
 import { ModificationNotice } from './ModificationNotice.tsx';
 import { StageNav } from './StageNav.tsx';
@@ -24,7 +24,10 @@ interface Props {
   tools: ReadonlySet<string>;
   act: (tool: string, params?: Record<string, unknown>) => boolean;
   refusal: { code: string; message: string } | null;
-  /** Shown inside another page (the console): a new stage does not scroll the window. */
+  /**
+   * Shown inside another page (the console): a new stage does not scroll the window, and its
+   * title is a heading of that page's section (h3), not the page's own h1.
+   */
   embedded?: boolean;
 }
 
@@ -39,23 +42,41 @@ export function StageView({ spec, tools, act, refusal, embedded = false }: Props
   };
   const decor = useMemo(() => decorOf(spec), [spec]);
   const Renderer = RENDERERS[spec.display.component];
+  const Heading = embedded ? 'h3' : 'h1';
+  // Unique, as the console may show a stage beside another (a room watched, a replay).
+  const titleId = useId();
 
   // A new stage starts at its top. Focus follows only the participant's own Back / Next, so an
-  // agent moving on never pulls focus out of the chat.
+  // agent moving on never pulls focus out of the chat (the live region below says where the page
+  // is now). When the agent moves on while the focus was on the old stage, whose controls are
+  // gone with it, the focus goes to the new stage's heading rather than falling to the page's body.
+  const focusInStage = useRef(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the stage changes, by design
   useEffect(() => {
     if (!embedded) window.scrollTo({ top: 0 });
-    if (movedByParticipant.current) heading.current?.focus({ preventScroll: true });
+    const lost = document.activeElement === null || document.activeElement === document.body;
+    if (!embedded && (movedByParticipant.current || (focusInStage.current && lost))) {
+      heading.current?.focus({ preventScroll: true });
+    }
     movedByParticipant.current = false;
   }, [spec.stage]);
 
   return (
-    <section className="stage" aria-labelledby="stage-title">
+    <section
+      className="stage"
+      aria-labelledby={titleId}
+      onFocus={() => {
+        focusInStage.current = true;
+      }}
+      onBlur={(e) => {
+        focusInStage.current = e.currentTarget.contains(e.relatedTarget);
+      }}
+    >
       <header className="stage__header">
         <StageProgress stage={spec.stage} />
-        <h1 id="stage-title" className="stage__title" data-testid="stage-title" tabIndex={-1} ref={heading}>
+        <Heading id={titleId} className="stage__title" data-testid="stage-title" tabIndex={-1} ref={heading}>
           {spec.title}
-        </h1>
+        </Heading>
         {spec.description && <p className="stage__description">{spec.description}</p>}
       </header>
       {/* Announces each new stage, also when the agent moved on (focus stays where the participant is). */}

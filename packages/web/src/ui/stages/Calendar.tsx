@@ -24,16 +24,22 @@ export function Calendar({ spec, can, act, decor }: StageProps) {
             selected={spec.state.selected === item.id}
             disabled={item.isDisabled === true || !canSelect}
             decor={decor}
-            label={[relative, parts ? `${parts.weekday} ${parts.day} ${parts.month}` : item.value, count]
+            // The name begins with what the tile shows, in its order, so a speech-input user can say it.
+            label={[
+              parts ? `${parts.weekday.slice(0, 3)} ${parts.day} ${parts.month.slice(0, 3)}` : item.value,
+              relative,
+              count,
+            ]
               .filter(Boolean)
               .join(', ')}
             onSelect={() => act('select', { itemId: item.id })}
           >
+            {/* Spaces between the parts, so the tile's text reads as the words its name holds. */}
             <span className="day" aria-hidden="true">
-              <span className="day__weekday">{parts ? parts.weekday.slice(0, 3) : ''}</span>
-              <span className="day__number">{parts ? parts.day : item.value}</span>
-              <span className="day__month">{parts ? parts.month.slice(0, 3) : ''}</span>
-              <span className={`day__relative${relative ? '' : ' is-empty'}`}>{relative ?? '\u00a0'}</span>
+              <span className="day__weekday">{parts ? parts.weekday.slice(0, 3) : ''}</span>{' '}
+              <span className="day__number">{parts ? parts.day : item.value}</span>{' '}
+              <span className="day__month">{parts ? parts.month.slice(0, 3) : ''}</span>{' '}
+              <span className={`day__relative${relative ? '' : ' is-empty'}`}>{relative ?? '\u00a0'}</span>{' '}
               {count && <span className={`day__count${none ? ' is-none' : ''}`}>{count}</span>}
             </span>
           </ItemCard>

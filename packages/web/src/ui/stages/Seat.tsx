@@ -15,11 +15,16 @@ interface SeatProps {
   buttonRef: (el: HTMLButtonElement | null) => void;
 }
 
-/** `Seat C7, premium, available` (and the assistant's mark, when there is one). */
+/**
+ * `Row C, seat 7, premium, available` (and the assistant's mark, when there is one): the number a
+ * selected seat shows is a word of its name, so a speech-input user can say what they see.
+ */
 export function seatLabel(item: Item, selected: boolean, highlight?: HighlightStyle): string {
   const kind = text(item, 'kind') ?? 'standard';
   const state = item.isDisabled === true ? 'taken' : selected ? 'selected' : 'available';
-  const parts = [`Seat ${item.id}`, kind, state];
+  const row = text(item, 'row');
+  const number = num(item, 'number');
+  const parts = [row && number !== undefined ? `Row ${row}, seat ${number}` : `Seat ${item.id}`, kind, state];
   if (highlight) parts.push(HIGHLIGHT_LABELS[highlight].toLowerCase());
   return parts.join(', ');
 }

@@ -3,6 +3,7 @@ import { type CSSProperties, Fragment, type KeyboardEvent, useLayoutEffect, useM
 import { AgentNote } from '../AgentNote.tsx';
 import { plural } from '../format.ts';
 import type { StageProps } from '../stage-props.ts';
+import { useOverflow } from '../use-overflow.ts';
 import { Seat } from './Seat.tsx';
 import { SeatLegend } from './SeatLegend.tsx';
 import { buildSeatGrid, gridColumns, gridUnits, moveFocus } from './seat-grid.ts';
@@ -29,6 +30,8 @@ export function SeatMap({ spec, can, act, decor }: StageProps) {
     : (enabled.find((s) => selected.includes(s.id)) ?? enabled[0])?.id;
 
   // On a narrow screen the map scrolls sideways; start at its middle, where the screen's centre is.
+  // It then says so, and takes focus itself, so the keyboard can scroll it when no seat can be chosen.
+  const sideways = useOverflow(scroller);
   useLayoutEffect(() => {
     const el = scroller.current;
     if (el && el.scrollWidth > el.clientWidth) el.scrollLeft = (el.scrollWidth - el.clientWidth) / 2;
@@ -50,7 +53,21 @@ export function SeatMap({ spec, can, act, decor }: StageProps) {
   return (
     <div className="seatmap">
       <SeatLegend highlight={decor.highlight.size > 0 ? spec.modification.highlight?.style : undefined} />
-      <div className="seatmap__scroller" ref={scroller}>
+      {sideways && (
+        <p className="seatmap__cue" id="seatmap-cue">
+          More seats to each side: scroll the map sideways.
+        </p>
+      )}
+      <div
+        className={`seatmap__scroller${sideways ? ' seatmap__scroller--sideways' : ''}`}
+        ref={scroller}
+        {...(sideways && {
+          tabIndex: 0,
+          role: 'region',
+          'aria-label': 'Seat map',
+          'aria-describedby': 'seatmap-cue',
+        })}
+      >
         <div className="seatmap__room">
           <div className="screen" aria-hidden="true">
             <span>Screen</span>
