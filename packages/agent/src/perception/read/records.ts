@@ -63,7 +63,7 @@ const ID_KEYS: Record<Stage, readonly string[]> = {
 };
 
 /** An item's id: `id`, else the stage's own id keys, else `key`/`ref`/`code`; numbers become strings. */
-function idOf(raw: Raw, stage: Stage): string | undefined {
+export function idOf(raw: Raw, stage: Stage): string | undefined {
   // Else the record's own reference key (`sessionRef`, `bookingCode`): a host names its ids its way.
   const own = Object.keys(raw).find((k) => /^[a-z]+(Id|Ref|Code|Key)$/.test(k) && typeof raw[k] === 'string');
   const id = first(raw, ['id', ...ID_KEYS[stage], 'key', 'ref', 'code', 'uuid', ...(own ? [own] : [])]);
@@ -105,7 +105,7 @@ function rawRating(raw: Raw): { value: unknown; scale?: number } {
 }
 
 function movie(item: Item, raw: Raw, hints: RecordHints, stageScale: number): void {
-  item.title ??= firstText(raw, ['title', 'name', 'movieTitle', 'filmTitle', 'label']) ?? item.id;
+  item.title ??= firstText(raw, ['title', 'name', 'movieTitle', 'filmTitle', 'label', 'value']) ?? item.id;
   const genres = labels(first(raw, ['genres', 'genre', 'categories', 'category', 'tags']));
   if (!Array.isArray(raw.genres) && genres) item.genres = genres;
   if (typeof raw.genre !== 'string' && genres?.[0]) item.genre = genres[0];
@@ -141,7 +141,7 @@ function distanceKm(raw: Raw): number {
 
 function theater(item: Item, raw: Raw): void {
   item.name ??=
-    firstText(raw, ['name', 'title', 'cinemaName', 'theaterName', 'theatreName', 'venue', 'label']) ?? item.id;
+    firstText(raw, ['name', 'title', 'cinemaName', 'theaterName', 'theatreName', 'venue', 'label', 'value']) ?? item.id;
   if (typeof raw.distanceKm !== 'number') setNumber(item, 'distanceKm', distanceKm(raw));
   const amenities = labels(first(raw, ['amenities', 'features', 'facilities', 'tags']));
   if (!Array.isArray(raw.amenities)) item.amenities = amenities ?? [];

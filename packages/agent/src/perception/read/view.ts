@@ -9,7 +9,7 @@ import {
   type ToolDefinition,
   type UiSpec,
 } from '@usher/protocol';
-import { type RecordHints, readItems } from './records.ts';
+import { idOf, type RecordHints, readItems } from './records.ts';
 import { isoDayFrom, numberFrom, rowLetters } from './units.ts';
 
 /*
@@ -129,6 +129,23 @@ function readState(raw: unknown): UiSpec['state'] {
   return out;
 }
 
+/** Each visible record over the record of `items` with the same id, so a stub keeps its item's fields. */
+function withRecords(visible: readonly unknown[], records: readonly unknown[], stage: Stage): unknown[] {
+  const byId = new Map<string, Raw>();
+  for (const r of records) {
+    if (!isRecord(r)) continue;
+    const id = idOf(r, stage);
+    if (id !== undefined && !byId.has(id)) byId.set(id, r);
+  }
+  if (byId.size === 0) return [...visible];
+  return visible.map((v) => {
+    if (!isRecord(v)) return v;
+    const id = idFrom(v.id);
+    const record = id === undefined ? undefined : byId.get(id);
+    return record ? { ...record, ...v } : v;
+  });
+}
+
 /** A uiSpec read liberally, or why it cannot be used (no stage the agent knows). */
 export function readUiSpec(
   raw: unknown,
@@ -145,7 +162,9 @@ export function readUiSpec(
   if (Array.isArray(meta?.rows)) hints.rows = meta.rows.map(String);
   const records = Array.isArray(raw.items) ? raw.items : Array.isArray(raw.visibleItems) ? raw.visibleItems : [];
   const all = readItems(stage, records, hints);
-  const visibleRecords = Array.isArray(raw.visibleItems) ? raw.visibleItems : null;
+  // A host's visible items may be display stubs (`{id, value, isDisabled}`, the prototype's): each is
+  // read with its record from `items` under it, so what the stage shows is judged on the whole record.
+  const visibleRecords = Array.isArray(raw.visibleItems) ? withRecords(raw.visibleItems, records, stage) : null;
   const visible = visibleRecords
     ? readItems(stage, visibleRecords, hints)
     : { items: all.items.map((i) => ({ ...i })), dropped: 0 };
