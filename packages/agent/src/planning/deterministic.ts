@@ -146,6 +146,13 @@ export function planNext(input: PlannerInput): NavigationPlan {
     }
     return plan(input, { type: 'snapshot.get', reason: 'no uiSpec is loaded; look again' }, 0.5);
   }
+  if (context.submitted) {
+    // A host that stays on its confirm page, marked complete: the booking is made; its reference, if it shows one.
+    const meta = spec.meta ?? {};
+    const ref = [meta.bookingId, meta.bookingReference, meta.reference].find((r) => typeof r === 'string' && r !== '');
+    const text = `Your booking is confirmed${ref ? ` (reference ${String(ref)})` : ''}. Enjoy the film!`;
+    return plan(input, { type: 'agent.message', text, reason: 'the booking was submitted' }, 1, 'done');
+  }
   const stage = spec.stage;
   if (exploration.backtrackTo && STAGES.indexOf(stage) > STAGES.indexOf(exploration.backtrackTo)) {
     return plan(input, call('prev', {}, exploration.why), 0.8);
