@@ -215,6 +215,22 @@ function labelOf(item: Item, stage: Stage, raw: Raw): string {
   }
 }
 
+/**
+ * Seats priced one by one (`price: 14`, the prototype's) with no surcharge of their own: each
+ * costs its price above the cheapest seat of the map.
+ */
+function surchargesFromPrices(items: Item[], raws: readonly Raw[]): void {
+  if (raws.some((r) => r.priceSurcharge !== undefined || first(r, ['surcharge', 'extraCharge', 'extraPrice', 'extra'])))
+    return;
+  const prices = items.map((item) => numberFrom(item.price));
+  const shown = prices.filter(Number.isFinite);
+  if (shown.length !== items.length || shown.length === 0) return;
+  const cheapest = Math.min(...shown);
+  items.forEach((item, n) => {
+    item.priceSurcharge = Math.round(((prices[n] as number) - cheapest) * 100) / 100;
+  });
+}
+
 /** Row indexes (0 nearest the screen) from the map's rows, else from the seats' own rows in order. */
 function indexRows(items: Item[], rows: readonly string[] | undefined): void {
   const order =
@@ -261,7 +277,10 @@ export function readItems(
     item.value = typeof raw.value === 'string' ? raw.value : labelOf(item, stage, raw);
     items.push(item);
   }
-  if (stage === 'seat') indexRows(items, hints.rows);
+  if (stage === 'seat') {
+    indexRows(items, hints.rows);
+    surchargesFromPrices(items, raws);
+  }
   return { items, dropped: records.length - items.length };
 }
 

@@ -105,7 +105,7 @@ function foreignSummary(state: Raw): NonNullable<UiSpec['state']['booking']> {
   return booking;
 }
 
-function readState(raw: unknown): UiSpec['state'] {
+function readState(raw: unknown, meta?: Raw): UiSpec['state'] {
   const state: Raw = isRecord(raw) ? raw : {};
   const out: UiSpec['state'] = {};
   const selected = idFrom(state.selected ?? state.selectedId);
@@ -123,7 +123,8 @@ function readState(raw: unknown): UiSpec['state'] {
   const booking = BookingSummarySchema.safeParse(state.booking);
   if (booking.success) out.booking = booking.data;
   else {
-    const summary = foreignSummary(state);
+    // A summary page may give its total in `meta` (`totalPrice`, the prototype's confirm stage).
+    const summary = foreignSummary(meta ? { ...state, summary: state.summary ?? meta } : state);
     if (Object.keys(summary).length > 0) out.booking = summary;
   }
   return out;
@@ -175,7 +176,7 @@ export function readUiSpec(
     title: typeof raw.title === 'string' ? raw.title : '',
     items: all.items,
     visibleItems: visible.items,
-    state: readState(raw.state),
+    state: readState(raw.state, stage === 'confirm' ? meta : undefined),
     modification: modification.success ? modification.data : {},
     display: display.success ? display.data : { component: DISPLAY_BY_STAGE[stage], valueField: 'value' },
   };

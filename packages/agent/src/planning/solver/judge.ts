@@ -255,6 +255,8 @@ export function judgeBooking(c: HardConstraint, booking: BookingSummary): Verdic
         : { ok: false, detail: `${n} seat${n === 1 ? '' : 's'} chosen, you want ${c.count}` };
     }
     case 'ticketMix': {
+      // A host with no ticket stage lists no tickets: unknown (the seats are judged), not none.
+      if (!booking.tickets || booking.tickets.length === 0) return undefined;
       const got: Record<string, number> = { adult: 0, child: 0, senior: 0 };
       for (const t of booking.tickets ?? []) got[t.typeId] = (got[t.typeId] ?? 0) + t.quantity;
       const wanted = wantedMix(c);
