@@ -1,4 +1,5 @@
 import type { MessageOf } from '@usher/protocol';
+import { fingerprintOf } from '../memory/fingerprint.ts';
 import type { PerceivedContext } from '../perception/perceive.ts';
 import type { ActionOutcome, PlannedAction } from '../planning/plan.ts';
 import { type RelayClient, RelayRequestError } from '../runtime/relay-client.ts';
@@ -55,12 +56,16 @@ export async function execute(
         // The update this call caused names it; the participant acting meanwhile counts too (the plan is
         // redone). A host that names no call in its updates (the `action` tag is Usher's extension): the
         // next agent-caused update that is not only the agent's own chat message is this call's.
+        // A host that sends every update as its own (source `host`, the prototype's): the first update
+        // since the call that shows what the call would do is its result (after `next` or `prev` an
+        // update may still show the old stage; the new stage follows).
         const caused = (context: PerceivedContext) =>
           context.revision > before.revision &&
           (context.source === 'user' ||
             (context.source === 'agent' &&
               (sameCall(context.lastAction, sent) ||
-                (!context.tagsActions && context.lastAction === null && !context.chatOnly))));
+                (!context.tagsActions && context.lastAction === null && !context.chatOnly))) ||
+            (context.source === 'host' && !context.tagsActions && showsCall(action, before, context)));
         let after = await port.waitFor(caused, stateTimeoutMs);
         if (!after) {
           after = port.resync(await port.relay.request('snapshot.get', {}));
@@ -98,6 +103,21 @@ async function pageMoved(
   if (!moved) port.resync(await port.relay.request('snapshot.get', {}));
   return { ok: true, code: 'PAGE_MOVED', replan: true, detail };
 }
+
+/** Whether `after` shows the change `action` makes from `before`: a stage reached, an item selected, a view changed. */
+function showsCall(
+  action: { toolName: string; params: Record<string, unknown> },
+  before: PerceivedContext,
+  after: PerceivedContext,
+): boolean {
+  if (mismatch({ type: 'tool.call', reason: '', ...action }, before, after) !== null) return false;
+  if (action.toolName === 'next' || action.toolName === 'prev' || action.toolName === 'select') return true;
+  return fingerprintOf(after.uiSpec) !== fingerprintOf(before.uiSpec) || viewOf(after) !== viewOf(before);
+}
+
+/** What a page modification changes: the modification itself and the items shown. */
+const viewOf = (context: PerceivedContext) =>
+  JSON.stringify([context.uiSpec?.modification ?? null, context.uiSpec?.visibleItems.map((i) => i.id) ?? []]);
 
 function sameCall(
   seen: PerceivedContext['lastAction'],

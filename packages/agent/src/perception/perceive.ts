@@ -100,12 +100,25 @@ export function perceive(previous: PerceivedContext, event: PerceptionEvent): Pe
           fingerprintOf(uiSpec) === fingerprintOf(previous.uiSpec),
         chosen,
         // Stays set while no stage is loaded; the next stage (a new booking) clears it.
-        submitted: uiSpec === null && (previous.submitted || previous.stage === 'confirm'),
+        // Or the confirm page says the booking is done (a host that stays on it: `meta.status: "completed"`, a booking id).
+        submitted: (uiSpec === null && (previous.submitted || previous.stage === 'confirm')) || bookedOn(uiSpec),
       };
     }
     case 'user.message':
       return { ...previous, lastUserMessage: { ...event.payload }, revision };
   }
+}
+
+const DONE = /^(complete|completed|confirmed|booked|success|succeeded|done|paid)$/i;
+
+/** A confirm page that says the booking is made: its status, or a booking reference it now shows. */
+export function bookedOn(uiSpec: UiSpec | null): boolean {
+  if (uiSpec?.stage !== 'confirm') return false;
+  const meta = uiSpec.meta ?? {};
+  const status = meta.status ?? meta.bookingStatus ?? meta.state;
+  if (typeof status === 'string' && DONE.test(status.trim())) return true;
+  const ref = meta.bookingId ?? meta.bookingReference ?? meta.reference ?? meta.confirmationNumber;
+  return typeof ref === 'string' && ref.trim() !== '';
 }
 
 /** Whether the host offers `name` now: the planner may only choose from the current toolSchema. */

@@ -31,4 +31,15 @@ describe('the study day a host shows', () => {
     });
     expect(studyDayOf({ ...EMPTY_CONTEXT, uiSpec: spec('movie') })).toBeNull();
   });
+
+  it('is the day a date stage marks as today before a chat stamped by another clock', () => {
+    const dates = spec('date', {
+      items: [
+        { id: '2026-11-21', value: 'Nov 21 (Sat)', date: '2026-11-21', isToday: true },
+        { id: '2026-11-22', value: 'Nov 22 (Sun)', date: '2026-11-22', isToday: false },
+      ],
+    });
+    const context = { ...EMPTY_CONTEXT, uiSpec: dates, messageHistoryTail: [chat('2027-03-01T09:00:00.000Z')] };
+    expect(studyDayOf(context)).toEqual({ day: '2026-11-21', from: 'flag' });
+  });
 });

@@ -146,6 +146,13 @@ export function planNext(input: PlannerInput): NavigationPlan {
     }
     return plan(input, { type: 'snapshot.get', reason: 'no uiSpec is loaded; look again' }, 0.5);
   }
+  if (context.submitted) {
+    // A host that stays on its confirm page, marked complete: the booking is made; its reference, if it shows one.
+    const meta = spec.meta ?? {};
+    const ref = [meta.bookingId, meta.bookingReference, meta.reference].find((r) => typeof r === 'string' && r !== '');
+    const text = `Your booking is confirmed${ref ? ` (reference ${String(ref)})` : ''}. Enjoy the film!`;
+    return plan(input, { type: 'agent.message', text, reason: 'the booking was submitted' }, 1, 'done');
+  }
   const stage = spec.stage;
   if (exploration.backtrackTo && STAGES.indexOf(stage) > STAGES.indexOf(exploration.backtrackTo)) {
     return plan(input, call('prev', {}, exploration.why), 0.8);
@@ -244,6 +251,15 @@ function planStage(input: PlannerInput, spec: UiSpec, decision: StageDecision): 
       }
       const target = decision.options[0];
       if (!target) return deadEnd(input, spec, 'no seats fit');
+      // A host with a tool that sets the whole selection from a list (the prototype's `selectMultiple`): one call.
+      const setAll = many ? undefined : selectionSetter(input);
+      const setKey = setAll && listKeyOf(setAll);
+      if (setAll && setKey && target.toSelect.length > 1)
+        return plan(
+          input,
+          call(setAll.name, { [setKey]: [...target.seatIds] }, `Seats ${target.seatIds.join(', ')}: ${target.reason}`),
+          0.85,
+        );
       const missing = many ? target.toSelect : target.toSelect.slice(0, 1);
       if (missing.length > 0)
         return plan(
@@ -397,6 +413,18 @@ function reseat(input: PlannerInput, spec: UiSpec, summary: string): NavigationP
   exploration.backtrackTo = 'seat';
   exploration.why = `${summary} Going back to choose other seats.`;
   return plan(input, call('prev', {}, exploration.why), 0.7);
+}
+
+/**
+ * A tool other than `select` that takes only a list of ids and names a selection (`selectMultiple`,
+ * `selectSeats`): it sets the whole selection in one call.
+ */
+function selectionSetter(input: PlannerInput) {
+  return input.context.toolSchema.find((t) => {
+    if (t.name === 'select' || !/select/i.test(t.name) || listKeyOf(t) === undefined) return false;
+    const props = (t.params as { properties?: Record<string, unknown> }).properties ?? {};
+    return Object.keys(props).length === 1;
+  });
 }
 
 /** The host's `select` as its toolSchema describes it. */

@@ -15,7 +15,12 @@ export function unsafeBecause(
   if (action.reason.trim() === '') return 'the action has no reason';
   if (action.type !== 'tool.call') return null;
   if (!offers(context, action.toolName)) return `"${action.toolName}" is not in the current toolSchema`;
-  if (action.toolName !== 'select') return null;
+  if (action.toolName !== 'select') {
+    // A tool that sets the whole seat selection from a list keeps every seat the participant chose.
+    const ids = /select/i.test(action.toolName) && context.stage === 'seat' ? idsOfCall(action.params) : [];
+    const dropped = ids.length > 0 ? [...participantSeats].filter((id) => !ids.includes(id)) : [];
+    return dropped.length > 0 ? `seat ${dropped.join(', ')} was chosen by the participant` : null;
+  }
   for (const itemId of idsOfCall(action.params)) {
     const item = context.uiSpec?.visibleItems.find((i) => i.id === itemId);
     if (!item) return `"${itemId}" is not visible`;

@@ -28,10 +28,11 @@ export class ClockReadings {
    * The same words read again against `today`, from the wishes before the first of them; null
    * when none was read against the clock, or they were read against this very day.
    */
-  reread(today: string): Understanding | null {
+  reread(today: string, keep = false): Understanding | null {
     const base = this.base;
-    const texts = this.texts.splice(0);
-    this.base = null;
+    // Kept when the day is only a guess (a chat's timestamps): a surer day reads them again.
+    const texts = keep ? [...this.texts] : this.texts.splice(0);
+    if (!keep) this.base = null;
     if (!base || texts.every((t) => t.context.today === today)) return null;
     let understanding: Understanding | null = null;
     let model = base;

@@ -30,6 +30,8 @@ export class Listening {
   model: PreferenceModel;
   /** The study's day as the host last gave it ({@link today}). */
   private studyToday: string | null = null;
+  /** The study's day came from the host's own word for it (`meta.today`, a day marked today), not a guess. */
+  private studySure = false;
   /** What the participant said before the study's day was known (read again once it is). */
   private readonly clockReadings = new ClockReadings();
   /**
@@ -80,7 +82,7 @@ export class Listening {
     if (understanding.unparsed) return false;
     this.places = [...placesNamed(text, understanding.unread ?? []), ...this.places].slice(0, MAX_PLACES);
     // Read against the machine's clock (no host has said the study's day yet): kept to read again once one does.
-    if (this.studyToday === null) this.clockReadings.note(this.model, text, reading);
+    if (!this.studySure) this.clockReadings.note(this.model, text, reading);
     this.model = understanding.model;
     return true;
   }
@@ -96,15 +98,26 @@ export class Listening {
     const named = context.uiSpec?.stage === 'theater' ? this.theatersNamed(context.uiSpec) : null;
     if (named) return named;
     const seen = studyDayOf(context);
-    if (!seen || (seen.from !== 'meta' && this.studyToday !== null)) return null;
+    if (!seen) return null;
+    const sure = seen.from === 'meta' || seen.from === 'flag';
+    // A guess (the chat's timestamps, the first day listed) does not replace a day already taken;
+    // the host's own word for it does.
+    if (this.studyToday !== null && (!sure || (seen.from === 'flag' && this.studySure && seen.day === this.studyToday)))
+      return null;
     this.studyToday = seen.day;
+    this.studySure = sure;
     if (seen.from !== 'meta') {
-      const where = seen.from === 'chat' ? "the day of the host's chat timestamps" : 'the first day on its date stage';
+      const where =
+        seen.from === 'chat'
+          ? "the day of the host's chat timestamps"
+          : seen.from === 'flag'
+            ? 'the day its date stage marks as today'
+            : 'the first day on its date stage';
       this.options.log(
         `agent: the host does not say which day the study is on (no meta.today); taking ${seen.day}, ${where}`,
       );
     }
-    const understanding = this.clockReadings.reread(seen.day);
+    const understanding = this.clockReadings.reread(seen.day, !sure);
     if (!understanding) return null;
     this.options.log(`agent: read the participant's words again against the study's day (${seen.day})`);
     this.model = understanding.model;

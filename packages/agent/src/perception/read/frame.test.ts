@@ -85,6 +85,28 @@ describe('readFrame: liberal in what it reads', () => {
     });
   });
 
+  it('reads visible items that are display stubs with their records, so a film shows its title, genres and rating', () => {
+    // The prototype's visibleItems are `{id, value, isDisabled?}`; the record is under `items`.
+    const uiSpec = {
+      ...prototypeView.uiSpec,
+      items: [
+        { id: 'm-7', title: 'Paper Moons', genre: ['Drama', 'Romance'], rating: '4.15', duration: '1h 46m' },
+        { id: 'm-8', title: 'Courtside', genre: ['Comedy'], rating: '3.50', duration: '2h 01m' },
+      ],
+      visibleItems: [
+        { id: 'm-7', value: 'Paper Moons' },
+        { id: 'm-8', value: 'Courtside', isDisabled: true },
+      ],
+    };
+    const read = readFrame(frame('state.updated', { ...prototypeView, source: 'host', uiSpec }));
+    if (read.ok !== true || read.message.type !== 'state.updated') throw new Error('not read');
+    const visible = read.message.payload.uiSpec?.visibleItems ?? [];
+    expect(visible.map((i) => [i.id, i.title, i.genres, i.rating, i.durationMinutes, i.isDisabled])).toEqual([
+      ['m-7', 'Paper Moons', ['Drama', 'Romance'], 8.3, 106, undefined],
+      ['m-8', 'Courtside', ['Comedy'], 7, 121, true],
+    ]);
+  });
+
   it('takes any string session id, and extra payload keys', () => {
     const read = readFrame(frame('session.started', { sessionId: 'sess_9f2c', startedAt: 1 }, { replyTo: 'a1' }));
     expect(read).toMatchObject({

@@ -63,7 +63,7 @@ const ID_KEYS: Record<Stage, readonly string[]> = {
 };
 
 /** An item's id: `id`, else the stage's own id keys, else `key`/`ref`/`code`; numbers become strings. */
-function idOf(raw: Raw, stage: Stage): string | undefined {
+export function idOf(raw: Raw, stage: Stage): string | undefined {
   // Else the record's own reference key (`sessionRef`, `bookingCode`): a host names its ids its way.
   const own = Object.keys(raw).find((k) => /^[a-z]+(Id|Ref|Code|Key)$/.test(k) && typeof raw[k] === 'string');
   const id = first(raw, ['id', ...ID_KEYS[stage], 'key', 'ref', 'code', 'uuid', ...(own ? [own] : [])]);
@@ -105,7 +105,7 @@ function rawRating(raw: Raw): { value: unknown; scale?: number } {
 }
 
 function movie(item: Item, raw: Raw, hints: RecordHints, stageScale: number): void {
-  item.title ??= firstText(raw, ['title', 'name', 'movieTitle', 'filmTitle', 'label']) ?? item.id;
+  item.title ??= firstText(raw, ['title', 'name', 'movieTitle', 'filmTitle', 'label', 'value']) ?? item.id;
   const genres = labels(first(raw, ['genres', 'genre', 'categories', 'category', 'tags']));
   if (!Array.isArray(raw.genres) && genres) item.genres = genres;
   if (typeof raw.genre !== 'string' && genres?.[0]) item.genre = genres[0];
@@ -141,7 +141,7 @@ function distanceKm(raw: Raw): number {
 
 function theater(item: Item, raw: Raw): void {
   item.name ??=
-    firstText(raw, ['name', 'title', 'cinemaName', 'theaterName', 'theatreName', 'venue', 'label']) ?? item.id;
+    firstText(raw, ['name', 'title', 'cinemaName', 'theaterName', 'theatreName', 'venue', 'label', 'value']) ?? item.id;
   if (typeof raw.distanceKm !== 'number') setNumber(item, 'distanceKm', distanceKm(raw));
   const amenities = labels(first(raw, ['amenities', 'features', 'facilities', 'tags']));
   if (!Array.isArray(raw.amenities)) item.amenities = amenities ?? [];
@@ -215,6 +215,22 @@ function labelOf(item: Item, stage: Stage, raw: Raw): string {
   }
 }
 
+/**
+ * Seats priced one by one (`price: 14`, the prototype's) with no surcharge of their own: each
+ * costs its price above the cheapest seat of the map.
+ */
+function surchargesFromPrices(items: Item[], raws: readonly Raw[]): void {
+  if (raws.some((r) => r.priceSurcharge !== undefined || first(r, ['surcharge', 'extraCharge', 'extraPrice', 'extra'])))
+    return;
+  const prices = items.map((item) => numberFrom(item.price));
+  const shown = prices.filter(Number.isFinite);
+  if (shown.length !== items.length || shown.length === 0) return;
+  const cheapest = Math.min(...shown);
+  items.forEach((item, n) => {
+    item.priceSurcharge = Math.round(((prices[n] as number) - cheapest) * 100) / 100;
+  });
+}
+
 /** Row indexes (0 nearest the screen) from the map's rows, else from the seats' own rows in order. */
 function indexRows(items: Item[], rows: readonly string[] | undefined): void {
   const order =
@@ -261,7 +277,10 @@ export function readItems(
     item.value = typeof raw.value === 'string' ? raw.value : labelOf(item, stage, raw);
     items.push(item);
   }
-  if (stage === 'seat') indexRows(items, hints.rows);
+  if (stage === 'seat') {
+    indexRows(items, hints.rows);
+    surchargesFromPrices(items, raws);
+  }
   return { items, dropped: records.length - items.length };
 }
 

@@ -9,7 +9,7 @@ import {
   type ToolDefinition,
   type UiSpec,
 } from '@usher/protocol';
-import { type RecordHints, readItems } from './records.ts';
+import { idOf, type RecordHints, readItems } from './records.ts';
 import { isoDayFrom, numberFrom, rowLetters } from './units.ts';
 
 /*
@@ -116,7 +116,7 @@ function countsOnRows(items: readonly Raw[]): Record<string, number> | undefined
   return items.length > 0 ? counts : undefined;
 }
 
-function readState(raw: unknown): UiSpec['state'] {
+function readState(raw: unknown, meta?: Raw): UiSpec['state'] {
   const state: Raw = isRecord(raw) ? raw : {};
   const out: UiSpec['state'] = {};
   const selected = idFrom(state.selected ?? state.selectedId);
@@ -134,10 +134,28 @@ function readState(raw: unknown): UiSpec['state'] {
   const booking = BookingSummarySchema.safeParse(state.booking);
   if (booking.success) out.booking = booking.data;
   else {
-    const summary = foreignSummary(state);
+    // A summary page may give its total in `meta` (`totalPrice`, the prototype's confirm stage).
+    const summary = foreignSummary(meta ? { ...state, summary: state.summary ?? meta } : state);
     if (Object.keys(summary).length > 0) out.booking = summary;
   }
   return out;
+}
+
+/** Each visible record over the record of `items` with the same id, so a stub keeps its item's fields. */
+function withRecords(visible: readonly unknown[], records: readonly unknown[], stage: Stage): unknown[] {
+  const byId = new Map<string, Raw>();
+  for (const r of records) {
+    if (!isRecord(r)) continue;
+    const id = idOf(r, stage);
+    if (id !== undefined && !byId.has(id)) byId.set(id, r);
+  }
+  if (byId.size === 0) return [...visible];
+  return visible.map((v) => {
+    if (!isRecord(v)) return v;
+    const id = idFrom(v.id);
+    const record = id === undefined ? undefined : byId.get(id);
+    return record ? { ...record, ...v } : v;
+  });
 }
 
 /** A uiSpec read liberally, or why it cannot be used (no stage the agent knows). */
@@ -156,7 +174,9 @@ export function readUiSpec(
   if (Array.isArray(meta?.rows)) hints.rows = meta.rows.map(String);
   const records = Array.isArray(raw.items) ? raw.items : Array.isArray(raw.visibleItems) ? raw.visibleItems : [];
   const all = readItems(stage, records, hints);
-  const visibleRecords = Array.isArray(raw.visibleItems) ? raw.visibleItems : null;
+  // A host's visible items may be display stubs (`{id, value, isDisabled}`, the prototype's): each is
+  // read with its record from `items` under it, so what the stage shows is judged on the whole record.
+  const visibleRecords = Array.isArray(raw.visibleItems) ? withRecords(raw.visibleItems, records, stage) : null;
   const visible = visibleRecords
     ? readItems(stage, visibleRecords, hints)
     : { items: all.items.map((i) => ({ ...i })), dropped: 0 };
@@ -167,7 +187,7 @@ export function readUiSpec(
     title: typeof raw.title === 'string' ? raw.title : '',
     items: all.items,
     visibleItems: visible.items,
-    state: readState(raw.state),
+    state: readState(raw.state, stage === 'confirm' ? meta : undefined),
     modification: modification.success ? modification.data : {},
     display: display.success ? display.data : { component: DISPLAY_BY_STAGE[stage], valueField: 'value' },
   };

@@ -195,7 +195,10 @@ function decideConfirm(spec: UiSpec, model: PreferenceModel): StageDecision {
   if (failing.length > 0) {
     // Over the price limit only because of seat surcharges: other seats can fix it.
     const tickets = (booking.tickets ?? []).reduce((sum, t) => sum + t.quantity * t.unitPrice, 0);
-    const bySeats = failing.every((f) => f.constraint.kind === 'price' && tickets <= f.constraint.maxTotal);
+    // (Only when the summary lists the tickets: a host without a ticket stage prices its seats.)
+    const bySeats =
+      (booking.tickets?.length ?? 0) > 0 &&
+      failing.every((f) => f.constraint.kind === 'price' && tickets <= f.constraint.maxTotal);
     return {
       stage: 'confirm',
       kind: 'dead-end',

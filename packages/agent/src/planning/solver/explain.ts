@@ -72,6 +72,12 @@ export function wish(c: HardConstraint): string {
 
 const unique = (xs: readonly string[]) => [...new Set(xs)];
 
+/** The highest (lowest) of a number the items show, or that the stage does not show it. */
+function most(words: string, items: readonly Item[], key: string, pick: (...xs: number[]) => number): string {
+  const shown = items.map((i) => num(i, key)).filter(Number.isFinite);
+  return shown.length > 0 ? `${words} ${pick(...shown)}` : `${words} not shown`;
+}
+
 /**
  * What the items of a choice stage offer on `c`'s dimension, e.g. `the latest starts at 16:30`;
  * `all` is every option of the stage, when `items` are only those meeting the other wishes.
@@ -95,7 +101,7 @@ export function observe(c: HardConstraint, items: readonly Item[], all: readonly
       return `all are ${orList(unique(items.map((i) => text(i, 'format'))))}`;
     case 'seatCount':
     case 'ticketMix':
-      return `the most seats left is ${Math.max(...items.map((i) => num(i, 'seatsLeft')))}`;
+      return most('the most seats left is', items, 'seatsLeft', Math.max);
     case 'genre':
       return `genres on offer: ${some(unique(items.flatMap((i) => list(i, 'genres'))))}`;
     case 'title': {
@@ -108,7 +114,7 @@ export function observe(c: HardConstraint, items: readonly Item[], all: readonly
       return `showing: ${showing}`;
     }
     case 'rating':
-      return `the highest rating is ${Math.max(...items.map((i) => num(i, 'rating')))}`;
+      return most('the highest rating is', items, 'rating', Math.max);
     case 'ageRating':
       return `age ratings on offer: ${unique(items.map((i) => text(i, 'ageRating'))).join(', ')}`;
     case 'theater':
@@ -118,7 +124,10 @@ export function observe(c: HardConstraint, items: readonly Item[], all: readonly
         'and',
       )}`;
     case 'distance':
-      return `the nearest is ${Math.min(...items.map((i) => num(i, 'distanceKm')))} km away`;
+      return `${most('the nearest is', items, 'distanceKm', Math.min)} km away`.replace(
+        / not shown km away$/,
+        ' not shown',
+      );
     case 'date':
       return `days with showings: ${some(items.map((i) => i.value))}`;
     default:

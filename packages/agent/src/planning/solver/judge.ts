@@ -95,7 +95,8 @@ function dateVerdict(date: string, c: Extract<HardConstraint, { kind: 'date' }>)
 }
 
 /** The same words for a seat count and a ticket mix of one size, so a reason says it once. */
-function seatsLeftVerdict(left: number, needed: number): Verdict {
+function seatsLeftVerdict(left: number, needed: number): Verdict | undefined {
+  if (Number.isNaN(left)) return undefined;
   return left >= needed
     ? { ok: true, detail: `${left} seats left for your ${needed}` }
     : { ok: false, detail: `only ${left} seat${left === 1 ? '' : 's'} left, you need ${needed}` };
@@ -114,6 +115,8 @@ export function judgeOption(stage: OptionStage, c: HardConstraint, item: Item): 
       if (c.kind === 'theater') return theaterVerdict({ id: item.id, name: text(item, 'name') || item.value }, c);
       if (c.kind !== 'distance') return undefined;
       const km = num(item, 'distanceKm');
+      // A distance the stage does not show is unknown, not too far.
+      if (Number.isNaN(km)) return undefined;
       return km <= c.maxKm
         ? { ok: true, detail: `${km} km away (within ${c.maxKm} km)` }
         : { ok: false, detail: `${km} km away, beyond your ${c.maxKm} km` };
@@ -135,6 +138,8 @@ function judgeMovie(c: HardConstraint, item: Item): Verdict | undefined {
     }
     case 'genre': {
       const genres = list(item, 'genres');
+      // A film whose genres the stage does not show: unknown, not none of them.
+      if (genres.length === 0 && c.include) return undefined;
       const shown = genres.join('/') || 'no genre';
       if (c.include && overlapping(genres, c.include).length === 0)
         return { ok: false, detail: `${shown}, not ${orList(c.include)}` };
@@ -144,12 +149,14 @@ function judgeMovie(c: HardConstraint, item: Item): Verdict | undefined {
     }
     case 'rating': {
       const rating = num(item, 'rating');
+      if (Number.isNaN(rating)) return undefined;
       return rating >= c.min
         ? { ok: true, detail: `rated ${rating} (at least ${c.min})` }
         : { ok: false, detail: `rated ${rating}, below your ${c.min}` };
     }
     case 'ageRating': {
       const age = text(item, 'ageRating');
+      if (age === '') return undefined;
       return c.allowed.some((a) => a === age)
         ? { ok: true, detail: `${age} (allowed)` }
         : { ok: false, detail: `${age}, not ${orList(c.allowed)}` };
@@ -168,6 +175,7 @@ function judgeTime(c: HardConstraint, item: Item): Verdict | undefined {
       return timeWindow('ends', endMinutesOf(start, text(item, 'endTime')), c.after, c.before);
     case 'format':
       return formatVerdict(text(item, 'format'), c);
+    // Seats left that the stage does not show are unknown until the seat map shows them (judged there).
     case 'seatCount':
       return seatsLeftVerdict(num(item, 'seatsLeft'), c.count);
     case 'ticketMix':
@@ -247,6 +255,8 @@ export function judgeBooking(c: HardConstraint, booking: BookingSummary): Verdic
         : { ok: false, detail: `${n} seat${n === 1 ? '' : 's'} chosen, you want ${c.count}` };
     }
     case 'ticketMix': {
+      // A host with no ticket stage lists no tickets: unknown (the seats are judged), not none.
+      if (!booking.tickets || booking.tickets.length === 0) return undefined;
       const got: Record<string, number> = { adult: 0, child: 0, senior: 0 };
       for (const t of booking.tickets ?? []) got[t.typeId] = (got[t.typeId] ?? 0) + t.quantity;
       const wanted = wantedMix(c);
