@@ -151,8 +151,13 @@ async function rep(n: number): Promise<Rep> {
       stderr: (text) => {
         for (const line of text.split('\n')) {
           if (!line.trim()) continue;
-          const named = /\((\w+)\)\s*$/.exec(line)?.[1] ?? 'other';
-          const limit = /^\d+$/.test(named) ? 'before join' : /stopped reading/.test(line) ? `paused: ${named}` : named;
+          const said = line.replace(/ \(and \d+ more like it in the last \d+ s\)$/, '');
+          const named = /did not answer the last ping/.test(said)
+            ? 'heartbeat'
+            : /no relay\.join within/.test(said)
+              ? 'joinTimeoutMs'
+              : (/\((\w+)\)\s*$/.exec(said)?.[1] ?? 'other');
+          const limit = /^\d+$/.test(named) ? 'before join' : /stopped reading/.test(said) ? `paused: ${named}` : named;
           if (args.verbose) process.stderr.write(`[usher serve] ${line}\n`);
           warnings.set(limit, (warnings.get(limit) ?? 0) + 1);
         }
