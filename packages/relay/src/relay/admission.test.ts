@@ -125,11 +125,16 @@ describe('Admission: unfinished frames', () => {
     expect(small.map((p) => p.paused)).toEqual([false, false, false]);
   });
 
-  it('closes a connection that sends more of a frame than a join needs before it joins, paused or not', () => {
+  it('stops reading from a connection that sends more of a frame than a join needs before it joins, for good', () => {
     const admission = new Admission(limits);
-    const stranger = fakePeer('198.51.100.1', null);
-    admission.add(stranger);
-    expect(send(admission, stranger, 15 * MiB)).toMatchObject({ close: stranger, why: /before joining a room/ });
+    const [stranger, observer] = [fakePeer('198.51.100.1', null), fakePeer('198.51.100.1')];
+    for (const peer of [stranger, observer]) admission.add(peer);
+    expect(send(admission, stranger, 15 * MiB)).toMatchObject({ pause: stranger, why: /before joining a room/ });
+    expect(admission.inProgress).toBe(128 * KiB);
+    // Its address releasing bytes does not let it go on: the join timeout closes it.
+    send(admission, observer, 1 * MiB);
+    admission.frameDone(observer);
+    expect([stranger.paused, stranger.resumes]).toEqual([true, 0]);
   });
 
   it("never pauses the server's own agents", () => {

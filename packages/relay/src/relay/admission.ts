@@ -111,33 +111,29 @@ export class Admission {
   }
 
   /**
-   * After the WebSocket has read what arrived from `peer`. Returns the peer to close, with why, when
-   * it has not joined yet and sends more than a join needs ({@link MAX_BYTES_BEFORE_JOIN}). Or it
-   * pauses `peer`, and says why, when it is in the middle of a frame while
-   * - its address holds its share (`maxBytesInProgressPerAddress`), or
+   * After the WebSocket has read what arrived from `peer`: pauses it, and says why, when it is in
+   * the middle of a frame while
+   * - it has not joined yet and has sent more of the frame than a join needs
+   *   ({@link MAX_BYTES_BEFORE_JOIN}): it stays paused until the join timeout closes it;
+   * - its address holds its share (`maxBytesInProgressPerAddress`);
    * - every connection together holds `maxBytesInProgress` and its address more than a valid frame
-   *   ({@link MAX_FRAME_BYTES}), or
+   *   ({@link MAX_FRAME_BYTES});
    * - every connection together holds `maxBytesInProgress` and a valid frame more (only many
    *   addresses can get there).
    *
    * Nothing more is read from a paused connection: what it sends waits in its own buffers and the
-   * kernel's, so holding it costs the server nothing more. (Closing the connection holding most
-   * instead, as the relay once did, let the others read its share again at once: the server read
-   * without pause, and what it dropped stayed in memory until garbage collection.) It is read again
-   * once none of these holds (a frame finished, a connection closed). One that stays paused is
-   * closed by the join timeout before it joins, or else by the heartbeat, whose pong it cannot read.
+   * kernel's, so holding it costs the server nothing more. (Closing a connection instead, as the
+   * relay once did, let its address send as much again at once, on the others or on a new
+   * connection: the server read without pause, and what it dropped stayed in memory until garbage
+   * collection.) It is read again once none of these holds (a frame finished, a connection closed).
+   * One that stays paused is closed by the join timeout before it joins, or else by the heartbeat,
+   * whose pong it cannot read.
    */
-  check(peer: Peer): { close: Peer; why: string } | { pause: Peer; why: string } | null {
-    if (peer.role === null && peer.inProgress > MAX_BYTES_BEFORE_JOIN) {
-      return {
-        close: peer,
-        why: `it sent ${peer.inProgress} bytes of one frame before joining a room, more than a join needs (${MAX_BYTES_BEFORE_JOIN})`,
-      };
-    }
+  check(peer: Peer): { pause: Peer; why: string } | null {
     if (peer.inProgress === 0 || peer.paused) return null;
     const key = this.peers.get(peer);
-    if (key === undefined || key === OWN_AGENTS) return null;
-    const why = this.mustWait(key);
+    if (key === undefined) return null;
+    const why = this.mustWait(peer, key);
     if (why === null) return null;
     peer.pause();
     const ofKey = this.paused.get(key);
@@ -147,8 +143,16 @@ export class Admission {
     return { pause: peer, why };
   }
 
-  /** Why a connection of `key` in the middle of a frame may not be read now (see {@link check}), or null. */
-  private mustWait(key: string): string | null {
+  /** Why `peer` (of `key`), in the middle of a frame, may not be read now (see {@link check}), or null. */
+  private mustWait(peer: Peer, key: string): string | null {
+    if (peer.role === null && peer.inProgress > MAX_BYTES_BEFORE_JOIN) {
+      return `it sent ${peer.inProgress} bytes of one frame before joining a room, more than a join needs (${MAX_BYTES_BEFORE_JOIN})`;
+    }
+    return key === OWN_AGENTS ? null : this.addressMustWait(key);
+  }
+
+  /** Why the connections of `key` in the middle of a frame may not be read now, or null. */
+  private addressMustWait(key: string): string | null {
     const ofAddress = this.progressByAddress.get(key) ?? 0;
     const share = this.limits.maxBytesInProgressPerAddress;
     if (share !== undefined && ofAddress >= share) {
@@ -185,8 +189,9 @@ export class Admission {
     const keys =
       fell(maxBytesInProgress) || fell(maxBytesInProgress + MAX_FRAME_BYTES) ? [...this.paused.keys()] : [key];
     for (const k of keys) {
-      if (k === undefined || !this.paused.has(k) || this.mustWait(k) !== null) continue;
-      for (const peer of [...(this.paused.get(k) ?? [])]) this.unpause(peer, k, true);
+      const ofKey = k === undefined ? undefined : this.paused.get(k);
+      if (k === undefined || !ofKey || (k !== OWN_AGENTS && this.addressMustWait(k) !== null)) continue;
+      for (const peer of [...ofKey]) if (this.mustWait(peer, k) === null) this.unpause(peer, k, true);
     }
   }
 
@@ -216,7 +221,7 @@ export class Admission {
       if (left > 0) this.progressByAddress.set(key, left);
       else this.progressByAddress.delete(key);
     }
-    this.wake(key === OWN_AGENTS ? undefined : key, before);
+    this.wake(key, before);
   }
 
   /** Connections paused now (see {@link check}). */

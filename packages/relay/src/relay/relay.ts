@@ -280,15 +280,12 @@ export class Relay {
     // Counted before `ws` reads the chunk (so a frame it finishes is released whole), judged after.
     socket.prependListener('data', (chunk: Buffer) => this.admission.received(peer, chunk.length));
     socket.on('data', () => {
-      const verdict = this.admission.check(peer);
-      if (verdict === null) return;
-      if ('close' in verdict) this.evict(verdict.close, verdict.why);
-      else {
-        this.core.warnings.once(
-          `paused ${limitKey(address)}`,
-          `relay: stopped reading from ${peer.name} from ${address} for now: ${verdict.why}`,
-        );
-      }
+      const paused = this.admission.check(peer);
+      if (paused === null) return;
+      this.core.warnings.once(
+        `paused ${limitKey(address)}`,
+        `relay: stopped reading from ${peer.name} from ${address} for now: ${paused.why}`,
+      );
     });
     ws.on('message', (data, isBinary) => {
       this.admission.frameDone(peer);
@@ -409,12 +406,6 @@ export class Relay {
   private tooSlow(peer: Peer): void {
     const why = `it did not read ${peer.ws.bufferedAmount} queued bytes (maxBufferedBytes ${this.core.limits.maxBufferedBytes})`;
     this.core.closedByLimit(peer, why, CLOSE_TRY_LATER);
-  }
-
-  /** Frames in progress hold too much memory (of all, of one address, or before a join): that connection is closed (1009). */
-  private evict(peer: Peer, why: string): void {
-    this.core.closedByLimit(peer, why, null);
-    peer.ws.terminate();
   }
 }
 

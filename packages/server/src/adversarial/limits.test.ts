@@ -214,16 +214,21 @@ describe('limits', () => {
     await stillServes(agent);
   });
 
-  it('closes a connection that sends more of a frame than a join needs before it has joined', async () => {
+  it('stops reading from a connection that sends more of a frame than a join needs before it has joined, until the join timeout closes it', async () => {
     const warnings: string[] = [];
-    const server = await startTestServer({ warn: (l) => warnings.push(l) });
+    const server = await startTestServer({ limits: { joinTimeoutMs: 1000 }, warn: (l) => warnings.push(l) });
     const { agent } = await studyRoom(server);
     const stranger = await TestClient.connect(server.url);
     startHugeFrame(stranger, 15 * 1024 * 1024, 256 * 1024);
-    expect(await stranger.closed()).toBe(1006);
-    expect(warnings.join('\n')).toMatch(/before joining a room, more than a join needs/);
-    await vi.waitFor(() => expect(server.relay.load().bytesInProgress).toBeLessThan(64 * 1024));
+    await vi.waitFor(() => expect(server.relay.load().pausedConnections).toBe(1));
+    expect(server.relay.load().bytesInProgress).toBeLessThanOrEqual(128 * 1024);
+    expect(warnings.join('\n')).toMatch(
+      /stopped reading from conn-\d+ .*before joining a room, more than a join needs/,
+    );
     await stillServes(agent);
+    expect(await stranger.closed()).toBe(1008);
+    expect(warnings.join('\n')).toMatch(/no relay\.join within 1000 ms/);
+    await vi.waitFor(() => expect(server.relay.load()).toMatchObject({ bytesInProgress: 0, pausedConnections: 0 }));
   });
 
   it('stops reading from an address that holds its share of unfinished frame bytes, and reads it again once it holds less', async () => {
