@@ -130,7 +130,13 @@ export class Admission {
    * whose pong it cannot read.
    */
   check(peer: Peer): { pause: Peer; why: string } | null {
-    if (peer.inProgress === 0 || peer.paused) return null;
+    if (peer.paused) {
+      // Read while paused: `ws` resumed the socket itself (it drains one it closes after a frame
+      // over its limit, for up to 30 s), and it must not read and drop at full speed meanwhile.
+      peer.pause();
+      return null;
+    }
+    if (peer.inProgress === 0) return null;
     const key = this.peers.get(peer);
     if (key === undefined) return null;
     const why = this.mustWait(peer, key);

@@ -255,6 +255,31 @@ describe('limits', () => {
     expect(hoarders.map((h) => h.closeCode)).toEqual([null, null, null]);
   });
 
+  it('keeps a paused connection paused when it announces a frame over the hard limit (regression: ws resumed the socket to drain it)', async () => {
+    const warnings: string[] = [];
+    const server = await startTestServer({
+      limits: { maxBytesInProgressPerAddress: 1 * MiB },
+      trustProxy: ['loopback'],
+      warn: (l) => warnings.push(l),
+    });
+    const { agent } = await studyRoom(server);
+    const hoarder = await observerFrom(server.url, '198.51.100.1', 'hoard');
+    startHugeFrame(hoarder, 8 * MiB, 2 * MiB);
+    await vi.waitFor(() => expect(server.relay.load().pausedConnections).toBe(1));
+    // A frame over the relay's hard limit (16 MiB) is refused at its head: ws closes the
+    // connection and reads on to drain it, which would read and drop all 32 MiB.
+    const drainer = await observerFrom(server.url, '198.51.100.1', 'drain');
+    startHugeFrame(drainer, 64 * MiB, 32 * MiB);
+    await vi.waitFor(() => expect(warnings.join('\n')).toMatch(/socket error on observer-\d+: .*[Mm]ax payload/));
+    await vi.waitFor(() => expect(server.relay.load().pausedConnections).toBe(2));
+    // Twenty round trips later it is still paused, and most of the 32 MiB still waits on its side.
+    for (let i = 0; i < 20; i++) await stillServes(agent);
+    expect(server.relay.load().pausedConnections).toBe(2);
+    expect(server.relay.load().bytesInProgress).toBeLessThanOrEqual(1 * MiB + 3 * 64 * KiB);
+    const socket = (drainer.ws as unknown as { _socket: import('node:net').Socket })._socket;
+    expect(socket.writableLength).toBeGreaterThan(16 * MiB);
+  });
+
   it('reads a paused frame to its end once its address holds less than its share', async () => {
     const warnings: string[] = [];
     const server = await startTestServer({
