@@ -9,6 +9,8 @@ export interface ChildOptions {
   /** Matched against stdout; its first group is the port the child listens on. */
   portPattern: RegExp;
   timeoutMs?: number;
+  /** Gets what the child writes on stderr instead of it being shown (prefixed with the name). */
+  stderr?: (text: string) => void;
 }
 
 /** A server started as its own Node process, so it does not share an event loop with the load. */
@@ -32,7 +34,8 @@ export function startNodeChild(options: ChildOptions): Promise<RunningChild> {
   // Both pipes are drained for the child's whole life: a full pipe would block its writes. What
   // the child says on stderr (a relay warning) is shown as it comes, since it may explain a failure.
   child.stderr?.setEncoding('utf8').on('data', (text: string) => {
-    process.stderr.write(prefixed(text));
+    if (options.stderr) options.stderr(text);
+    else process.stderr.write(prefixed(text));
   });
 
   return new Promise((resolve, reject) => {

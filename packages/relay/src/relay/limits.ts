@@ -36,12 +36,19 @@ export interface RelayLimits {
   maxTasksPerAddress: number;
   /** Bytes queued for one peer that it has not read yet; above this the slow peer is closed (1013). */
   maxBufferedBytes: number;
-  /** Bytes of frames received but not complete yet, over all connections; above this the connection holding most is closed (1009). */
+  /**
+   * Bytes of frames received but not complete yet, over all connections. Once they reach it, the
+   * relay stops reading from the connections in the middle of a frame whose address holds more than
+   * a valid frame (1 MiB), and from every one in the middle of a frame once they hold a valid frame
+   * more; it reads them again when they hold less (admission.ts).
+   */
   maxBytesInProgress: number;
   /**
-   * The same from one address: above this its connection holding most is closed (1009), so a few
-   * addresses cannot fill `maxBytesInProgress` with frames they never finish. A frame up to the
-   * relay's hard limit (16 MiB) still fits, so it is answered `INVALID_MESSAGE` as before.
+   * The same for one address: once its unfinished frames hold this, the relay stops reading from
+   * its connections in the middle of a frame until it holds less, so a few addresses cannot fill
+   * `maxBytesInProgress` with frames they never finish, and what they go on sending waits in their
+   * own buffers, not the server's. A frame up to the relay's hard limit (16 MiB) still fits, so it
+   * is answered `INVALID_MESSAGE` as before.
    */
   maxBytesInProgressPerAddress: number;
   /** Interval of the relay's pings; a peer that has not answered the previous ping with its pong is dropped. */
@@ -76,7 +83,7 @@ export const DEFAULT_LIMITS: RelayLimits = {
   pageJoinMs: 60_000,
   maxTasksPerAddress: 64,
   maxBufferedBytes: 8 * 1024 * 1024,
-  maxBytesInProgress: 96 * 1024 * 1024,
+  maxBytesInProgress: 64 * 1024 * 1024,
   maxBytesInProgressPerAddress: 16 * 1024 * 1024 + 64 * 1024,
   heartbeatMs: 15_000,
   requestTimeoutMs: 30_000,

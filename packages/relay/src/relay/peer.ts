@@ -57,6 +57,8 @@ export class Peer {
   alive = true;
   /** Bytes received since the last whole frame: a frame in progress. */
   inProgress = 0;
+  /** Not read from: it is in the middle of a frame while its address, or every connection, holds its share (admission.ts). */
+  paused = false;
   /** Closed by a limit: nothing more is sent to it. */
   closing = false;
   joinTimer: NodeJS.Timeout | null = null;
@@ -91,6 +93,18 @@ export class Peer {
   get experimenter(): boolean {
     const { kind } = this.capability;
     return kind === 'experimenter' || (kind === 'open' && this.console);
+  }
+
+  /** Stops reading from the socket: what the peer sends waits in its own buffers and the kernel's, not the server's. */
+  pause(): void {
+    this.paused = true;
+    // Through `ws`, which would otherwise resume the socket when its reader drains.
+    this.ws.pause();
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.ws.resume();
   }
 
   /**

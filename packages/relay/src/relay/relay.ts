@@ -219,11 +219,18 @@ export class Relay {
   }
 
   /** Open connections (`ownAgents` of them the server's own agents') and the bytes of frames in progress: for health checks and tests. */
-  load(): { connections: number; ownAgents: number; bytesInProgress: number; rooms: number } {
+  load(): {
+    connections: number;
+    ownAgents: number;
+    bytesInProgress: number;
+    pausedConnections: number;
+    rooms: number;
+  } {
     return {
       connections: this.admission.connections,
       ownAgents: this.admission.ownAgents,
       bytesInProgress: this.admission.inProgress,
+      pausedConnections: this.admission.pausedConnections,
       rooms: this.core.rooms.size,
     };
   }
@@ -270,16 +277,25 @@ export class Relay {
       setTimeout(() => ws.terminate(), 1000).unref();
     }, this.core.limits.joinTimeoutMs);
     peer.joinTimer.unref();
-    socket.on('data', (chunk: Buffer) => {
-      const evict = this.admission.received(peer, chunk.length);
-      if (evict) this.evict(evict.peer, evict.why);
+    // Counted before `ws` reads the chunk (so a frame it finishes is released whole), judged after.
+    socket.prependListener('data', (chunk: Buffer) => this.admission.received(peer, chunk.length));
+    socket.on('data', () => {
+      const paused = this.admission.check(peer);
+      if (paused === null) return;
+      this.core.warnings.once(
+        `paused ${limitKey(address)}`,
+        `relay: stopped reading from ${peer.name} from ${address} for now: ${paused.why}`,
+      );
     });
     ws.on('message', (data, isBinary) => {
       this.admission.frameDone(peer);
       this.core.guard('receive', () => this.receive(peer, data as Buffer, isBinary), peer);
     });
-    // Control frames may come between the fragments of a message: they do not end the frame in progress.
+    // Control frames may come between the fragments of a message: they do not end the frame in
+    // progress, only release their own bytes.
+    ws.on('ping', (data) => this.admission.controlDone(peer, data.length));
     ws.on('pong', (data) => {
+      this.admission.controlDone(peer, data.length);
       // Only the answer to our own ping counts: an unsolicited pong proves nothing.
       if (peer.pingNonce && data.equals(peer.pingNonce)) peer.alive = true;
     });
@@ -390,12 +406,6 @@ export class Relay {
   private tooSlow(peer: Peer): void {
     const why = `it did not read ${peer.ws.bufferedAmount} queued bytes (maxBufferedBytes ${this.core.limits.maxBufferedBytes})`;
     this.core.closedByLimit(peer, why, CLOSE_TRY_LATER);
-  }
-
-  /** Frames in progress hold too much memory (of all, of one address, or before a join): that connection is closed (1009). */
-  private evict(peer: Peer, why: string): void {
-    this.core.closedByLimit(peer, why, null);
-    peer.ws.terminate();
   }
 }
 

@@ -35,6 +35,16 @@ function startHugeFrame(client: TestClient, length: number, sent: number): void 
   socket.write(Buffer.concat([head, Buffer.alloc(sent, 0x20)]));
 }
 
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+/** Connects as `client` (behind the test's trusted proxy on loopback) and joins `room` as an observer. */
+async function observerFrom(url: string, client: string, room: string): Promise<TestClient> {
+  const observer = await TestClient.connect(url, { headers: { 'X-Forwarded-For': client } });
+  expect((await observer.request('relay.join', { role: 'observer', sessionId: room })).type).toBe('relay.joined');
+  return observer;
+}
+
 /** A masked ping frame, raw on the socket. */
 function rawPing(client: TestClient): void {
   const socket = (client.ws as unknown as { _socket: import('node:net').Socket })._socket;
@@ -155,21 +165,30 @@ describe('limits', () => {
     await stillServes(agent);
   });
 
-  it('closes the connection holding most unfinished frame bytes when they pass maxBytesInProgress', async () => {
+  it('once all connections hold maxBytesInProgress, stops reading from addresses holding more than a frame; another address goes on', async () => {
     const warnings: string[] = [];
     const server = await startTestServer({
-      limits: { maxBytesInProgress: 1024 * 1024 },
+      limits: { maxBytesInProgress: 1 * MiB },
+      trustProxy: ['loopback'],
       warn: (l) => warnings.push(l),
     });
     const { agent } = await studyRoom(server);
-    // Joined first: a connection that has not joined is held to far less (below).
-    const hoarders = await Promise.all([1, 2, 3].map((i) => TestClient.join(server.url, 'observer', `hoard-${i}`)));
-    for (const [i, hoarder] of hoarders.entries()) startHugeFrame(hoarder, 8 * 1024 * 1024, (i + 1) * 300 * 1024);
-    const biggest = hoarders[2] as TestClient;
-    expect(await biggest.closed()).toBe(1006);
-    expect(warnings.join('\n')).toMatch(/unfinished frame .*maxBytesInProgress/);
-    await vi.waitFor(() => expect(server.relay.load().bytesInProgress).toBeLessThanOrEqual(1024 * 1024));
+    const hoarders = await Promise.all([1, 2, 3].map((i) => observerFrom(server.url, '198.51.100.1', `hoard-${i}`)));
+    for (const hoarder of hoarders) startHugeFrame(hoarder, 8 * MiB, 2 * MiB);
+    // Paused, not closed: none of the 6 MiB on their way is read past the total and a chunk each.
+    await vi.waitFor(() => expect(server.relay.load().pausedConnections).toBe(3));
+    const held = server.relay.load().bytesInProgress;
+    expect(held).toBeLessThanOrEqual(1 * MiB + 3 * 64 * KiB);
+    expect(warnings.join('\n')).toMatch(
+      /stopped reading from observer-\d+ .*all connections hold \d+ bytes of unfinished frame data, 198\.51\.100\.1 \d+ of them \(maxBytesInProgress\)/,
+    );
+    // Another address's frame, up to the largest valid frame, is still read whole and answered.
+    const other = await observerFrom(server.url, '198.51.100.2', 'other');
+    other.send('x'.repeat(600 * KiB));
+    expect((await other.waitFor((f) => f.type === 'error')).payload).toMatchObject({ code: 'INVALID_MESSAGE' });
     await stillServes(agent);
+    expect(server.relay.load()).toMatchObject({ bytesInProgress: held, pausedConnections: 3 });
+    expect(hoarders.map((h) => h.closeCode)).toEqual([null, null, null]);
   });
 
   it('counts a fragmented frame in progress even when pings come between its fragments (regression: a ping reset the count)', async () => {
@@ -195,35 +214,120 @@ describe('limits', () => {
     await stillServes(agent);
   });
 
-  it('closes a connection that sends more of a frame than a join needs before it has joined', async () => {
+  it('stops reading from a connection that sends more of a frame than a join needs before it has joined, until the join timeout closes it', async () => {
     const warnings: string[] = [];
-    const server = await startTestServer({ warn: (l) => warnings.push(l) });
+    const server = await startTestServer({ limits: { joinTimeoutMs: 1000 }, warn: (l) => warnings.push(l) });
     const { agent } = await studyRoom(server);
     const stranger = await TestClient.connect(server.url);
     startHugeFrame(stranger, 15 * 1024 * 1024, 256 * 1024);
-    expect(await stranger.closed()).toBe(1006);
-    expect(warnings.join('\n')).toMatch(/before joining a room, more than a join needs/);
-    await vi.waitFor(() => expect(server.relay.load().bytesInProgress).toBeLessThan(64 * 1024));
+    await vi.waitFor(() => expect(server.relay.load().pausedConnections).toBe(1));
+    expect(server.relay.load().bytesInProgress).toBeLessThanOrEqual(128 * 1024);
+    expect(warnings.join('\n')).toMatch(
+      /stopped reading from conn-\d+ .*before joining a room, more than a join needs/,
+    );
     await stillServes(agent);
+    expect(await stranger.closed()).toBe(1008);
+    expect(warnings.join('\n')).toMatch(/no relay\.join within 1000 ms/);
+    await vi.waitFor(() => expect(server.relay.load()).toMatchObject({ bytesInProgress: 0, pausedConnections: 0 }));
   });
 
-  it('holds one address to its share of unfinished frame bytes, whatever the total allows', async () => {
+  it('stops reading from an address that holds its share of unfinished frame bytes, and reads it again once it holds less', async () => {
     const warnings: string[] = [];
     const server = await startTestServer({
-      limits: { maxBytesInProgress: 64 * 1024 * 1024, maxBytesInProgressPerAddress: 1024 * 1024 },
+      limits: { maxBytesInProgress: 64 * MiB, maxBytesInProgressPerAddress: 1 * MiB },
+      trustProxy: ['loopback'],
       warn: (l) => warnings.push(l),
     });
     const { agent } = await studyRoom(server);
-    const hoarders = await Promise.all([1, 2, 3].map((i) => TestClient.join(server.url, 'observer', `share-${i}`)));
-    for (const [i, hoarder] of hoarders.entries()) startHugeFrame(hoarder, 8 * 1024 * 1024, (i + 1) * 200 * 1024);
-    const biggest = hoarders[2] as TestClient;
-    expect(await biggest.closed()).toBe(1006);
+    const hoarders = await Promise.all([1, 2, 3].map((i) => observerFrom(server.url, '198.51.100.1', `share-${i}`)));
+    for (const hoarder of hoarders) startHugeFrame(hoarder, 8 * MiB, 2 * MiB);
+    // Each is paused at its next chunk once the address holds its share: none is closed, and of the
+    // 6 MiB on their way no more is read than the share and a chunk each.
+    await vi.waitFor(() => expect(server.relay.load().pausedConnections).toBe(3));
+    const held = server.relay.load().bytesInProgress;
+    expect(held).toBeGreaterThanOrEqual(1 * MiB);
+    expect(held).toBeLessThanOrEqual(1 * MiB + 3 * 64 * KiB);
     expect(warnings.join('\n')).toMatch(
-      /unfinished frame while .* held more than 1048576 \(maxBytesInProgressPerAddress\)/,
+      /stopped reading from observer-\d+ .*198\.51\.100\.1 holds \d+ bytes of unfinished frame data, its share \(maxBytesInProgressPerAddress\)/,
     );
-    await vi.waitFor(() => expect(server.relay.load().bytesInProgress).toBeLessThanOrEqual(1024 * 1024));
     await stillServes(agent);
+    expect(server.relay.load().bytesInProgress).toBe(held);
+    expect(hoarders.map((h) => h.closeCode)).toEqual([null, null, null]);
   });
+
+  it('keeps a paused connection paused when it announces a frame over the hard limit (regression: ws resumed the socket to drain it)', async () => {
+    const warnings: string[] = [];
+    const server = await startTestServer({
+      limits: { maxBytesInProgressPerAddress: 1 * MiB },
+      trustProxy: ['loopback'],
+      warn: (l) => warnings.push(l),
+    });
+    const { agent } = await studyRoom(server);
+    const hoarder = await observerFrom(server.url, '198.51.100.1', 'hoard');
+    startHugeFrame(hoarder, 8 * MiB, 2 * MiB);
+    await vi.waitFor(() => expect(server.relay.load().pausedConnections).toBe(1));
+    // A frame over the relay's hard limit (16 MiB) is refused at its head: ws closes the
+    // connection and reads on to drain it, which would read and drop all 32 MiB.
+    const drainer = await observerFrom(server.url, '198.51.100.1', 'drain');
+    startHugeFrame(drainer, 64 * MiB, 32 * MiB);
+    await vi.waitFor(() => expect(warnings.join('\n')).toMatch(/socket error on observer-\d+: .*[Mm]ax payload/));
+    await vi.waitFor(() => expect(server.relay.load().pausedConnections).toBe(2));
+    // Twenty round trips later it is still paused, and most of the 32 MiB still waits on its side.
+    for (let i = 0; i < 20; i++) await stillServes(agent);
+    expect(server.relay.load().pausedConnections).toBe(2);
+    expect(server.relay.load().bytesInProgress).toBeLessThanOrEqual(1 * MiB + 3 * 64 * KiB);
+    const socket = (drainer.ws as unknown as { _socket: import('node:net').Socket })._socket;
+    expect(socket.writableLength).toBeGreaterThan(16 * MiB);
+  });
+
+  it('reads a paused frame to its end once its address holds less than its share', async () => {
+    const warnings: string[] = [];
+    const server = await startTestServer({
+      limits: { maxBytesInProgressPerAddress: 128 * KiB, joinTimeoutMs: 1500 },
+      trustProxy: ['loopback'],
+      warn: (l) => warnings.push(l),
+    });
+    const waiting = await observerFrom(server.url, '198.51.100.1', 'waiting');
+    // Strangers that never join hold the address's share (each less than a join may send)...
+    const strangers = await Promise.all(
+      [1, 2, 3].map(() => TestClient.connect(server.url, { headers: { 'X-Forwarded-For': '198.51.100.1' } })),
+    );
+    for (const stranger of strangers) startHugeFrame(stranger, 1 * MiB, 60 * KiB);
+    await vi.waitFor(() => expect(server.relay.load().pausedConnections).toBeGreaterThanOrEqual(1));
+    const strangersPaused = server.relay.load().pausedConnections;
+    // ...so a frame from the same address, within the share, waits in the middle, unanswered,
+    waiting.send('x'.repeat(100 * KiB));
+    await vi.waitFor(() => expect(server.relay.load().pausedConnections).toBe(strangersPaused + 1));
+    expect(waiting.frames.some((f) => f.type === 'error')).toBe(false);
+    // until the join timeout closes the strangers: then it is read to its end and answered.
+    expect((await waiting.waitFor((f) => f.type === 'error')).payload).toMatchObject({ code: 'INVALID_MESSAGE' });
+    expect(warnings.join('\n')).toMatch(/no relay\.join within 1500 ms/);
+    await vi.waitFor(() => expect(server.relay.load()).toMatchObject({ bytesInProgress: 0, pausedConnections: 0 }));
+  });
+
+  it('still closes a paused connection: by the join timeout before it joins, by the heartbeat after', async () => {
+    const warnings: string[] = [];
+    const server = await startTestServer({
+      limits: { maxBytesInProgressPerAddress: 1 * MiB, joinTimeoutMs: 1500, heartbeatMs: 2000 },
+      trustProxy: ['loopback'],
+      warn: (l) => warnings.push(l),
+    });
+    const { agent } = await studyRoom(server);
+    const hoarder = await observerFrom(server.url, '198.51.100.1', 'hoard');
+    startHugeFrame(hoarder, 8 * MiB, 2 * MiB);
+    await vi.waitFor(() => expect(server.relay.load().pausedConnections).toBe(1));
+    // A stranger from the same address, in the middle of a frame (less than a join may send): paused too.
+    const stranger = await TestClient.connect(server.url, { headers: { 'X-Forwarded-For': '198.51.100.1' } });
+    startHugeFrame(stranger, 32 * KiB, 16 * KiB);
+    await vi.waitFor(() => expect(server.relay.load().pausedConnections).toBe(2));
+    expect(await stranger.closed()).toBe(1008);
+    expect(warnings.join('\n')).toMatch(/closed conn-\d+ from 198\.51\.100\.1: no relay\.join within 1500 ms/);
+    // The hoarder cannot read the heartbeat's pong: the next beat closes it.
+    expect(await hoarder.closed()).toBe(1006);
+    expect(warnings.join('\n')).toMatch(/closed observer-\d+ from 198\.51\.100\.1: it did not answer the last ping/);
+    await vi.waitFor(() => expect(server.relay.load()).toMatchObject({ bytesInProgress: 0, pausedConnections: 0 }));
+    await stillServes(agent);
+  }, 15_000);
 
   it('ends a session even when the agent that sent session.end leaves before the answer (regression: the room stayed blocked)', async () => {
     const server = await startTestServer();
