@@ -17,6 +17,9 @@ const ALWAYS = new Set(['page-has-heading-one', 'heading-order']);
  * findings are not failures here, except the headings' outline.
  */
 export async function axeFindings(page: Page, label: string): Promise<string[]> {
+  // The page as it settles, not mid-transition: a button fading from disabled to enabled has, for
+  // a moment, colours it never keeps.
+  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
   const { violations } = await new AxeBuilder({ page })
     .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
     .analyze();
