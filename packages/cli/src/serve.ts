@@ -179,9 +179,15 @@ export async function serve(flags: ServeFlags): Promise<number> {
       log: (line) => console.error(line),
     });
     if (server.console) server.console.agents = supervisor;
-    // Participants who were mid-task when the server stopped get their task's session and agent
-    // back, as many as maxRooms allows; the others when their page comes back.
-    const { waiting } = server.study.resumeAll((line) => console.error(line));
+    // Participants who were mid-task when the server stopped, their page still there or gone less
+    // than idleSessionMs, get their task's session and agent back, as many as maxRooms allows; the
+    // others when their page comes back.
+    const { waiting, gone } = server.study.resumeAll((line) => console.error(line));
+    if (gone > 0) {
+      console.error(
+        `study: ${gone} participants mid-task whose page had been gone idleSessionMs or more when the server stopped are resumed when their page comes back`,
+      );
+    }
     if (waiting > 0) {
       console.error(
         `study: ${waiting} participants mid-task were not resumed at start (no room free under maxRooms, or their log could not be opened); each is when their page comes back`,

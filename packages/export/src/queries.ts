@@ -160,8 +160,10 @@ export const TASK_FACTS = `
          max(ts) AS last_event_at,
          arg_max(reason, ts) FILTER (WHERE type = 'study.task-ended') AS end_reason,
          count(*) FILTER (WHERE type = 'user.message') AS messages_from_participant,
-         count(*) FILTER (WHERE type = 'agent.message' OR (type = 'tool.call' AND tool_name = 'postMessage'))
-           AS messages_from_agent,
+         count(*) FILTER (WHERE (type = 'agent.message' OR (type = 'tool.call' AND tool_name = 'postMessage'))
+                            AND actor = 'agent') AS messages_from_agent,
+         count(*) FILTER (WHERE (type = 'agent.message' OR (type = 'tool.call' AND tool_name = 'postMessage'))
+                            AND actor = 'experimenter') AS messages_from_experimenter,
          count(*) FILTER (WHERE type = 'tool.call' AND actor = 'agent' AND coalesce(tool_name, '') <> 'postMessage')
            AS agent_actions,
          count(*) FILTER (WHERE type = 'tool.call' AND actor = 'experimenter' AND coalesce(tool_name, '') <> 'postMessage')

@@ -16,6 +16,7 @@ export const PARTICIPANT_TASKS = `
          coalesce(af.agent_actions_failed, 0) AS agent_actions_failed,
          coalesce(f.participant_actions, 0) AS participant_actions,
          coalesce(f.experimenter_actions, 0) AS experimenter_actions,
+         coalesce(f.messages_from_experimenter, 0) AS messages_from_experimenter,
          coalesce(o.overrides, 0) AS overrides,
          coalesce(f.events, 0) AS events,
          CASE

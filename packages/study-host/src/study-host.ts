@@ -2,11 +2,13 @@ import type { Capabilities, Capability, ClientView, Relay, RelayLimits, RoomHook
 import type { Study, StudyRegistry } from '@usher/study';
 import type { Hono } from 'hono';
 import { StudyConsole } from './console/study-console.ts';
+import { StudyLogIndex } from './console/study-logs.ts';
 import { mountConsoleRoutes } from './http/console-routes.ts';
 import { mountExportRoutes } from './http/export-routes.ts';
 import { mountStudyRoutes } from './http/study-routes.ts';
 import { AnswersLog } from './study/answers-log.ts';
 import { ArrivalExpiry } from './study/arrival-expiry.ts';
+import { pageAbsence } from './study/page-presence.ts';
 import { StudyMode, type TaskHooks } from './study/study-mode.ts';
 
 export interface StudyHostOptions {
@@ -21,7 +23,10 @@ export interface StudyHostOptions {
   /** Told when a participant's task starts and ends (the agent supervisor staffs it). */
   hooks?: TaskHooks;
   /** The relay's limits a study counts (when it opens rooms, admits arrivals, removes those who never consent). */
-  limits: Pick<RelayLimits, 'maxRooms' | 'maxTasksPerAddress' | 'arrivalRetentionMs' | 'admissionsPerMinute'>;
+  limits: Pick<
+    RelayLimits,
+    'maxRooms' | 'maxTasksPerAddress' | 'idleSessionMs' | 'arrivalRetentionMs' | 'admissionsPerMinute'
+  >;
   now: () => Date;
   warn: (line: string) => void;
 }
@@ -49,10 +54,22 @@ export class StudyHost implements RoomHooks {
 
   constructor(private readonly options: StudyHostOptions) {
     const { study, registry, relay, logsDir, limits, now, warn } = options;
-    this.mode = new StudyMode(study, registry, relay, now, options.hooks, new AnswersLog(logsDir, study.id), {
-      maxRooms: limits.maxRooms,
-      maxTasksPerAddress: limits.maxTasksPerAddress,
-    });
+    // A restart reopens a task only when its page may still be there, as its study logs tell.
+    const logs = new StudyLogIndex(logsDir, study.id);
+    this.mode = new StudyMode(
+      study,
+      registry,
+      relay,
+      now,
+      options.hooks,
+      new AnswersLog(logsDir, study.id),
+      {
+        maxRooms: limits.maxRooms,
+        maxTasksPerAddress: limits.maxTasksPerAddress,
+        idleSessionMs: limits.idleSessionMs,
+      },
+      (participant) => pageAbsence(logs, logsDir, participant, now()),
+    );
     this.console = new StudyConsole(this.mode, relay, logsDir);
     // Arrivals who never consent are removed after arrivalRetentionMs, and counted (arrival-expiry.ts).
     this.expiry = new ArrivalExpiry(registry, study.id, limits.arrivalRetentionMs, now, warn);

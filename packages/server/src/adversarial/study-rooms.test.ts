@@ -100,13 +100,97 @@ describe('rooms opened by starting tasks', () => {
 
     const registry = new StudyRegistry(path);
     onTestFinished(() => registry.close());
-    const server = await startTestServer({ study: { study: DEMO, registry }, limits: { maxRooms: 2 } });
+    const server = await startTestServer({
+      now: () => new Date('2026-11-25T10:02:00Z'),
+      study: { study: DEMO, registry },
+      limits: { maxRooms: 2 },
+    });
     const study = server.study as NonNullable<typeof server.study>;
-    expect(study.resumeAll()).toEqual({ resumed: 2, waiting: 1 });
+    expect(study.resumeAll()).toEqual({ resumed: 2, waiting: 1, gone: 0 });
     expect(server.relay.load().rooms).toBe(2);
     const rooms = new Set(server.relay.status().map((r) => r.room));
     const byExternal = (id: string) => registry.participants(DEMO.id).find((p) => p.externalId === id);
     expect(rooms).toEqual(new Set([byExternal('P3')?.room, byExternal('P2')?.room]));
+  });
+
+  // Regression: a restart reopened the sessions of participants whose pages had left more than
+  // idleSessionMs before the stop (their sessions closed for it, the registry still holding them
+  // mid-task) and started their agents, each a log of three records closed a minute later by
+  // pageJoinMs. Only a task whose page may still be there is reopened; the others when it comes.
+  it('are reopened after a restart only when their page may still be there; the others when it comes back', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'usher-study-rooms-'));
+    onTestFinished(() => rmSync(work, { recursive: true, force: true }));
+    const path = join(work, 'registry.sqlite');
+    const logsDir = join(work, 'logs');
+    // The study's clock, days away from the machine's: only it says how long a page was gone.
+    let clock = Date.parse('2026-11-20T10:00:00Z');
+    const started: string[] = [];
+    const serve = async (registry: StudyRegistry) =>
+      startTestServer({
+        access: 'token',
+        secret: SECRET,
+        logsDir,
+        now: () => new Date(clock),
+        study: { study: DEMO, registry, hooks: { taskStarted: (p) => started.push(p.room) } },
+        // A short request timeout makes the relay sweep every 25 ms.
+        limits: { requestTimeoutMs: 100 },
+      });
+    const firstRegistry = new StudyRegistry(path);
+    const first = await serve(firstRegistry);
+    const [stayed, left, gone] = [
+      await consented(first.url, 'stayed'),
+      await consented(first.url, 'left'),
+      await consented(first.url, 'gone'),
+    ];
+    const pages = new Map<string, TestClient>();
+    for (const p of [stayed, left, gone]) {
+      expect((await p({ step: 'start-task' })).status).toBe(200);
+      pages.set(p.room, await TestClient.join(first.url, 'host', p.room, p.token));
+    }
+    const leave = async (room: string) => {
+      pages.get(room)?.close();
+      await vi.waitFor(
+        () => expect(first.relay.status().find((r) => r.room === room)?.host === false).toBe(true),
+        SWEPT,
+      );
+    };
+    // One page leaves and stays away: after idleSessionMs its session closes, the registry still
+    // holding the task. Another, silent all along, is there at the stop; the third left 3 min before it.
+    await leave(gone.room);
+    clock += 11 * 60_000;
+    await vi.waitFor(() => expect(!first.relay.hasStudySession(gone.room)).toBe(true), SWEPT);
+    await leave(left.room);
+    clock += 3 * 60_000;
+    await first.close();
+    firstRegistry.close();
+    pages.get(stayed.room)?.close();
+    expect(started).toEqual([stayed.room, left.room, gone.room]);
+
+    clock += 30_000;
+    started.length = 0;
+    const registry = new StudyRegistry(path);
+    onTestFinished(() => registry.close());
+    const second = await serve(registry);
+    const study = second.study as NonNullable<typeof second.study>;
+    expect(study.resumeAll()).toEqual({ resumed: 2, waiting: 0, gone: 1 });
+    expect(new Set(started)).toEqual(new Set([stayed.room, left.room]));
+    expect(second.relay.hasStudySession(gone.room)).toBe(false);
+    expect(registry.byRoom(gone.room)?.status).toBe('task');
+
+    // The page comes back after all: its task's session opens again, marked resumed, and its agent starts.
+    const back = await TestClient.join(second.url, 'host', gone.room, gone.token);
+    onTestFinished(() => back.close());
+    expect(second.relay.hasStudySession(gone.room)).toBe(true);
+    expect(started.at(-1)).toBe(gone.room);
+    const participantId = registry.byRoom(gone.room)?.id;
+    const logs = readdirSync(logsDir)
+      .filter((f) => f.startsWith('s-'))
+      .map((f) => readLog(join(logsDir, f)))
+      .filter((records) => records[0]?.payload.participantId === participantId);
+    expect(logs.map((records) => [records[0]?.payload.resumed ?? false, records.at(-1)?.type])).toEqual([
+      [false, 'relay.session-closed'],
+      [true, 'relay.join'],
+    ]);
   });
 
   // Regression: a task's room lived until idleSessionMs (10 min) whether or not a page ever came,
@@ -206,13 +290,13 @@ describe('rooms opened by starting tasks', () => {
     const server = await startTestServer({
       access: 'token',
       secret: SECRET,
-      now: () => new Date('2026-11-25T11:00:00Z'),
+      now: () => new Date('2026-11-25T10:01:00Z'),
       study: { study: DEMO, registry },
       limits: { maxTasksPerAddress: 1 },
     });
     const study = server.study as NonNullable<typeof server.study>;
     const capabilities = server.capabilities as NonNullable<typeof server.capabilities>;
-    expect(study.resumeAll()).toEqual({ resumed: 2, waiting: 0 });
+    expect(study.resumeAll()).toEqual({ resumed: 2, waiting: 0, gone: 0 });
     const [first, second] = registry.participants(DEMO.id).map((p) => p.room) as [string, string];
 
     // The first page to come back takes its session: counted to its address.

@@ -37,6 +37,8 @@ export class StudyFullError extends Error {
 export interface StudyRoomLimits {
   maxRooms: number;
   maxTasksPerAddress: number;
+  /** A page gone this long has its task's session closed; a restart reopens none gone longer. */
+  idleSessionMs?: number;
 }
 
 /**
@@ -67,6 +69,11 @@ export class StudyMode {
       maxRooms: Number.POSITIVE_INFINITY,
       maxTasksPerAddress: Number.POSITIVE_INFINITY,
     },
+    /**
+     * How long the page of a participant's current task had been gone when the server stopped
+     * (page-presence.ts; 0: it was there), so a restart reopens only tasks whose page may still be there.
+     */
+    private readonly pageAway: (participant: Participant) => number = () => 0,
   ) {}
 
   /**
@@ -295,20 +302,28 @@ export class StudyMode {
   /**
    * After a restart: the study sessions of participants the registry holds mid-task are opened
    * again (see {@link resume}), the most recently moved first, as long as rooms are free
-   * (`maxRooms`). Tasks that strangers started and left stay mid-task in the registry, so without
-   * the limit a restart would open a room, a log file and an agent for every one of them at once.
-   * The rest reopen when their page comes back (it starts its task again on load). A session that
+   * (`maxRooms`), when their page may still be there: one gone `idleSessionMs` or more before the
+   * stop (its session had closed, or would have) is not (`gone`), nor is its agent started. Tasks
+   * that strangers started and left stay mid-task in the registry, so without these a restart
+   * would open a room, a log file and an agent for every one of them at once. The rest reopen when
+   * their page comes back (it joins its room, or starts its task again on load). A session that
    * cannot be opened (the logs folder unwritable) is said through `warn` and the others go on.
    */
-  resumeAll(warn: (line: string) => void = () => {}): { resumed: number; waiting: number } {
+  resumeAll(warn: (line: string) => void = () => {}): { resumed: number; waiting: number; gone: number } {
+    const idleMs = this.limits.idleSessionMs ?? Number.POSITIVE_INFINITY;
     const midTask = this.registry
       .participants(this.study.id)
       .filter((p) => p.status === 'task')
       .sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
     let resumed = 0;
     let waiting = 0;
+    let gone = 0;
     for (const participant of midTask) {
       try {
+        if (!(this.pageAway(participant) < idleMs)) {
+          gone += 1;
+          continue;
+        }
         this.roomAvailable(participant, undefined);
         this.resume(participant);
         resumed += 1;
@@ -319,7 +334,7 @@ export class StudyMode {
         }
       }
     }
-    return { resumed, waiting };
+    return { resumed, waiting, gone };
   }
 
   /**
