@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { readPageParams } from './bridge/page-params.ts';
 import { FlowRequestError, ParticipantApi } from './study/participant-api.ts';
-import { StudyFlow } from './study/StudyFlow.tsx';
+import { loadTaskRun, StudyFlow } from './study/StudyFlow.tsx';
 import './ui/styles.css';
 
 const root = createRoot(document.getElementById('root') as HTMLElement);
@@ -36,6 +36,8 @@ async function start(): Promise<void> {
       throw err;
     }
     if (view) {
+      // Opened on a task: its booking page comes before the page first shows.
+      if (view.status === 'task') await loadTaskRun();
       root.render(
         <StrictMode>
           <StudyFlow api={api} initial={view} room={params.room} token={params.token} />

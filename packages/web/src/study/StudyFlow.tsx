@@ -1,6 +1,6 @@
 import './flow.css';
 import type { FlowStep, ParticipantView } from '@usher/protocol';
-import { lazy, type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Brand } from '../ui/Header.tsx';
 import { Checklist } from './Checklist.tsx';
 import type { ParticipantApi } from './participant-api.ts';
@@ -23,18 +23,25 @@ interface Props {
 /** How often a page on a task asks the server whether the experimenter ended or reset it (ms). */
 const TASK_CHECK_MS = 5000;
 
+type TaskRunModule = typeof import('./TaskRun.tsx');
+let taskRunModule: TaskRunModule | null = null;
+
 /**
  * The booking page (the booking engine, its stages and the chat) is loaded when a task starts:
- * consent, briefings and questionnaires never fetch it. Pressing "Start the task" fetches it
- * while the server starts the task.
+ * consent, briefings and questionnaires never fetch it. "Start the task" fetches it while the
+ * server starts the task, and the page moves on once both are done; a page opened on a task
+ * loads it before it first shows (main.tsx).
  */
-const loadTaskRun = () => import('./TaskRun.tsx');
-const TaskRun = lazy(() => loadTaskRun().then((module) => ({ default: module.TaskRun })));
+export async function loadTaskRun(): Promise<TaskRunModule> {
+  taskRunModule ??= await import('./TaskRun.tsx');
+  return taskRunModule;
+}
 
 export function StudyFlow({ api, initial, room, token }: Props) {
   const [view, setView] = useState(initial);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
+  const [taskRun, setTaskRun] = useState(taskRunModule);
   // When the page showed the current briefing, by its own clock (logged with the task's start).
   const briefingShownAt = useRef<string | null>(null);
   useEffect(() => {
@@ -49,7 +56,12 @@ export function StudyFlow({ api, initial, room, token }: Props) {
         ? { ...next, at, briefingShownAt: briefingShownAt.current }
         : { ...next, at };
     try {
-      setView(await api.step(stamped));
+      const [next, loaded] = await Promise.all([
+        api.step(stamped),
+        stamped.step === 'start-task' ? loadTaskRun() : Promise.resolve(taskRunModule),
+      ]);
+      if (loaded) setTaskRun(loaded);
+      setView(next);
     } catch (err) {
       setProblem(err instanceof Error ? err.message : String(err));
     } finally {
@@ -68,7 +80,13 @@ export function StudyFlow({ api, initial, room, token }: Props) {
       return;
     }
     document.querySelector<HTMLElement>('[data-step-heading]')?.focus();
-  }, [view.status, view.taskIndex]);
+  }, [view.status, view.taskIndex, taskRun === null]);
+
+  // On a task the page was not sent to by "Start the task" (an experimenter's reset, say): its code now.
+  useEffect(() => {
+    if (view.status !== 'task' || taskRun) return;
+    loadTaskRun().then(setTaskRun, (err: unknown) => setProblem(err instanceof Error ? err.message : String(err)));
+  }, [view.status, taskRun]);
 
   // While on a task, the page checks now and then where the server says the participant is: an
   // experimenter may have reset the task or ended the study from the console.
@@ -92,10 +110,18 @@ export function StudyFlow({ api, initial, room, token }: Props) {
   }, []);
 
   if (view.status === 'task' && view.task) {
-    return (
-      <Suspense fallback={<TaskLoading title={view.study.title} />}>
-        <TaskRun key={view.task.id} view={view} room={room} token={token} busy={busy} problem={problem} onEnd={step} />
-      </Suspense>
+    return taskRun ? (
+      <taskRun.TaskRun
+        key={view.task.id}
+        view={view}
+        room={room}
+        token={token}
+        busy={busy}
+        problem={problem}
+        onEnd={step}
+      />
+    ) : (
+      <TaskLoading title={view.study.title} problem={problem} />
     );
   }
   const { questionnaire } = view;
@@ -144,10 +170,7 @@ export function StudyFlow({ api, initial, room, token }: Props) {
               type="button"
               className="button button--primary"
               disabled={busy}
-              onClick={() => {
-                void loadTaskRun().catch(() => {});
-                void step({ step: 'start-task' });
-              }}
+              onClick={() => step({ step: 'start-task' })}
             >
               Start the task
             </button>
@@ -162,12 +185,17 @@ export function StudyFlow({ api, initial, room, token }: Props) {
 }
 
 /** What shows while the booking page's code arrives (a moment, on a slow network). */
-function TaskLoading({ title }: { title: string }) {
+function TaskLoading({ title, problem }: { title: string; problem: string | null }) {
   return (
     <FlowPage title={title}>
       <p className="flow-text" role="status">
         Loading the booking page…
       </p>
+      {problem && (
+        <p className="flow-problem" role="alert">
+          {problem}
+        </p>
+      )}
     </FlowPage>
   );
 }
