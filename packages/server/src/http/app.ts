@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Scenario } from '@usher/booking';
@@ -278,7 +279,15 @@ export function createApp({
   });
 
   // The study link, the participant's and the console's APIs, the export download (@usher/study-host).
-  studyHost?.mountRoutes(app, { capabilities, client });
+  const participantPage = async () => {
+    if (!webRoot) return null;
+    try {
+      return await readFile(join(webRoot, 'index.html'), 'utf8');
+    } catch {
+      return null;
+    }
+  };
+  studyHost?.mountRoutes(app, { capabilities, client, participantPage });
 
   if (webRoot) {
     const built = existsSync(join(webRoot, 'index.html'));
