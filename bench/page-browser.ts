@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -88,9 +89,12 @@ export function launchBrowser(): Promise<Browser> {
 
 let admitted = 0;
 
+/** The demo study's link for a new participant. */
+export const studyLink = (base: string) => `${base}/s/demo-01?PROLIFIC_PID=bench-${process.pid}-${++admitted}`;
+
 /** A new participant of the demo study, moved on through the API to `upTo`; the address of their page. */
-async function participantPage(base: string, upTo: 'task' | 'questionnaire'): Promise<string> {
-  const link = await fetch(`${base}/s/demo-01?PROLIFIC_PID=bench-${process.pid}-${++admitted}`, {
+export async function participantPage(base: string, upTo: 'task' | 'questionnaire'): Promise<string> {
+  const link = await fetch(studyLink(base), {
     redirect: 'manual',
   });
   const location = link.headers.get('location');
@@ -148,11 +152,11 @@ export async function loadPage(
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: THROTTLING.cpuSlowdown });
     let url: string;
     if (name === 'consent' || name === 'consent, again') {
-      url = `${base}/s/demo-01?PROLIFIC_PID=bench-${process.pid}-${++admitted}`;
+      url = studyLink(base);
       if (name === 'consent, again') {
         await page.goto(url);
         await page.locator(READY.consent).waitFor({ timeout: 60_000 });
-        url = `${base}/s/demo-01?PROLIFIC_PID=bench-${process.pid}-${++admitted}`;
+        url = studyLink(base);
       }
     } else if (name === 'console') {
       url = `${base}/console`;
@@ -197,4 +201,48 @@ export async function loadPage(
   } finally {
     await context.close();
   }
+}
+
+/** Lighthouse's scores and paints for one page (its default: the mobile preset, simulated throttling). */
+export interface LighthouseRun {
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  fcpMs: number;
+  lcpMs: number;
+}
+
+/**
+ * Runs the Lighthouse CLI at `cli` (installed apart from the project, e.g. `npm install --prefix
+ * /tmp/lh lighthouse@12`) on `url` with Debian's Chromium.
+ */
+export function lighthouse(cli: string, url: string): LighthouseRun {
+  const out = execFileSync(
+    cli,
+    [
+      url,
+      '--quiet',
+      '--output=json',
+      '--output-path=stdout',
+      '--only-categories=performance,accessibility,best-practices',
+      '--chrome-flags=--headless --no-sandbox --disable-gpu',
+    ],
+    {
+      env: { ...process.env, CHROME_PATH: process.env.USHER_CHROMIUM ?? '/usr/bin/chromium' },
+      maxBuffer: 64 * 1024 * 1024,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  );
+  const report = JSON.parse(out.toString()) as {
+    categories: Record<string, { score: number }>;
+    audits: Record<string, { numericValue?: number }>;
+  };
+  const score = (id: string) => Math.round((report.categories[id]?.score ?? Number.NaN) * 100);
+  return {
+    performance: score('performance'),
+    accessibility: score('accessibility'),
+    bestPractices: score('best-practices'),
+    fcpMs: report.audits['first-contentful-paint']?.numericValue ?? Number.NaN,
+    lcpMs: report.audits['largest-contentful-paint']?.numericValue ?? Number.NaN,
+  };
 }

@@ -6,12 +6,16 @@ import type { Browser } from 'playwright-core';
 import type { Suite, SuiteOptions, Table } from './lib/suite.ts';
 import { num } from './lib/table.ts';
 import {
+  type LighthouseRun,
   launchBrowser,
+  lighthouse,
   loadPage,
   PAGES,
   type PageLoad,
   type PageName,
+  participantPage,
   startPageServer,
+  studyLink,
   THROTTLING,
 } from './page-browser.ts';
 
@@ -123,7 +127,38 @@ async function browserTables(options: SuiteOptions): Promise<Table[]> {
     const scriptsOf = (side: Side, name: PageName) =>
       [...new Set((side.loads.get(name)?.[0]?.scripts ?? []).map((s) => s.replace(/-[\w-]{8}\.js$/, '')))].join(', ');
     const scripts = PAGES.map((name) => [name, scriptsOf(mine, name), scriptsOf(base, name)]);
+    const tables: Table[] = [];
+    const cli = process.env.BENCH_LIGHTHOUSE;
+    if (cli) {
+      options.progress('Lighthouse (mobile preset) on the consent page, a questionnaire and the console');
+      const rows: string[][] = [];
+      for (const side of sides) {
+        const pages: [string, () => Promise<string>][] = [
+          ['consent (the study link)', async () => studyLink(side.base)],
+          ['questionnaire', () => participantPage(side.base, 'questionnaire')],
+          ['console', async () => `${side.base}/console`],
+        ];
+        for (const [name, url] of pages) {
+          const run: LighthouseRun = lighthouse(cli, await url());
+          rows.push([
+            `${side.label}: ${name}`,
+            String(run.performance),
+            String(run.accessibility),
+            String(run.bestPractices),
+            ms(run.fcpMs),
+            ms(run.lcpMs),
+          ]);
+        }
+      }
+      tables.push({
+        title: `Lighthouse, mobile preset (${cli})`,
+        columns: ['page', 'performance', 'accessibility', 'best practices', 'FCP', 'LCP'],
+        rows,
+        notes: ['aims: performance at least 95, accessibility 100, best practices 100'],
+      });
+    }
     return [
+      ...tables,
       {
         title: `Pages of the demo study in Chromium, CPU ${THROTTLING.cpuSlowdown}× slower, ${THROTTLING.downKbps / 1000} Mbps down, ${THROTTLING.latencyMs} ms RTT (median of ${runs})`,
         columns: ['page', 'bytes, base', 'this', 'ratio', 'FCP, base', 'this', 'ratio', 'LCP, base', 'this', 'ratio'],
