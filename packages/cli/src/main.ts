@@ -60,6 +60,7 @@ export async function main(argv: string[]): Promise<number> {
       new Option('--participant <id>', 'participant id in the printed page URL').default('P01').argParser(parseLabel),
     )
     .option('--headless-host', 'run the booking engine as the host of --room', false)
+    .option('--source-maps', "serve the web pages' source maps (for debugging; not served without it)", false)
     .addOption(
       new Option('--agent <mode>', 'also run the agent in --room (autopilot or assist)').choices([
         'autopilot',

@@ -23,6 +23,8 @@ export interface ServeFlags {
   studyId: string;
   participant: string;
   headlessHost: boolean;
+  /** Serve the built pages' source maps (off: a `.map` is not found). */
+  sourceMaps: boolean;
   /** Run an agent in this process too (it reaches the relay over a WebSocket like any other). */
   agent?: 'autopilot' | 'assist';
   /** `token` or `open`; by default open on a loopback address and token anywhere else. */
@@ -122,6 +124,7 @@ export async function serve(flags: ServeFlags): Promise<number> {
     room: flags.room,
     headlessHost: flags.headlessHost,
     webRoot: WEB_ROOT,
+    sourceMaps: flags.sourceMaps,
     access,
     ...(secret && { secret }),
     allowOrigins: flags.allowOrigin,

@@ -72,6 +72,8 @@ export interface ServerOptions {
   warn?: (line: string) => void;
   /** Folder of the web host's built assets, served at `/`. */
   webRoot?: string;
+  /** Serve the built pages' source maps (`usher serve --source-maps`). */
+  sourceMaps?: boolean;
   /** The headless host's clock for chat timestamps (the system clock by default). */
   now?: () => Date;
 }
@@ -137,6 +139,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     warn,
     scenario: options.scenario ?? null,
     webRoot: options.webRoot ?? null,
+    sourceMaps: options.sourceMaps ?? false,
     startedAt: new Date(),
     capabilities: access.capabilities,
     allowOrigins: access.allowOrigins,

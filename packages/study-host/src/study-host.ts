@@ -37,6 +37,11 @@ export interface StudyRouteDeps {
   capabilities: Capabilities | null;
   /** Where a request comes from, and whether over HTTPS. */
   client: ClientView;
+  /**
+   * The participant's page (the built `index.html`), or null when none is built: the study link
+   * answers a browser with it at once instead of redirecting to it.
+   */
+  participantPage?: () => Promise<string | null>;
 }
 
 type Fail = (code: string, message: string, status: 400 | 401 | 403 | 404 | 409 | 413 | 429 | 503) => Response;
@@ -103,7 +108,15 @@ export class StudyHost implements RoomHooks {
   /** The study link and the participant's API, the console's API and, with a registry file, the export download. */
   mountRoutes(app: Hono<{ Variables: { capability: Capability | null } }>, deps: StudyRouteDeps): void {
     const fail: Fail = (code, message, status) => Response.json({ error: { code, message } }, { status });
-    mountStudyRoutes(app, this.mode, deps.capabilities, fail, this.options.limits.admissionsPerMinute, deps.client);
+    mountStudyRoutes(
+      app,
+      this.mode,
+      deps.capabilities,
+      fail,
+      this.options.limits.admissionsPerMinute,
+      deps.client,
+      deps.participantPage,
+    );
     mountConsoleRoutes(app, this.console, fail);
     if (this.options.registryPath) {
       mountExportRoutes(app, {

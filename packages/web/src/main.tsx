@@ -1,11 +1,8 @@
-import { parseScenario } from '@usher/booking';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { HostStore } from './bridge/host-store.ts';
 import { readPageParams } from './bridge/page-params.ts';
 import { FlowRequestError, ParticipantApi } from './study/participant-api.ts';
-import { StudyFlow } from './study/StudyFlow.tsx';
-import { App } from './ui/App.tsx';
+import { loadTaskRun, StudyFlow } from './study/StudyFlow.tsx';
 import './ui/styles.css';
 
 const root = createRoot(document.getElementById('root') as HTMLElement);
@@ -39,6 +36,8 @@ async function start(): Promise<void> {
       throw err;
     }
     if (view) {
+      // Opened on a task: its booking page comes before the page first shows.
+      if (view.status === 'task') await loadTaskRun();
       root.render(
         <StrictMode>
           <StudyFlow api={api} initial={view} room={params.room} token={params.token} />
@@ -47,29 +46,14 @@ async function start(): Promise<void> {
       return;
     }
   }
-  const response = await fetch('/api/scenario', {
-    headers: params.token ? { Authorization: `Bearer ${params.token}` } : {},
-  });
+  // The bare booking page (no study): its code comes with it, never with a study's own pages.
+  const [response, { startBookingPage }] = await Promise.all([
+    fetch('/api/scenario', { headers: params.token ? { Authorization: `Bearer ${params.token}` } : {} }),
+    import('./booking-page.tsx'),
+  ]);
   if (response.status === 401 || response.status === 403) throw linkDoesNotWork();
   if (!response.ok) throw new Error(`the server did not send its scenario (HTTP ${response.status})`);
-  const scenario = parseScenario(await response.json(), 'the server scenario');
-  // One store per page, made outside React: StrictMode's double mount subscribes twice but connects once.
-  const store = new HostStore({
-    relayUrl: location.origin.replace(/^http/, 'ws'),
-    room: params.room,
-    study: params.study,
-    participant: params.participant,
-    token: params.token,
-    scenario,
-    storage: window.localStorage,
-  });
-  store.connect();
-  addEventListener('pagehide', () => store.dispose());
-  root.render(
-    <StrictMode>
-      <App store={store} initialDevPanel={params.dev} />
-    </StrictMode>,
-  );
+  startBookingPage(root, params, await response.json());
 }
 
 start().catch((err: unknown) => {

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Scenario } from '@usher/booking';
@@ -18,10 +19,25 @@ import {
   type Relay,
 } from '@usher/relay';
 import { readJson, type StudyHost } from '@usher/study-host';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { compress } from 'hono/compress';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
+
+/** Built assets whose names carry a hash of their content: a new build gives them new names. */
+const HASHED_ASSET = /^\/assets\/.+-[\w-]{8,}\.\w+$/;
+
+/**
+ * How long a browser may keep what the web host serves: a hashed asset for a year without asking
+ * again (its name changes with its content); a page (HTML) is asked for again each time, so a new
+ * build shows at once. Every answer that has compressed copies varies by Accept-Encoding.
+ */
+function cachePolicy(path: string, c: Context): void {
+  c.header('Cache-Control', HASHED_ASSET.test(c.req.path) ? 'public, max-age=31536000, immutable' : 'no-cache');
+  if (/\.(br|gz)$/.test(path) || existsSync(`${path}.br`) || existsSync(`${path}.gz`))
+    c.header('Vary', 'Accept-Encoding');
+}
 
 /** The participant API's answer when the relay could not log (so did not forward) what the participant did. */
 const NOT_RECORDED =
@@ -52,6 +68,8 @@ export interface AppDeps {
   scenario: Scenario | null;
   /** Folder of the web host's built assets, served at `/`; null serves no page. */
   webRoot: string | null;
+  /** Serve the built pages' source maps (`usher serve --source-maps`); without it a `.map` is not found. */
+  sourceMaps?: boolean;
   /** Checks credentials; null in open mode (every request may do everything). */
   capabilities: Capabilities | null;
   /** Origins besides the server's own whose pages may change state (`*` for any). */
@@ -81,6 +99,7 @@ export function createApp({
   warn,
   scenario,
   webRoot,
+  sourceMaps = false,
   capabilities,
   allowOrigins,
   frameAncestors = [],
@@ -129,6 +148,10 @@ export function createApp({
     '/api/*',
     bodyLimit({ maxSize: 64 * 1024, onError: () => fail('INVALID_MESSAGE', 'request body exceeds 64 KiB', 413) }),
   );
+
+  // The API's JSON answers are compressed for a browser that accepts it (a task's view carries
+  // its world, tens of KB); live streams and downloads are left as they are.
+  app.use('/api/*', compress({ contentTypeFilter: /^application\/json\b/ }));
 
   // Who is asking: a credential from `Authorization: Bearer` or `?token=`; every request in open mode.
   // A page of another site may not change anything, nor post a form (only JSON bodies are read).
@@ -256,7 +279,15 @@ export function createApp({
   });
 
   // The study link, the participant's and the console's APIs, the export download (@usher/study-host).
-  studyHost?.mountRoutes(app, { capabilities, client });
+  const participantPage = async () => {
+    if (!webRoot) return null;
+    try {
+      return await readFile(join(webRoot, 'index.html'), 'utf8');
+    } catch {
+      return null;
+    }
+  };
+  studyHost?.mountRoutes(app, { capabilities, client, participantPage });
 
   if (webRoot) {
     const built = existsSync(join(webRoot, 'index.html'));
@@ -270,9 +301,16 @@ export function createApp({
       }
       return next();
     });
+    // Source maps show the pages' source to anyone; they are served only when asked for.
+    if (!sourceMaps) {
+      app.get('/*', async (c, next) => (c.req.path.endsWith('.map') ? c.notFound() : next()));
+    }
+    // The build leaves a Brotli (.br) and a gzip (.gz) copy beside each text asset
+    // (packages/web/vite.config.ts); the browser's Accept-Encoding picks one.
+    const pages = { root: webRoot, precompressed: true, onFound: cachePolicy } as const;
     // The experimenter's console is its own page of the same app; its API needs the experimenter's credential.
-    app.get('/console', serveStatic({ root: webRoot, path: 'console.html' }));
-    app.use('/*', serveStatic({ root: webRoot }));
+    app.get('/console', serveStatic({ ...pages, path: 'console.html' }));
+    app.use('/*', serveStatic(pages));
   }
 
   app.onError((err, c) => {

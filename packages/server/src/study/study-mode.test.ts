@@ -1,10 +1,10 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Capabilities } from '@usher/relay';
 import { loadStudyFile, StudyRegistry } from '@usher/study';
 import { MAX_RETURN_KEYS } from '@usher/study-host';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import {
   envelope,
   openStudyLink,
@@ -270,6 +270,37 @@ describe('study mode', () => {
     const visit = await openStudyLink(server.url, 'PROLIFIC_PID=unfurled');
     expect(registry.participants(DEMO.id).map((p) => p.id)).toEqual([visit.participant]);
     expect(registry.conditionCounts(DEMO).reduce((a, b) => a + b)).toBe(1);
+  });
+
+  it('answers a browser’s visit with the participant’s page itself (no redirect), its address set to the page’s', async () => {
+    const webRoot = mkdtempSync(join(tmpdir(), 'usher-web-'));
+    onTestFinished(() => rmSync(webRoot, { recursive: true, force: true }));
+    writeFileSync(join(webRoot, 'index.html'), '<!doctype html><html><head><title>page</title></head></html>');
+    const server = await startTestServer({
+      access: 'token',
+      secret: SECRET,
+      study: { study: DEMO, registry: new StudyRegistry(':memory:') },
+      webRoot,
+    });
+    const visit = await fetch(`${server.url}/s/demo-01?PROLIFIC_PID=no-redirect`, {
+      redirect: 'manual',
+      headers: { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' },
+    });
+    expect(visit.status).toBe(200);
+    expect(visit.headers.get('cache-control')).toBe('no-store');
+    expect(visit.headers.get('set-cookie')).toMatch(/^usher_return_demo-01=/);
+    const html = await visit.text();
+    const address = /<head><script>history\.replaceState\(null,'',"([^"]+)"\)<\/script><title>page<\/title>/.exec(
+      html,
+    )?.[1];
+    const page = new URL(address ?? '', server.url).searchParams;
+    expect(page.get('study')).toBe('demo-01');
+    expect(page.get('room')).toMatch(/^r-/);
+    const api = participantApi(server.url, page.get('token') as string);
+    expect(await api.view()).toMatchObject({ status: 'consent' });
+    // A script following the link is redirected, as before.
+    const script = await fetch(`${server.url}/s/demo-01?PROLIFIC_PID=script`, { redirect: 'manual' });
+    expect(script.status).toBe(302);
   });
 
   it('answers a mistyped study link with a page a person can read, and the API’s JSON error to anything else', async () => {

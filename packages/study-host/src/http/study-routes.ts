@@ -28,6 +28,8 @@ export function mountStudyRoutes(
   admissionsPerMinute: number,
   /** Where a request comes from, and whether over HTTPS (access/client-address.ts). */
   client: ClientView,
+  /** The participant's page (the built `index.html`), or null when none is built. */
+  participantPage: () => Promise<string | null> = async () => null,
 ): void {
   const admissions = new RateLimiterMemory({ points: admissionsPerMinute, duration: 60 });
 
@@ -92,7 +94,17 @@ export function mountStudyRoutes(
     }
     const page = new URLSearchParams({ room: participant.room, study: mode.study.id, participant: participant.id });
     if (capabilities) page.set('token', await capabilities.issue({ kind: 'host', room: participant.room }));
-    return c.redirect(`/?${page}`, 302);
+    const pageAddress = `/?${page}`;
+    // A browser gets its page in this answer, the address set to the page's own before any of its
+    // scripts runs: no redirect, whose round trip a phone waits for before the page starts coming.
+    // Anything else (a script following the link) is redirected as before.
+    const html = (c.req.header('accept') ?? '').includes('text/html') ? await participantPage() : null;
+    if (html?.includes('<head>')) {
+      c.header('Cache-Control', 'no-store');
+      const script = `<script>history.replaceState(null,'',${JSON.stringify(pageAddress).replace(/</g, '\\u003c')})</script>`;
+      return c.html(html.replace('<head>', `<head>${script}`));
+    }
+    return c.redirect(pageAddress, 302);
   };
   // With a slash after it too (a link copied with one); anything else under /s/ is a link that does not work.
   app.get('/s/:studyId', studyLink);

@@ -1,11 +1,18 @@
 import type { AgentFeedEvent, ConsoleStudy, ParticipantRow } from '@usher/protocol';
-import { useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { Brand } from '../ui/Header.tsx';
 import type { ConsoleApi } from './console-api.ts';
 import { ExportButton } from './ExportButton.tsx';
 import { ParticipantTable } from './ParticipantTable.tsx';
-import { ReplayPanel } from './ReplayPanel.tsx';
-import { WatchRoom } from './WatchRoom.tsx';
+
+/** A participant's page (the booking stages) comes with the first room watched or the replay, never with the list. */
+const WatchRoom = lazy(() => import('./WatchRoom.tsx').then((module) => ({ default: module.WatchRoom })));
+const ReplayPanel = lazy(() => import('./ReplayPanel.tsx').then((module) => ({ default: module.ReplayPanel })));
+const loading = (
+  <p className="console-loading" role="status">
+    Loading…
+  </p>
+);
 
 interface Props {
   api: ConsoleApi;
@@ -98,19 +105,25 @@ export function ConsoleApp({ api, study, initial }: Props) {
             <div className={`console-split${watched ? ' console-split--open' : ''}`}>
               <ParticipantTable rows={ticking} selected={watching} onSelect={setWatching} />
               {watched && (
-                <WatchRoom
-                  // Each task of the room is watched afresh: nothing of the last one's page or agent stays.
-                  key={`${watched.room}:${watched.taskIndex}:${watched.sessionId ?? ''}`}
-                  api={api}
-                  row={watched}
-                  feed={sinceStarted(feed, watched.room)}
-                  onClose={() => setWatching(null)}
-                />
+                <Suspense fallback={loading}>
+                  <WatchRoom
+                    // Each task of the room is watched afresh: nothing of the last one's page or agent stays.
+                    key={`${watched.room}:${watched.taskIndex}:${watched.sessionId ?? ''}`}
+                    api={api}
+                    row={watched}
+                    feed={sinceStarted(feed, watched.room)}
+                    onClose={() => setWatching(null)}
+                  />
+                </Suspense>
               )}
             </div>
           </>
         )}
-        {tab === 'replay' && <ReplayPanel api={api} study={study} participants={rows} />}
+        {tab === 'replay' && (
+          <Suspense fallback={loading}>
+            <ReplayPanel api={api} study={study} participants={rows} />
+          </Suspense>
+        )}
       </main>
     </div>
   );

@@ -1,10 +1,8 @@
 import './flow.css';
-import { parseScenario } from '@usher/booking';
 import type { FlowStep, ParticipantView } from '@usher/protocol';
-import { type ReactNode, useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import { HostStore } from '../bridge/host-store.ts';
-import { App } from '../ui/App.tsx';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Brand } from '../ui/Header.tsx';
+import { Checklist } from './Checklist.tsx';
 import type { ParticipantApi } from './participant-api.ts';
 import { QuestionnaireCard } from './Questionnaire.tsx';
 import { StudyText } from './StudyText.tsx';
@@ -25,10 +23,25 @@ interface Props {
 /** How often a page on a task asks the server whether the experimenter ended or reset it (ms). */
 const TASK_CHECK_MS = 5000;
 
+type TaskRunModule = typeof import('./TaskRun.tsx');
+let taskRunModule: TaskRunModule | null = null;
+
+/**
+ * The booking page (the booking engine, its stages and the chat) is loaded when a task starts:
+ * consent, briefings and questionnaires never fetch it. "Start the task" fetches it while the
+ * server starts the task, and the page moves on once both are done; a page opened on a task
+ * loads it before it first shows (main.tsx).
+ */
+export async function loadTaskRun(): Promise<TaskRunModule> {
+  taskRunModule ??= await import('./TaskRun.tsx');
+  return taskRunModule;
+}
+
 export function StudyFlow({ api, initial, room, token }: Props) {
   const [view, setView] = useState(initial);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
+  const [taskRun, setTaskRun] = useState(taskRunModule);
   // When the page showed the current briefing, by its own clock (logged with the task's start).
   const briefingShownAt = useRef<string | null>(null);
   useEffect(() => {
@@ -43,7 +56,12 @@ export function StudyFlow({ api, initial, room, token }: Props) {
         ? { ...next, at, briefingShownAt: briefingShownAt.current }
         : { ...next, at };
     try {
-      setView(await api.step(stamped));
+      const [next, loaded] = await Promise.all([
+        api.step(stamped),
+        stamped.step === 'start-task' ? loadTaskRun() : Promise.resolve(taskRunModule),
+      ]);
+      if (loaded) setTaskRun(loaded);
+      setView(next);
     } catch (err) {
       setProblem(err instanceof Error ? err.message : String(err));
     } finally {
@@ -62,7 +80,13 @@ export function StudyFlow({ api, initial, room, token }: Props) {
       return;
     }
     document.querySelector<HTMLElement>('[data-step-heading]')?.focus();
-  }, [view.status, view.taskIndex]);
+  }, [view.status, view.taskIndex, taskRun === null]);
+
+  // On a task the page was not sent to by "Start the task" (an experimenter's reset, say): its code now.
+  useEffect(() => {
+    if (view.status !== 'task' || taskRun) return;
+    loadTaskRun().then(setTaskRun, (err: unknown) => setProblem(err instanceof Error ? err.message : String(err)));
+  }, [view.status, taskRun]);
 
   // While on a task, the page checks now and then where the server says the participant is: an
   // experimenter may have reset the task or ended the study from the console.
@@ -86,8 +110,18 @@ export function StudyFlow({ api, initial, room, token }: Props) {
   }, []);
 
   if (view.status === 'task' && view.task) {
-    return (
-      <TaskRun key={view.task.id} view={view} room={room} token={token} busy={busy} problem={problem} onEnd={step} />
+    return taskRun ? (
+      <taskRun.TaskRun
+        key={view.task.id}
+        view={view}
+        room={room}
+        token={token}
+        busy={busy}
+        problem={problem}
+        onEnd={step}
+      />
+    ) : (
+      <TaskLoading title={view.study.title} problem={problem} />
     );
   }
   const { questionnaire } = view;
@@ -150,142 +184,19 @@ export function StudyFlow({ api, initial, room, token }: Props) {
   );
 }
 
-/** One task on the booking page: its own host store (and saved booking), ended by the participant or by booking. */
-function TaskRun({
-  view,
-  room,
-  token,
-  busy,
-  problem,
-  onEnd,
-}: {
-  view: ParticipantView;
-  room: string;
-  token: string | null;
-  busy: boolean;
-  problem: string | null;
-  onEnd: (step: FlowStep) => void;
-}) {
-  const task = view.task as NonNullable<ParticipantView['task']>;
-  const [store] = useState(
-    () =>
-      new HostStore({
-        relayUrl: location.origin.replace(/^http/, 'ws'),
-        room,
-        study: view.study.id,
-        participant: view.participantId,
-        token,
-        scenario: parseScenario(task.world, task.id),
-        storage: window.localStorage,
-        saveAs: `${room}:${task.id}`,
-      }),
-  );
-  useEffect(() => {
-    store.connect();
-    return () => store.dispose();
-  }, [store]);
-  const submitted = useSyncExternalStore(store.subscribe, () => store.getSnapshot().submitted !== null);
-  // Ending a task cannot be undone, so either way out asks first. The question takes the focus
-  // (on its harmless answer), and "No" gives it back to the button that asked.
-  const [confirming, setConfirming] = useState<'done' | 'gave-up' | null>(null);
-  const [briefingOpen, setBriefingOpen] = useState(false);
-  const declined = useRef<'done' | 'gave-up' | null>(null);
-  const noButton = useRef<HTMLButtonElement>(null);
-  const doneButton = useRef<HTMLButtonElement>(null);
-  const giveUpButton = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (confirming) noButton.current?.focus();
-    else if (declined.current) (declined.current === 'done' ? doneButton : giveUpButton).current?.focus();
-    declined.current = null;
-  }, [confirming]);
-  const end = (outcome: 'submitted' | 'done' | 'gave-up') =>
-    onEnd({ step: 'end-task', outcome, taskIndex: view.taskIndex });
-  const bar = (
-    <section className="task-bar" aria-label="Your task" data-testid="task-bar">
-      <div className="task-bar__text">
-        <p className="flow-kicker">
-          Task {view.taskIndex + 1} of {view.taskCount}
-        </p>
-        <h2 className="task-bar__title" tabIndex={-1} data-step-heading>
-          {task.title}
-        </h2>
-        <Checklist items={task.checklist} compact />
-        <details
-          className="task-bar__briefing"
-          data-testid="task-briefing"
-          onToggle={(event) => setBriefingOpen(event.currentTarget.open)}
-        >
-          <summary>{briefingOpen ? 'Hide the whole task' : 'Show the whole task'}</summary>
-          <StudyText text={task.briefing} />
-        </details>
-      </div>
-      <div
-        className="task-bar__actions"
-        {...(confirming && !submitted && { role: 'group', 'aria-labelledby': 'task-end-ask' })}
-      >
-        {submitted ? (
-          <button type="button" className="button button--primary" disabled={busy} onClick={() => end('submitted')}>
-            Continue
-          </button>
-        ) : confirming ? (
-          <>
-            <span className="task-bar__ask" id="task-end-ask">
-              {confirming === 'done'
-                ? 'End this task without booking? You cannot come back to it.'
-                : 'Give up this task? You cannot come back to it.'}
-            </span>
-            <button type="button" className="button button--small" disabled={busy} onClick={() => end(confirming)}>
-              {confirming === 'done' ? 'Yes, I’m done' : 'Yes, give up'}
-            </button>
-            <button
-              type="button"
-              className="button button--small button--quiet"
-              ref={noButton}
-              onClick={() => {
-                declined.current = confirming;
-                setConfirming(null);
-              }}
-            >
-              No, go on
-            </button>
-          </>
-        ) : (
-          <>
-            <button
-              type="button"
-              className="button button--small"
-              disabled={busy}
-              ref={doneButton}
-              onClick={() => setConfirming('done')}
-            >
-              I’m done
-            </button>
-            <button
-              type="button"
-              className="button button--small button--quiet"
-              ref={giveUpButton}
-              onClick={() => setConfirming('gave-up')}
-            >
-              Give up
-            </button>
-          </>
-        )}
-      </div>
+/** What shows while the booking page's code arrives (a moment, on a slow network). */
+function TaskLoading({ title, problem }: { title: string; problem: string | null }) {
+  return (
+    <FlowPage title={title}>
+      <p className="flow-text" role="status">
+        Loading the booking page…
+      </p>
       {problem && (
-        <p className="task-bar__problem" role="alert">
+        <p className="flow-problem" role="alert">
           {problem}
         </p>
       )}
-    </section>
-  );
-  return (
-    <App
-      store={store}
-      initialDevPanel={false}
-      task={bar}
-      chat={view.page.chat}
-      afterBooking="This task is done. Press Continue at the top of the page to go on with the study."
-    />
+    </FlowPage>
   );
 }
 
@@ -312,17 +223,6 @@ function FlowActions({ problem, children }: { problem: string | null; children: 
       )}
       {children}
     </div>
-  );
-}
-
-function Checklist({ items, compact = false }: { items: string[]; compact?: boolean }) {
-  if (items.length === 0) return null;
-  return (
-    <ul className={`checklist${compact ? ' checklist--compact' : ''}`} aria-label="What the booking needs">
-      {items.map((item) => (
-        <li key={item}>{item}</li>
-      ))}
-    </ul>
   );
 }
 
