@@ -73,7 +73,6 @@ const KNOWN_GAPS = new Map<string, string>([
     'the same showing, seats across an aisle this host does not show',
   ]),
   ['d03', 'films that tie, in the host’s shuffled order'],
-  ['d26', 'the frame outgrows the relay’s limit before it declines'],
 ]);
 
 describe('the agent on a host with the research prototype’s shapes', () => {
