@@ -32,6 +32,10 @@ export interface SecondHostOptions {
   undatedChat?: boolean;
   /** Send the update after the Nth tool call (1-based) with a step no booking flow has, for a test of what the agent does with it. */
   garbleUpdateAfterCall?: number;
+  /** Name steps otherwise on the wire (`{ movie: 'catalogue' }`), for a test of a step the agent does not know. */
+  stageNames?: Record<string, string>;
+  /** Name tools otherwise on the wire (`{ select: 'pickOne' }`), for a test of a tool the agent cannot map. */
+  toolNames?: Record<string, string>;
 }
 
 export class SecondHost {
@@ -94,6 +98,11 @@ export class SecondHost {
     this.ws?.send(JSON.stringify({ v: V, ...frame }));
   }
 
+  /** What the agent wrote in the chat, in order. */
+  agentSaid(): string[] {
+    return this.history.flatMap((e) => (e.type === 'agent' ? [e.text] : []));
+  }
+
   private note(type: Entry['type'], text: string): void {
     const stage = this.flow.step ?? undefined;
     const id = `msg-${this.history.length + 1}`;
@@ -102,7 +111,19 @@ export class SecondHost {
   }
 
   private view() {
-    return { uiSpec: this.flow.page(), messageHistory: this.history.slice(-50), toolSchema: this.flow.tools() };
+    return { uiSpec: this.page(), messageHistory: this.history.slice(-50), toolSchema: this.tools() };
+  }
+
+  /** The page as sent: its step under the name the options give it. */
+  private page() {
+    const page = this.flow.page();
+    const renamed = page && this.options.stageNames?.[String(page.stage)];
+    return page && renamed ? { ...page, stage: renamed } : page;
+  }
+
+  private tools() {
+    const names = this.options.toolNames ?? {};
+    return this.flow.tools().map((t) => ({ ...t, name: names[String(t.name)] ?? t.name }));
   }
 
   private changed(source: 'agent' | 'user' | 'host'): void {
@@ -120,7 +141,10 @@ export class SecondHost {
         this.snapshots += 1;
         return reply('snapshot.state', { sessionId: this.sessionId, ...this.view() });
       case 'tool.call': {
-        const toolName = String(payload.toolName);
+        const sent = String(payload.toolName);
+        const toolName =
+          Object.entries(this.options.toolNames ?? {}).find(([, name]) => name === sent)?.[0] ??
+          (Object.hasOwn(this.options.toolNames ?? {}, sent) ? `(${sent})` : sent);
         const wasConfirm = this.flow.step === 'confirm';
         const outcome: Outcome = this.flow.apply(toolName, (payload.params ?? {}) as Record<string, unknown>);
         if (!outcome.ok) return reply('error', { code: outcome.code, message: outcome.message });
@@ -130,7 +154,7 @@ export class SecondHost {
             'system',
             `Order ${placed.orderId} placed: seats ${placed.seats.join(', ')}, total ${placed.total.toFixed(2)} ${this.options.catalog.currency}.`,
           );
-        reply('tool.result', { ok: true, toolName, uiSpec: this.flow.page() });
+        reply('tool.result', { ok: true, toolName: sent, uiSpec: this.page() });
         if (++this.calls === this.options.garbleUpdateAfterCall) {
           const view = this.view();
           return this.send({
