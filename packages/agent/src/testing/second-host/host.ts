@@ -34,6 +34,12 @@ export interface SecondHostOptions {
   garbleUpdateAfterCall?: number;
   /** Name steps otherwise on the wire (`{ movie: 'catalogue' }`), for a test of a step the agent does not know. */
   stageNames?: Record<string, string>;
+  /** Send every update as the site's own (`source: "host"`, as the prototype does), never naming the call behind it. */
+  updatesFromHost?: boolean;
+  /** Leave cinemas' features (IMAX, 3D, …) off the cinema step: formats show only on the showtimes. */
+  noFeatures?: boolean;
+  /** List every film, also those with no session (as the prototype does): the film step shows no days or sessions. */
+  everyFilm?: boolean;
   /** Name tools otherwise on the wire (`{ select: 'pickOne' }`), for a test of a tool the agent cannot map. */
   toolNames?: Record<string, string>;
 }
@@ -51,7 +57,7 @@ export class SecondHost {
   private sessionId: string | null = null;
 
   private constructor(private readonly options: SecondHostOptions) {
-    this.flow = new CinemaFlow(options.catalog);
+    this.flow = new CinemaFlow(options.catalog, { noFeatures: options.noFeatures, everyFilm: options.everyFilm });
     this.note('system', 'Welcome! Pick a film to start your order.');
   }
 
@@ -127,7 +133,8 @@ export class SecondHost {
   }
 
   private changed(source: 'agent' | 'user' | 'host'): void {
-    this.send({ type: 'state.updated', payload: { source, ...this.view() } });
+    const from = this.options.updatesFromHost ? 'host' : source;
+    this.send({ type: 'state.updated', payload: { source: from, ...this.view() } });
   }
 
   private receive(frame: { type: string; id?: string; payload: Record<string, unknown> }): void {
