@@ -34,7 +34,10 @@ export interface SecondHostOptions {
   garbleUpdateAfterCall?: number;
   /** Name steps otherwise on the wire (`{ movie: 'catalogue' }`), for a test of a step the agent does not know. */
   stageNames?: Record<string, string>;
-  /** Send every update as the site's own (`source: "host"`, as the prototype does), never naming the call behind it. */
+  /**
+   * Send every update as the site's own (`source: "host"`, as the prototype does), never naming the
+   * call behind it, and answer `next` and `prev` without the page.
+   */
   updatesFromHost?: boolean;
   /** Leave cinemas' features (IMAX, 3D, …) off the cinema step: formats show only on the showtimes. */
   noFeatures?: boolean;
@@ -161,7 +164,10 @@ export class SecondHost {
             'system',
             `Order ${placed.orderId} placed: seats ${placed.seats.join(', ')}, total ${placed.total.toFixed(2)} ${this.options.catalog.currency}.`,
           );
-        reply('tool.result', { ok: true, toolName: sent, uiSpec: this.page() });
+        // A site whose updates are all its own answers a step's `next` or `prev` without the page (as
+        // the prototype does): the page comes with the update.
+        const withPage = !this.options.updatesFromHost || (toolName !== 'next' && toolName !== 'prev');
+        reply('tool.result', { ok: true, toolName: sent, ...(withPage && { uiSpec: this.page() }) });
         if (++this.calls === this.options.garbleUpdateAfterCall) {
           const view = this.view();
           return this.send({
