@@ -43,6 +43,11 @@ export interface SecondHostOptions {
   noFeatures?: boolean;
   /** List every film, also those with no session (as the prototype does): the film step shows no days or sessions. */
   everyFilm?: boolean;
+  /**
+   * Show films as display stubs (`visibleItems` of `{id, value}`, the records in `items`), as the
+   * prototype does: the film step's visible list shows titles only.
+   */
+  stubFilms?: boolean;
   /** Name tools otherwise on the wire (`{ select: 'pickOne' }`), for a test of a tool the agent cannot map. */
   toolNames?: Record<string, string>;
 }
@@ -125,7 +130,11 @@ export class SecondHost {
 
   /** The page as sent: its step under the name the options give it. */
   private page() {
-    const page = this.flow.page();
+    let page = this.flow.page();
+    if (page && this.options.stubFilms && page.stage === 'movie' && Array.isArray(page.items)) {
+      const films = page.items as Array<{ filmId: string; name: string }>;
+      page = { ...page, visibleItems: films.map((f) => ({ id: f.filmId, value: f.name })) };
+    }
     const renamed = page && this.options.stageNames?.[String(page.stage)];
     return page && renamed ? { ...page, stage: renamed } : page;
   }
