@@ -62,18 +62,17 @@ const outcome = (r: ScenarioReport) => ({
 });
 
 /**
- * Stories the agent does not yet book on this host as on Usher's (issue 23, open): the search
- * across theaters and days does not run here, so it books the first theater in the host's order;
- * one picks other seats of the same showing; one goes back from the confirm stage until the
- * host's frame outgrows the relay's limit.
+ * Stories the agent does not yet book on this host as on Usher's (issue 23, open). The prototype
+ * shows no aisles: where Usher's map has an aisle in the middle of a row, the agent's pair or three
+ * of the same showing cross it (on this host they are side by side). Films that tie come in the
+ * host's shuffled order, where Usher's host lists its catalog's.
  */
 const KNOWN_GAPS = new Map<string, string>([
-  ...['d02', 'd03', 'd06', 'd07', 'd10', 'd15', 'f01', 'f02', 'f10'].map((id): [string, string] => [
+  ...['d17', 'f01', 'f02', 'f10'].map((id): [string, string] => [
     id,
-    'books the first theater in the host’s order',
+    'the same showing, seats across an aisle this host does not show',
   ]),
-  ['d17', 'other seats of the same showing'],
-  ['d26', 'the frame outgrows the relay’s limit before it declines'],
+  ['d03', 'films that tie, in the host’s shuffled order'],
 ]);
 
 describe('the agent on a host with the research prototype’s shapes', () => {

@@ -2,8 +2,9 @@ import type { Stage, UiSpec } from '@usher/protocol';
 import type { PlannerInput } from './deterministic.ts';
 import { filmSearched, LOOKS_PER_FILM } from './film-survey.ts';
 import type { NavigationPlan } from './plan.ts';
-import { dateLabel } from './solver/fields.ts';
-import type { RankedOption, StageDecision } from './solver/index.ts';
+import { dateLabel, num } from './solver/fields.ts';
+import type { PreferenceModel, RankedOption, StageDecision } from './solver/index.ts';
+import { requiredSeats } from './solver/model.ts';
 import {
   bestSurveyed,
   datesToLook,
@@ -230,6 +231,16 @@ export function surveyOnBooking(
   if (!survey) return undefined;
   const booking = spec.state.booking;
   const probe = survey.probe;
+  // A host that prices seats one by one (no ticket stage) shows a format's price on its seat map.
+  const seatCost = spec.stage === 'seat' ? seatMapCost(input.model, spec) : Number.NaN;
+  if (spec.stage === 'seat' && probe && !Number.isNaN(seatCost)) {
+    survey.prices.set(probe.format, seatCost);
+    survey.probe = null;
+    return moves.back(
+      'time',
+      `${probe.format} seats for your party cost ${seatCost.toFixed(2)} here; back to the showtimes to compare.`,
+    );
+  }
   if (spec.stage === 'seat' && probe) {
     const chosen = spec.state.selectedList ?? [];
     if (chosen.length > 0) return moves.next(`Seat ${chosen.join(', ')} to see the ${probe.format} ticket prices`);
@@ -239,9 +250,10 @@ export function surveyOnBooking(
     survey.probe = null;
     return moves.back('time', `No seat here to reach the ${probe.format} ticket prices; back to the showtimes.`);
   }
-  if (spec.stage !== 'ticket' || survey.goal !== 'cheapest') return undefined;
+  const onSeats = spec.stage === 'seat' && !Number.isNaN(seatCost);
+  if ((spec.stage !== 'ticket' && !onSeats) || survey.goal !== 'cheapest') return undefined;
   const format = booking?.showing?.format ?? probe?.format;
-  const cost = partyCost(input.model, spec.items);
+  const cost = onSeats ? seatCost : partyCost(input.model, spec.items);
   const readable = Boolean(format) && !Number.isNaN(cost);
   if (format && readable) survey.prices.set(format, cost);
   if (probe) {
@@ -268,4 +280,15 @@ export function surveyOnBooking(
     to,
     `${format} tickets for your party cost ${cost.toFixed(2)} here; ${describe('cheapest', best)} at ${input.exploration.survey?.labels.get(best.theater)}: going back to book that.`,
   );
+}
+
+/**
+ * What the party's seats cost on a seat map whose seats show their own price (a host without a
+ * ticket stage): as many of its cheapest seats as the party needs; NaN when a seat shows no price.
+ */
+export function seatMapCost(model: PreferenceModel, spec: UiSpec): number {
+  const prices = spec.items.map((i) => num(i, 'price'));
+  if (prices.length === 0 || prices.some((p) => !Number.isFinite(p))) return Number.NaN;
+  const count = Math.max(1, requiredSeats(model).count);
+  return Math.round(count * Math.min(...prices) * 100) / 100;
 }

@@ -20,6 +20,9 @@ import { RoomSync } from './room-sync.ts';
  * acts one action at a time and verifies, until the booking is made or it cannot go on. A
  * participant may write or act at any moment: their messages refine the wishes, their choices stand.
  */
+/** The same plan refused as unsafe this many times in a row, with the state read again between: the agent cannot act here. */
+const UNSAFE_REPEATS = 3;
+
 export class Agent {
   /** The participant's wishes, read from their words ({@link Listening}). */
   private readonly listening: Listening;
@@ -42,6 +45,11 @@ export class Agent {
   /** What was understood of new wishes, said in the chat at the start of the next turn. */
   private pendingReplies: string[] = [];
   private stopped = false;
+  /** What the agent could not read or do on the page, said once each (in the chat and the log). */
+  private readonly saidOnce = new Set<string>();
+  /** The last reason a planned action was not sent, and how many times in a row since. */
+  private lastUnsafe: string | null = null;
+  private unsafeRepeats = 0;
   /** Cancels a planner call in flight when the agent stops. */
   private readonly abort = new AbortController();
   /** The instruction being carried out ({@link instruct}), if any. */
@@ -203,6 +211,29 @@ export class Agent {
     return { status: 'stopped', message: 'stopped', toolCalls: this.acting.toolCalls };
   }
 
+  /**
+   * What the agent cannot read of the host's page (its stage, say), said once in the log and in
+   * the chat; undefined when it can read it. The state is read again before the next turn.
+   */
+  private cannotRead(): string | undefined {
+    const why = this.sync.unreadable;
+    if (!why) return undefined;
+    this.sync.needsResync = true;
+    return this.sayOnce(
+      `I cannot read this page: ${why}. Please go on on the page yourself, or tell me what to do.`,
+      `agent: cannot read the host's page (${why}); said so in the chat`,
+    );
+  }
+
+  /** Says `text` in the chat and `line` in the log, once per text; returns the text. */
+  private sayOnce(text: string, line: string): string {
+    if (this.saidOnce.has(text)) return text;
+    this.saidOnce.add(text);
+    this.log(line);
+    this.say(text);
+    return text;
+  }
+
   /** Writes in the host's chat, and tells the observer. */
   private say(text: string): void {
     this.relay.say(text);
@@ -217,6 +248,12 @@ export class Agent {
     while (!this.halted()) {
       await this.sync.ensureSynced();
       if (this.halted()) break;
+      const cannotRead = (this.request.active || this.current) && this.cannotRead();
+      if (cannotRead) {
+        if (returnWhenBlocked) return { status: 'blocked', message: cannotRead, toolCalls: this.acting.toolCalls };
+        await this.participantSpeaks();
+        continue;
+      }
       for (const text of this.pendingReplies.splice(0)) this.say(text);
       if (!this.request.active && !this.current) {
         // Nobody has asked for anything (yet, or since the last booking): the participant's own clicks
@@ -256,6 +293,22 @@ export class Agent {
         continue;
       }
       const unsafe = unsafeBecause(plan.nextAction, this.view.context, this.view.participantChoices);
+      this.unsafeRepeats = unsafe && unsafe === this.lastUnsafe ? this.unsafeRepeats + 1 : 0;
+      this.lastUnsafe = unsafe ?? null;
+      if (unsafe && this.unsafeRepeats + 1 >= UNSAFE_REPEATS) {
+        // The state read again gives the same plan the page does not allow (a tool it does not
+        // offer under any name the agent knows): say so, once, rather than look again for ever.
+        const offered = this.view.context.toolSchema.map((t) => t.name).join(', ') || 'none';
+        const text = this.sayOnce(
+          `I cannot act on this page: ${unsafe}. The tools it offers are ${offered}. Please go on on the page yourself, or tell me what to do.`,
+          `agent: cannot act on the host's page (${unsafe}; it offers ${offered}); said so in the chat`,
+        );
+        this.unsafeRepeats = 0;
+        this.lastUnsafe = null;
+        if (returnWhenBlocked) return { status: 'blocked', message: text, toolCalls: this.acting.toolCalls };
+        await this.participantSpeaks();
+        continue;
+      }
       if (unsafe) {
         this.log(`agent: not sending an unsafe action (${unsafe}); looking again`);
         this.memory.recordFailure(this.view.context.stage, 'DESYNC_DETECTED');

@@ -32,6 +32,11 @@ export class RoomSync {
   needsResync = false;
   /** Set while waiting for a host: called when the relay says one joined. */
   private hostJoined: (() => void) | null = null;
+  /**
+   * Why the host's whole state could not be read at the last resync (a stage the agent does not
+   * know, say), or null when it was read: the agent says so rather than act on a page it cannot see.
+   */
+  unreadable: string | null = null;
   /** How many times the relay said a host joined the room. */
   private hostJoins = 0;
   /** Set while the relay is out of reach: called when the client has joined again. */
@@ -148,6 +153,16 @@ export class RoomSync {
     });
     this.room.sessionStarted(started.payload.sessionId);
     this.phase = 'SESSION_ACTIVE';
-    this.room.perceive(await relay.request('snapshot.get', {}));
+    let snapshot: MessageOf<'snapshot.state'>;
+    try {
+      snapshot = await relay.request('snapshot.get', {});
+    } catch (err) {
+      if (!(err instanceof RelayRequestError) || err.code !== 'UNREADABLE_REPLY') throw err;
+      // The host answered with a page the agent cannot read: nothing to retry until it changes.
+      this.unreadable = /\((.*)\)$/.exec(err.message)?.[1] ?? err.message;
+      return;
+    }
+    this.unreadable = null;
+    this.room.perceive(snapshot);
   }
 }

@@ -13,9 +13,10 @@ import { z } from 'zod';
  * What the relay checks of a host's big frames (`state.updated`, `snapshot.state`, `tool.result`:
  * the uiSpec, the chat and the toolSchema, 10–20 KB each) and of `session.started` /
  * `session.ended` (whose ids the relay replaces with its own): what safety needs, not every field. The payload
- * has exactly the contract's top-level fields (so nothing the host holds, such as backend data,
- * leaves it by a stray key) of the right kinds, and the `action` the relay logs as the
- * participant's is well formed. What is inside the uiSpec, the chat and the toolSchema is the
+ * keeps only the contract's top-level fields, of the right kinds: a top-level key the contract does
+ * not name (a host's own extension, or backend data by mistake) is dropped before the frame is
+ * forwarded or logged, and the relay says so once per room (inbound.ts, relay.ts); and the
+ * `action` the relay logs as the participant's is well formed. What is inside the uiSpec, the chat and the toolSchema is the
  * readers' to check: agents read liberally (DESIGN.md). The frame is forwarded as it came and its
  * payload logged as sliced from it, so nothing recursive runs on it here (`JSON.parse` is not
  * recursive), and no depth scan is needed.
@@ -27,13 +28,13 @@ const view = {
 };
 
 export const HOST_FRAME_CHECKS: PayloadOverrides = {
-  'state.updated': z.strictObject({ source: z.enum(STATE_SOURCES), ...view, action: StateActionSchema.optional() }),
-  'snapshot.state': z.strictObject({ sessionId: z.string().nullable(), ...view }),
+  'state.updated': z.object({ source: z.enum(STATE_SOURCES), ...view, action: StateActionSchema.optional() }),
+  'snapshot.state': z.object({ sessionId: z.string().nullable(), ...view }),
   // A tool result may carry the host's page, which is as much the readers' to check as in state.updated.
-  'tool.result': z.strictObject({ ok: z.boolean(), toolName: z.string(), uiSpec: view.uiSpec.optional() }),
+  'tool.result': z.object({ ok: z.boolean(), toolName: z.string(), uiSpec: view.uiSpec.optional() }),
   // The spec says only "string": a host's own session id is accepted, and the relay answers with its own.
-  'session.started': z.strictObject({ sessionId: z.string().min(1).max(128) }),
-  'session.ended': z.strictObject({
+  'session.started': z.object({ sessionId: z.string().min(1).max(128) }),
+  'session.ended': z.object({
     sessionId: z.string().max(128),
     logFile: z.string().max(1024),
     stateReset: z.boolean(),

@@ -12,6 +12,8 @@ export interface Inbound {
   payloadJson: string;
   /** The frame can be forwarded as it came: only the envelope's known members and the payload's known fields, on one line. */
   verbatim: boolean;
+  /** The payload's top-level keys the contract does not name, dropped before it goes on and into the log. */
+  dropped: string[];
   /** `payloadJson`'s bytes in `bytes` (an ASCII frame), for the log to copy rather than encode again. */
   payloadBytes?: Buffer;
 }
@@ -47,6 +49,7 @@ export function readFrame(data: Buffer, fromHost: boolean): ReadFrame {
       message: scanned.message,
       payloadJson: text.slice(start, end),
       verbatim: true,
+      dropped: [],
     };
     // A frame of as many bytes as characters is ASCII: the payload's characters are its bytes.
     if (data.length === text.length) frame.payloadBytes = data.subarray(start, end);
@@ -68,12 +71,14 @@ export function readFrame(data: Buffer, fromHost: boolean): ReadFrame {
   // A record is one line of the log: a payload the sender spread over lines is written again.
   const oneLine = slice.ok && !slice.json.includes('\n') && !slice.json.includes('\r');
   // A payload with fields the contract does not know goes on, and into the log, without them.
-  const known = sameKeys(decoded.raw.payload, message.payload);
+  const dropped = unknownKeys(decoded.raw.payload, message.payload);
+  const known = dropped !== null && dropped.length === 0;
   const frame: Inbound = {
     bytes: data,
     message,
     payloadJson: oneLine && known && slice.ok ? slice.json : JSON.stringify(message.payload),
     verbatim: oneLine && known,
+    dropped: dropped ?? [],
   };
   return { ok: true, frame, scanned: false };
 }
@@ -83,13 +88,10 @@ export function loggedPayload(frame: Inbound, payloadJson: string): string | Buf
   return payloadJson === frame.payloadJson && frame.payloadBytes ? frame.payloadBytes : payloadJson;
 }
 
-/** Whether the payload as sent has exactly the fields of the payload as read (no unknown field to drop). */
-function sameKeys(raw: unknown, parsed: object): boolean {
-  if (typeof raw !== 'object' || raw === null) return false;
-  let n = 0;
-  for (const key in raw) {
-    if (!Object.hasOwn(parsed, key)) return false;
-    n++;
-  }
-  return n === Object.keys(parsed).length;
+/** The payload's keys as sent that the payload as read lacks (dropped), or null when it was not an object. */
+function unknownKeys(raw: unknown, parsed: object): string[] | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const dropped: string[] = [];
+  for (const key in raw) if (!Object.hasOwn(parsed, key)) dropped.push(key);
+  return dropped;
 }

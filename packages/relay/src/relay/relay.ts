@@ -8,11 +8,14 @@ import { clientAddress, limitKey } from '../access/client-address.ts';
 import type { StudyLog } from '../study-log/study-log.ts';
 import { Admission } from './admission.ts';
 import { RelayCore, type RelayOptions, type RoomHooks } from './core.ts';
-import { readFrame } from './inbound.ts';
+import { type Inbound, readFrame } from './inbound.ts';
 import { CLOSE_POLICY, CLOSE_TRY_LATER, join, leave } from './membership.ts';
 import { Peer } from './peer.ts';
 import { Room } from './room.ts';
 import { fromClient, fromHost, oversized, refusedReply } from './routing.ts';
+
+/** At most this many dropped payload keys are named per room. */
+const MAX_DROPPED_SAID = 32;
 
 /** Frames above this close the connection (ws code 1009); between 1 MiB and this they get `INVALID_MESSAGE`. */
 const HARD_FRAME_LIMIT = 16 * MAX_FRAME_BYTES;
@@ -372,6 +375,7 @@ export class Relay {
     }
     const frame = read.frame;
     const message = frame.message;
+    if (peer.role === 'host' && frame.dropped.length > 0) this.saidDropped(peer, frame);
     // A host's frame the scan accepted is one a host may send: it goes straight on.
     if (read.scanned) return fromHost(this.core, peer, frame);
 
@@ -400,6 +404,25 @@ export class Relay {
     }
     if (peer.role === 'host') fromHost(this.core, peer, frame);
     else fromClient(this.core, peer, frame);
+  }
+
+  /**
+   * A host's payload keys the contract does not name are dropped (never forwarded or logged), and
+   * the server's log says so once per room and key, so a host's extension is not lost in silence.
+   */
+  private saidDropped(peer: Peer, frame: Inbound): void {
+    const room = peer.room;
+    if (!room) return;
+    // A host sending ever new keys is told of the first few: the room's memory stays small.
+    const fresh = frame.dropped
+      .filter((key) => !room.droppedKeys.has(key))
+      .slice(0, Math.max(0, MAX_DROPPED_SAID - room.droppedKeys.size));
+    if (fresh.length === 0) return;
+    for (const key of fresh) room.droppedKeys.add(key);
+    const keys = fresh.map((k) => JSON.stringify(capText(k, 64))).join(', ');
+    this.core.warn(
+      `relay: room "${room.id}": dropped the ${frame.message.type} payload key(s) ${keys} the protocol does not name; the frame goes on without them (said once per room)`,
+    );
   }
 
   /** A peer is not reading what it is sent: it is closed (1013) before its queue exhausts the server's memory. */

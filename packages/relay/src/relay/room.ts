@@ -35,6 +35,8 @@ export class Room {
   study: StudySession | null = null;
   /** Keyed by the id the relay gave the request when it forwarded it to the host. */
   readonly pending = new Map<string, PendingRequest>();
+  /** The top-level payload keys the relay dropped from this room's host frames, each said once. */
+  readonly droppedKeys = new Set<string>();
   /** Since when the room has had no host (ms; the participant's page), or null while it has one. */
   hostlessSince: number | null = null;
   /** The booking stage of the host's last uiSpec (`movie` … `confirm`), or null before one or after the booking. */

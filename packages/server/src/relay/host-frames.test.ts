@@ -43,7 +43,7 @@ describe('relay: a host it did not grow up with', () => {
     expect((await ended).payload).toEqual({ sessionId, logFile: expect.stringContaining(sessionId), stateReset: true });
   });
 
-  it('still refuses what safety needs refused: a session id that is no short string, a stray key in a tool result', async () => {
+  it('still refuses a session id that is no short string, and drops a stray key of a tool result', async () => {
     const server = await startTestServer();
     const host = await TestClient.join(server.url, 'host');
     const agent = await TestClient.join(server.url, 'agent');
@@ -61,7 +61,8 @@ describe('relay: a host it did not grow up with', () => {
         { replyTo: call.id as string },
       ),
     );
-    expect((await result).payload).toMatchObject({ code: 'TOOL_EXECUTION_FAILED' });
+    // The result goes on without the key the contract does not name: nothing of it reaches the agent.
+    expect((await result).payload).toEqual({ ok: true, toolName: 'next' });
     expect(JSON.stringify(agent.frames)).not.toContain('secret');
   });
 });

@@ -78,15 +78,32 @@ describe('relay: bad frames', () => {
     expect(asObserver.payload.code).toBe('INVALID_MESSAGE');
   });
 
-  it('refuses a host frame with a field the contract does not know, and passes nothing on', async () => {
-    const { host, agent } = await roomWithSession();
-    const view = { uiSpec: null, messageHistory: [], toolSchema: [] };
-    host.send(envelope('state.updated', { source: 'host', ...view, backendData: { price: 'secret' } }));
-    const error = await host.nextMatching((f) => f.type === 'error');
-    expect(error.payload).toMatchObject({ code: 'INVALID_MESSAGE', message: expect.stringContaining('backendData') });
-    host.send(envelope('state.updated', { source: 'host', ...view }));
-    await agent.waitFor((f) => f.type === 'state.updated' && f.payload.source === 'host');
+  it('forwards and logs a host frame without the top-level fields the contract does not know, and says so once per room', async () => {
+    const warnings: string[] = [];
+    const server = await startTestServer({ warn: (line) => warnings.push(line) });
+    const host = await TestClient.join(server.url, 'host');
+    scriptHost(host);
+    const agent = await TestClient.join(server.url, 'agent');
+    const started = await agent.request('session.start', { studyId: 'pilot-01', participantId: 'P07' });
+    const logPath = join(server.logsDir, `${String(started.payload.sessionId)}.jsonl`);
+    const view = { uiSpec: { stage: 'movie' }, messageHistory: [], toolSchema: [] };
+    // A host's own extension (the research prototype's newest frames) and backend data by mistake.
+    const extras = { plannerCpMemoryLimit: 4096, guiAdaptationEnabled: true, backendData: { price: 'secret' } };
+    host.send(envelope('state.updated', { source: 'host', ...view, ...extras }));
+    host.send(envelope('state.updated', { source: 'host', ...view, ...extras, stageMeta: { movie: 'x' } }));
+    const seen = () => agent.frames.filter((f) => f.type === 'state.updated' && f.payload.source === 'host');
+    await agent.waitFor(() => seen().length >= 2);
+    expect(host.frames.filter((f) => f.type === 'error')).toEqual([]);
+    for (const frame of seen())
+      expect(Object.keys(frame.payload).sort()).toEqual(Object.keys({ source: 1, ...view }).sort());
     expect(JSON.stringify(agent.frames)).not.toContain('secret');
+    expect(readFileSync(logPath, 'utf8')).not.toMatch(/secret|plannerCpMemoryLimit|stageMeta/);
+    // Said once per room and key: the first frame names three keys, the second only the new one.
+    const said = warnings.filter((w) => w.includes('dropped'));
+    expect(said).toHaveLength(2);
+    expect(said[0]).toMatch(/"plannerCpMemoryLimit", "guiAdaptationEnabled", "backendData"/);
+    expect(said[1]).toMatch(/"stageMeta"/);
+    expect(said[1]).not.toMatch(/backendData/);
   });
 
   it('refuses a host reply that answers nothing, or answers with the wrong type', async () => {

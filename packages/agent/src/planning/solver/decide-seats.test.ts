@@ -234,3 +234,37 @@ describe('seats chosen before a wish about them', () => {
     expect(decideStage(confirm, together).kind).toBe('confirm');
   });
 });
+
+describe('a price limit on seats priced one by one (a host without a ticket stage)', () => {
+  // The prototype's seats carry their own price; Usher's carry a surcharge only.
+  const priced = (price: (kind: unknown) => number): UiSpec => {
+    const spec = seatStage();
+    const withPrice = (i: UiSpec['items'][number]) => ({ ...i, price: price(i.kind) });
+    return { ...spec, items: spec.items.map(withPrice), visibleItems: spec.visibleItems.map(withPrice) };
+  };
+  const wish = (maxTotal: number) =>
+    model([{ kind: 'seatCount', count: 2 }, { kind: 'adjacent' }, { kind: 'price', maxTotal }]);
+
+  it('is a dead end naming the limit when even the cheapest seats that fit cost more', () => {
+    const found = deadEnd(
+      decideStage(
+        priced(() => 19.5),
+        wish(20),
+      ),
+    );
+    expect(found.failing.map((f) => f.constraint.kind)).toEqual(['price']);
+    expect(found.summary).toMatch(/cheapest 2 seats that fit here cost 39\.00 USD, over your limit of 20\.00 USD/);
+  });
+
+  it('offers the seats when the cheapest fit, and says nothing of prices a map does not show', () => {
+    expect(
+      sets(
+        decideStage(
+          priced((kind) => (kind === 'premium' ? 30 : 9.5)),
+          wish(20),
+        ),
+      ).length,
+    ).toBeGreaterThan(0);
+    expect(sets(decideStage(seatStage(), wish(1))).length).toBeGreaterThan(0);
+  });
+});

@@ -1,7 +1,7 @@
 import type { Constraint, HardConstraint } from '@usher/booking';
 import type { UiSpec } from '@usher/protocol';
 import { hiddenNote, rowsWish, sentence, wish } from './explain.ts';
-import { money, orList } from './fields.ts';
+import { money, num, orList } from './fields.ts';
 import { judgedHere, type SeatLayout, type SeatView, showMix, together, wantedMix } from './judge.ts';
 import { mixSize, ofKind } from './model.ts';
 import { type SeatScoring, scoreSeats } from './rank.ts';
@@ -84,6 +84,8 @@ export function decideSeats(spec: UiSpec, model: PreferenceModel): StageDecision
   }
 
   const currency = spec.state.booking?.currency;
+  const overCap = priceCapFailing(spec, model, sets, currency);
+  if (overCap) return deadEnd([overCap], overCap.detail);
   const ranked = sets
     .map((set) => ({ set: [...set].sort((a, b) => a.order - b.order), ...scoreSeats(set, soft, ctx) }))
     .sort((a, b) => b.score - a.score || catalogOrder(a.set, b.set));
@@ -235,4 +237,30 @@ function seatFailure(
   }
   if (n < size) return `${only(n)}; you need ${size}`;
   return rules.adjacent ? sideBySide() : `no set of ${size} seats meets every seat wish`;
+}
+
+/**
+ * On a host that prices seats one by one (no ticket stage; the prototype's seats carry a `price`),
+ * a hard price limit is judged here: when even the cheapest set of seats that fits costs more, no
+ * seat of this showing does. Undefined when the limit holds, or a seat shows no price.
+ */
+function priceCapFailing(
+  spec: UiSpec,
+  model: PreferenceModel,
+  sets: readonly (readonly SeatView[])[],
+  currency: string | undefined,
+): FailingConstraint | undefined {
+  const [cap] = ofKind(model.hard, 'price');
+  if (!cap || sets.length === 0) return undefined;
+  const prices = new Map(spec.items.map((item) => [item.id, num(item, 'price')]));
+  if (prices.size === 0 || [...prices.values()].some((p) => !Number.isFinite(p))) return undefined;
+  const total = (set: readonly SeatView[]) =>
+    Math.round(set.reduce((sum, seat) => sum + (prices.get(seat.id) ?? 0), 0) * 100) / 100;
+  const cheapest = Math.min(...sets.map(total));
+  if (cheapest <= cap.maxTotal) return undefined;
+  const size = sets[0]?.length ?? 0;
+  return {
+    constraint: cap,
+    detail: `the cheapest ${plural(size, 'seat')} that fit here cost ${money(cheapest, currency)}, over your limit of ${money(cap.maxTotal, currency)}`,
+  };
 }

@@ -2,7 +2,7 @@ import type { HardConstraint } from '@usher/booking';
 import { type Item, STAGES, type UiSpec } from '@usher/protocol';
 import { decideSeats } from './decide-seats.ts';
 import { hiddenNote, observe, sentence, stageNoun, wish } from './explain.ts';
-import { dateLabel, money } from './fields.ts';
+import { dateLabel, money, num } from './fields.ts';
 import { DECIDED_AT, judgeBooking, judgedHere, judgeOption, kindMet, seatInRows, together } from './judge.ts';
 import { scoreOption } from './rank.ts';
 import { readLayout, readSeats } from './seats.ts';
@@ -119,8 +119,17 @@ const passes = (v: Verdict | undefined) => v?.ok !== false;
 
 function decideOptions(stage: OptionStage, spec: UiSpec, model: PreferenceModel): StageDecision {
   const hard = judgedHere(stage, model.hard);
-  // Ties go to the catalog order (`items`), not to a sort someone applied to the view.
+  // Ties go to the nearer theater where the stage shows distances (a host may list theaters in any
+  // order, even one shuffled per session), then to the catalog order (`items`), not to a sort
+  // someone applied to the view.
   const order = new Map(spec.items.map((item, n) => [item.id, n]));
+  const distance = new Map(
+    spec.items.map((item) => [item.id, stage === 'theater' ? num(item, 'distanceKm') : Number.NaN]),
+  );
+  const nearer = (a: string, b: string) => {
+    const [x, y] = [distance.get(a) ?? Number.NaN, distance.get(b) ?? Number.NaN];
+    return Number.isFinite(x) && Number.isFinite(y) ? x - y : 0;
+  };
   const judged: Judged[] = spec.visibleItems
     .filter((item) => item.isDisabled !== true)
     .map((item) => ({ item, verdicts: hard.map((c) => judgeOption(stage, c, item)) }));
@@ -135,7 +144,10 @@ function decideOptions(stage: OptionStage, spec: UiSpec, model: PreferenceModel)
       const why = parts.length > 0 ? parts.join('; ') : 'nothing you asked for depends on this choice';
       return { itemId: item.id, label: item.value, score, reason: `${item.value}: ${why}`, why };
     })
-    .sort((a, b) => b.score - a.score || (order.get(a.itemId) ?? 0) - (order.get(b.itemId) ?? 0));
+    .sort(
+      (a, b) =>
+        b.score - a.score || nearer(a.itemId, b.itemId) || (order.get(a.itemId) ?? 0) - (order.get(b.itemId) ?? 0),
+    );
   return { stage, kind: 'options', options };
 }
 

@@ -31,7 +31,8 @@ export interface PrototypeHostOptions {
   /**
    * Send what the latest prototype adds to its frames beyond the spec's payload: `plannerCpMemoryLimit`
    * and `guiAdaptationEnabled` in `state.updated` and `snapshot.state`, and `stageMeta` in
-   * `snapshot.state`. Off by default: Usher's relay refuses payload keys the spec does not name.
+   * `snapshot.state`, as the prototype does. On by default: Usher's relay drops payload keys the
+   * spec does not name (and says so once per room), so the agent never sees them.
    */
   prototypeExtras?: boolean;
 }
@@ -113,7 +114,7 @@ export class PrototypeHost {
   }
 
   private extras(): Record<string, unknown> {
-    return this.options.prototypeExtras
+    return this.options.prototypeExtras !== false
       ? { plannerCpMemoryLimit: 10, guiAdaptationEnabled: this.options.guiAdaptation !== false }
       : {};
   }
@@ -145,7 +146,7 @@ export class PrototypeHost {
           sessionId: this.room,
           ...this.view(),
           ...this.extras(),
-          ...(this.options.prototypeExtras && { stageMeta: STAGE_GUIDE }),
+          ...(this.options.prototypeExtras !== false && { stageMeta: STAGE_GUIDE }),
         });
       case 'tool.call': {
         const toolName = payload.toolName;

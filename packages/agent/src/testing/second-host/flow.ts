@@ -43,7 +43,11 @@ export class CinemaFlow {
   private counts: Record<string, number> = {};
   readonly orders: PlacedOrder[] = [];
 
-  constructor(private readonly catalog: CinemaCatalog) {}
+  constructor(
+    private readonly catalog: CinemaCatalog,
+    /** What the site leaves off its pages (SecondHostOptions). */
+    private readonly shows: { noFeatures?: boolean | undefined; everyFilm?: boolean | undefined } = {},
+  ) {}
 
   private sessions(): Session[] {
     return this.catalog.sessions.filter(
@@ -63,7 +67,7 @@ export class CinemaFlow {
     const listed = new Set(this.catalog.sessions.map((s) => s.filmId));
     switch (step) {
       case 'movie':
-        return this.catalog.films.filter((f) => listed.has(f.filmId)).map((f) => ({ ...f }));
+        return this.catalog.films.filter((f) => this.shows.everyFilm || listed.has(f.filmId)).map((f) => ({ ...f }));
       case 'theater': {
         const here = new Set(this.catalog.sessions.filter((s) => s.filmId === this.film).map((s) => s.cinemaId));
         return this.catalog.cinemas
@@ -72,7 +76,7 @@ export class CinemaFlow {
             cinemaId,
             cinemaName,
             distanceMiles,
-            features,
+            ...(!this.shows.noFeatures && { features }),
           }));
       }
       case 'date':

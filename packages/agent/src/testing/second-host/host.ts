@@ -32,6 +32,24 @@ export interface SecondHostOptions {
   undatedChat?: boolean;
   /** Send the update after the Nth tool call (1-based) with a step no booking flow has, for a test of what the agent does with it. */
   garbleUpdateAfterCall?: number;
+  /** Name steps otherwise on the wire (`{ movie: 'catalogue' }`), for a test of a step the agent does not know. */
+  stageNames?: Record<string, string>;
+  /**
+   * Send every update as the site's own (`source: "host"`, as the prototype does), never naming the
+   * call behind it, and answer `next` and `prev` without the page.
+   */
+  updatesFromHost?: boolean;
+  /** Leave cinemas' features (IMAX, 3D, …) off the cinema step: formats show only on the showtimes. */
+  noFeatures?: boolean;
+  /** List every film, also those with no session (as the prototype does): the film step shows no days or sessions. */
+  everyFilm?: boolean;
+  /**
+   * Show films as display stubs (`visibleItems` of `{id, value}`, the records in `items`), as the
+   * prototype does: the film step's visible list shows titles only.
+   */
+  stubFilms?: boolean;
+  /** Name tools otherwise on the wire (`{ select: 'pickOne' }`), for a test of a tool the agent cannot map. */
+  toolNames?: Record<string, string>;
 }
 
 export class SecondHost {
@@ -47,7 +65,7 @@ export class SecondHost {
   private sessionId: string | null = null;
 
   private constructor(private readonly options: SecondHostOptions) {
-    this.flow = new CinemaFlow(options.catalog);
+    this.flow = new CinemaFlow(options.catalog, { noFeatures: options.noFeatures, everyFilm: options.everyFilm });
     this.note('system', 'Welcome! Pick a film to start your order.');
   }
 
@@ -94,6 +112,11 @@ export class SecondHost {
     this.ws?.send(JSON.stringify({ v: V, ...frame }));
   }
 
+  /** What the agent wrote in the chat, in order. */
+  agentSaid(): string[] {
+    return this.history.flatMap((e) => (e.type === 'agent' ? [e.text] : []));
+  }
+
   private note(type: Entry['type'], text: string): void {
     const stage = this.flow.step ?? undefined;
     const id = `msg-${this.history.length + 1}`;
@@ -102,11 +125,28 @@ export class SecondHost {
   }
 
   private view() {
-    return { uiSpec: this.flow.page(), messageHistory: this.history.slice(-50), toolSchema: this.flow.tools() };
+    return { uiSpec: this.page(), messageHistory: this.history.slice(-50), toolSchema: this.tools() };
+  }
+
+  /** The page as sent: its step under the name the options give it. */
+  private page() {
+    let page = this.flow.page();
+    if (page && this.options.stubFilms && page.stage === 'movie' && Array.isArray(page.items)) {
+      const films = page.items as Array<{ filmId: string; name: string }>;
+      page = { ...page, visibleItems: films.map((f) => ({ id: f.filmId, value: f.name })) };
+    }
+    const renamed = page && this.options.stageNames?.[String(page.stage)];
+    return page && renamed ? { ...page, stage: renamed } : page;
+  }
+
+  private tools() {
+    const names = this.options.toolNames ?? {};
+    return this.flow.tools().map((t) => ({ ...t, name: names[String(t.name)] ?? t.name }));
   }
 
   private changed(source: 'agent' | 'user' | 'host'): void {
-    this.send({ type: 'state.updated', payload: { source, ...this.view() } });
+    const from = this.options.updatesFromHost ? 'host' : source;
+    this.send({ type: 'state.updated', payload: { source: from, ...this.view() } });
   }
 
   private receive(frame: { type: string; id?: string; payload: Record<string, unknown> }): void {
@@ -120,7 +160,10 @@ export class SecondHost {
         this.snapshots += 1;
         return reply('snapshot.state', { sessionId: this.sessionId, ...this.view() });
       case 'tool.call': {
-        const toolName = String(payload.toolName);
+        const sent = String(payload.toolName);
+        const toolName =
+          Object.entries(this.options.toolNames ?? {}).find(([, name]) => name === sent)?.[0] ??
+          (Object.hasOwn(this.options.toolNames ?? {}, sent) ? `(${sent})` : sent);
         const wasConfirm = this.flow.step === 'confirm';
         const outcome: Outcome = this.flow.apply(toolName, (payload.params ?? {}) as Record<string, unknown>);
         if (!outcome.ok) return reply('error', { code: outcome.code, message: outcome.message });
@@ -130,7 +173,10 @@ export class SecondHost {
             'system',
             `Order ${placed.orderId} placed: seats ${placed.seats.join(', ')}, total ${placed.total.toFixed(2)} ${this.options.catalog.currency}.`,
           );
-        reply('tool.result', { ok: true, toolName, uiSpec: this.flow.page() });
+        // A site whose updates are all its own answers a step's `next` or `prev` without the page (as
+        // the prototype does): the page comes with the update.
+        const withPage = !this.options.updatesFromHost || (toolName !== 'next' && toolName !== 'prev');
+        reply('tool.result', { ok: true, toolName: sent, ...(withPage && { uiSpec: this.page() }) });
         if (++this.calls === this.options.garbleUpdateAfterCall) {
           const view = this.view();
           return this.send({
