@@ -101,6 +101,17 @@ describe('theaters the agent can see (the theater stage)', () => {
   it('is not read as a title the list lacks', () => {
     expect(hear('Festival Dome tomorrow').model.hard.filter((c) => c.kind === 'title')).toEqual([]);
   });
+
+  it('takes a listed name by its first word in lower case where a place is named, and a change of theater replaces', () => {
+    const first = hear('2 for tomorrow night at festival pls');
+    expect(first.model.hard).toContainEqual({ kind: 'theater', is: ['Festival Dome'] });
+    const changed = hear('scratch that, make it harbour instead. same film same night', first.model);
+    expect(changed.model.hard.filter((c) => c.kind === 'theater')).toEqual([
+      { kind: 'theater', is: ['Harbour Screens'] },
+    ]);
+    // A first word alone elsewhere names nothing ("the festival season"), nor a short or venue word.
+    expect(hear('2 tickets, it is festival season').model.hard.filter((c) => c.kind === 'theater')).toEqual([]);
+  });
 });
 
 describe('a venue named in lower case', () => {

@@ -25,6 +25,16 @@ export const theaterRule: Rule = (scan) => {
             ? { ...span(m), drafts: theaterDrafts(theater, polarity(scan.original, m.index ?? 0)) }
             : undefined;
         });
+  const shortNames = firstWords(known);
+  const byWord = hits(
+    { ...scan, text: named.reduce((text, hit) => blank(text, hit.start, hit.end), scan.text) },
+    shortNames.source,
+    (m) => {
+      const name = shortNames.lookup(m[1] ?? m[2] ?? '');
+      return name ? { ...span(m), drafts: theaterDrafts(name, polarity(scan.original, m.index ?? 0)) } : undefined;
+    },
+  );
+  named.push(...byWord);
   const rest = named.reduce((text, hit) => blank(text, hit.start, hit.end), scan.text);
   const runs: Hit[] = capitalizedRuns({ ...scan, text: rest })
     .filter((run) => run.names === 'theater' || run.names === 'place')
@@ -47,6 +57,36 @@ export const theaterRule: Rule = (scan) => {
   });
   return [...named, ...runs, ...lower];
 };
+
+/**
+ * A theater on screen named by its first word alone, in any case, where a place is named ("at
+ * lakeside", "make it northgate instead"): only a first word of five letters or more that no other
+ * theater on screen starts with and that is no venue word, so "grand" alone is never a theater.
+ */
+function firstWords(known: readonly string[]): { source: string; lookup(word: string): string | undefined } {
+  const first = (name: string) =>
+    (name
+      .toLowerCase()
+      .replace(/^the\s+/, '')
+      .match(/^[a-z]+/) ?? [''])[0];
+  const counts = new Map<string, number>();
+  for (const name of known) counts.set(first(name), (counts.get(first(name)) ?? 0) + 1);
+  const byWord = new Map(
+    known
+      .filter((name) => first(name).length >= 5 && counts.get(first(name)) === 1 && !VENUE_WORD.test(first(name)))
+      .map((name) => [first(name), name]),
+  );
+  const words = [...byWord.keys()].join('|');
+  return {
+    source:
+      words === ''
+        ? '(?!)'
+        : String.raw`(?:(?<=\b(?:at|in|to|from|near|make it|try)\s+(?:the\s+)?)(${words})\b(?!\s+(?:${words}))|\b(${words})(?=\s+instead\b))`,
+    lookup: (word) => byWord.get(word.toLowerCase()),
+  };
+}
+
+const VENUE_WORD = /^(?:cinema|cinemas|theater|theatre|multiplex|cineplex|odeon|movies|pictures|grand|royal|central)$/;
 
 const LOWER_VENUE = String.raw`(?:at|in)\s+(?:the\s+)?((?:[a-z]+\s+){1,3}(?:cinema|theater|theatre|multiplex|arthouse|imax|odeon|cineplex))`;
 /* Words that describe a venue rather than name it: "at the local cinema" names none. */
