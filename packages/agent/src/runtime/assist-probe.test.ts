@@ -10,26 +10,32 @@ import { Agent } from './agent.ts';
  * showing that fits, computed here from the scenario itself. It books nothing.
  */
 
+/** The agent in assist mode on Usher's headless host with `goal`, once it has marked what fits. */
+async function markedFor(goal: string) {
+  const scenario = defaultScenario();
+  const server = await startTestServer({ headlessHost: true, scenario });
+  const host = server.headlessHost as NonNullable<typeof server.headlessHost>;
+  const observer = await TestClient.join(server.url, 'observer');
+  const agent = new Agent({
+    url: server.url,
+    room: 'default',
+    study: 'pilot-01',
+    participant: 'P13',
+    mode: 'assist',
+    goal,
+  });
+  onTestFinished(() => agent.stop());
+  agent.run().catch(() => {});
+  await observer.waitFor(
+    (f) => f.type === 'state.updated' && JSON.stringify(f.payload.messageHistory).includes('I marked what fits'),
+    20_000,
+  );
+  return { scenario, host };
+}
+
 describe('assist mode looks ahead when the film list cannot show what the wishes depend on', () => {
   it('marks only films with a fitting showing at the theater and in the format asked for, and books nothing', async () => {
-    const scenario = defaultScenario();
-    const server = await startTestServer({ headlessHost: true, scenario });
-    const host = server.headlessHost as NonNullable<typeof server.headlessHost>;
-    const observer = await TestClient.join(server.url, 'observer');
-    const agent = new Agent({
-      url: server.url,
-      room: 'default',
-      study: 'pilot-01',
-      participant: 'P13',
-      mode: 'assist',
-      goal: 'what is on in 3D at Grand Central tomorrow? two of us',
-    });
-    onTestFinished(() => agent.stop());
-    agent.run().catch(() => {});
-    await observer.waitFor(
-      (f) => f.type === 'state.updated' && JSON.stringify(f.payload.messageHistory).includes('I marked what fits'),
-      20_000,
-    );
+    const { scenario, host } = await markedFor('what is on in 3D at Grand Central tomorrow? two of us');
     const story: Story = {
       text: '',
       hard: [
@@ -55,23 +61,8 @@ describe('assist mode looks ahead when the film list cannot show what the wishes
   }, 30_000);
 
   it('looks ahead for a day and a part of the day too: only films playing then are marked', async () => {
-    const scenario = defaultScenario();
-    const server = await startTestServer({ headlessHost: true, scenario });
-    const host = server.headlessHost as NonNullable<typeof server.headlessHost>;
-    const observer = await TestClient.join(server.url, 'observer');
-    const agent = new Agent({
-      url: server.url,
-      room: 'default',
-      study: 'pilot-01',
-      participant: 'P14',
-      mode: 'assist',
-      goal: "anything G or PG on monday morning? two of us. just show me, I'll book it myself",
-    });
-    onTestFinished(() => agent.stop());
-    agent.run().catch(() => {});
-    await observer.waitFor(
-      (f) => f.type === 'state.updated' && JSON.stringify(f.payload.messageHistory).includes('I marked what fits'),
-      20_000,
+    const { scenario, host } = await markedFor(
+      "anything G or PG on monday morning? two of us. just show me, I'll book it myself",
     );
     const story: Story = {
       text: '',
