@@ -168,10 +168,12 @@ const PATTERNS: Array<[string, (m: RegExpExecArray, today: string) => string[]]>
   ],
   [
     // "encore sun, 2 ppl": "sat" and "sun" are days only where a day fits (after "on", before a comma or a period of the day).
-    String.raw`(?:(next|this|on)\s+)?(sat|sun)\.?(?=\s*(?:[,.;!?]|$)|\s+(?:morning|afternoon|evening|night|at|for)\b)`,
+    // After "this", "next" or "coming" they are days wherever they stand ("this sat please").
+    String.raw`(?:(next|this|on|coming)\s+)?(sat|sun)\.?(?=\s*(?:[,.;!?]|$)|\s+(?:morning|afternoon|evening|night|at|for)\b)|(next|this|coming)\s+(sat|sun)\b\.?`,
     (m, t) => {
-      const day = nextWeekday(t, weekdayOf(m[2] ?? ''));
-      return [m[1]?.toLowerCase() === 'next' && day === t ? addDays(t, 7) : day];
+      const [prefix, word] = m[2] ? [m[1], m[2]] : [m[3], m[4]];
+      const day = nextWeekday(t, weekdayOf(word ?? ''));
+      return [prefix?.toLowerCase() === 'next' && day === t ? addDays(t, 7) : day];
     },
   ],
   // "Christmas day", "new year's eve": this year's, or next year's once past.

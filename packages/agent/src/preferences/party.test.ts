@@ -351,3 +351,20 @@ describe('someone described before the counts', () => {
     ).toContainEqual({ kind: 'ticketMix', adult: 2, child: 1 });
   });
 });
+
+describe('a count with words that describe the tickets', () => {
+  it.each([
+    ['2 imax tickets for iron tempest', 2],
+    ['Two of the big recliner seats next to each other', 2],
+    ['2 uni students, skint af', 2],
+    ['three standard tickets please', 3],
+  ])('"%s" counts %i, and the describing words are still read', (text, n) => {
+    expect(party(text)).toContainEqual({ kind: 'seatCount', count: n });
+    expect(read(text).model.questions ?? []).toEqual([]);
+  });
+
+  it('leaves the format and the seat kind to their own rules', () => {
+    expect(hard('2 imax tickets')).toContainEqual({ kind: 'format', is: ['IMAX'] });
+    expect(hard('Two of the big recliner seats').map((c) => c.kind)).toContain('seatKind');
+  });
+});

@@ -29,6 +29,10 @@ const TYPES: Array<[RegExp, TicketTypeId]> = [
   [/^(?:seniors?|pensioners?|oaps?)$/i, 'senior'],
 ];
 const TYPE_WORD = '(adults?|grown[- ]?ups?|kids?|child|children|little ones|kiddos|kiddies|seniors?|pensioners?|oaps?)';
+/** Words that describe counted tickets or people without being the count's noun. */
+const DESCRIBING =
+  '(?:imax|3d|2d|standard|regular|normal|premium|recliner|reclining|vip|luxury|comfy|big|good|cheap|cheapest|uni|university|college|student)';
+const COUNTED_DESCRIBED = String.raw`(?<!\brows?\s+)\b(${SPELLED_OR_DIGITS})(?=\s+(?:of the\s+)?(?:${DESCRIBING}\s+){1,2}(?:tickets?|seats?|people|persons|students)\b)`;
 const AGE = String.raw`(\d{1,2})(?:\s*(?:years?|yrs?|y/?o)(?:[- ]old)?)?`;
 const YEAR_OLD = String.raw`(\d{1,2})[- ](?:years?|yrs?)[- ]olds?|(\d{1,2})\s*y/?o`;
 /** "my 8 year old daughter": read in the whole message, since "suitable for a 6 year old" is a rating and a person. */
@@ -210,6 +214,10 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
       return m[2] ? { type: 'more', n } : { type: 'total', n };
     },
   ],
+  // Words between the count and its noun that describe the tickets or the people ("2 imax
+  // tickets", "two of the big recliner seats", "2 uni students"): read in the whole message, the
+  // count alone, so the rules of those words (format, seat kind) still read them.
+  [COUNTED_DESCRIBED, total(1)],
   [String.raw`another (?:ticket|seat|person)|plus one|\+1`, () => ({ type: 'more', n: 1 })],
   [
     `(?:tickets?|seats?|table|room)\\s+for\\s+(${SPELLED_OR_DIGITS})(?!\\s*(?:am|pm|:|o'?clock|h\\b))(?:\\s+(?:people|persons|of us))?`,
@@ -270,7 +278,7 @@ const CORRECTING = /\b(?:no|just|only|actually|make it|make that|instead|sorry|c
 export const partyRule: Rule = (scan) => {
   const found: Array<{ hit: Hit; piece: Piece }> = [];
   for (const [source, read] of PATTERNS) {
-    hits(source === AGED ? { ...scan, text: scan.original } : scan, source, (m) => {
+    hits(source === AGED || source === COUNTED_DESCRIBED ? { ...scan, text: scan.original } : scan, source, (m) => {
       const hit: Hit = { ...span(m), drafts: [] };
       const piece = read(m);
       // Earlier patterns are more specific: "two adults" is not also "two … people".
