@@ -368,3 +368,24 @@ describe('a count with words that describe the tickets', () => {
     expect(hard('Two of the big recliner seats').map((c) => c.kind)).toContain('seatKind');
   });
 });
+
+describe('a ticket named for someone already named, and for the speaker', () => {
+  it.each([
+    [
+      "my mum and i want to see harbor lights. she's 69 so a senior ticket for her, adult for me.",
+      { adult: 1, senior: 1 },
+    ],
+    ['my mum and i. senior ticket for her, adult for me.', { adult: 1, senior: 1 }],
+    ['a senior ticket for her and an adult one for me', { adult: 1, senior: 1 }],
+  ])('"%s"', (text, mix) => {
+    expect(party(text)).toContainEqual({ kind: 'ticketMix', ...mix });
+  });
+
+  it('does not count "one of the wheelchair spaces" as the party', () => {
+    expect(
+      party(
+        'Booking for me and my wife. I use a wheelchair, so I need one of the wheelchair spaces with her seat right beside it.',
+      ),
+    ).toContainEqual({ kind: 'seatCount', count: 2 });
+  });
+});

@@ -67,8 +67,8 @@ type Piece =
   | { type: 'about'; ages: number[]; ticket?: TicketTypeId; all?: boolean; pronoun?: boolean }
   /** One ticket type for the whole party ("all adults"); `n` when the words count it ("both"). */
   | { type: 'allOf'; ticket: TicketTypeId; n?: number }
-  /** The speaker comes; `age` when they say it ("I'm 71"). */
-  | { type: 'self'; age?: number };
+  /** The speaker comes; `age` when they say it ("I'm 71"), `ticket` when they name theirs ("adult for me"). */
+  | { type: 'self'; age?: number; ticket?: TicketTypeId };
 
 const countOf = (token: string | undefined) => (token === undefined ? undefined : parseCount(token));
 
@@ -113,6 +113,22 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
       if (LISTED_BEFORE.test(m.input.slice(0, m.index)) && !/^(?:we|they)/i.test(m[0]))
         return { type: 'person', n, ages: [], related: true, ticket };
       return { type: 'allOf', ticket, ...(n ? { n } : {}) };
+    },
+  ],
+  [
+    // "a senior ticket for her", "child's one for him": the ticket of someone already named.
+    String.raw`(?:(?:a|an|one)\s+)?(adult|child|kid|senior|pensioner)(?:'s)?\s+(?:(?:ticket|one|price|fare)\s+)?for\s+(?:him|her)\b`,
+    (m) => {
+      const ticket = TYPES.find(([re]) => re.test(m[1] ?? ''))?.[1];
+      return ticket ? { type: 'about', ages: [], ticket, pronoun: true } : undefined;
+    },
+  ],
+  [
+    // "adult for me", "a senior ticket for myself": the speaker comes, on that ticket.
+    String.raw`(?:(?:a|an|one)\s+)?(adult|senior|pensioner)(?:'s)?\s+(?:(?:ticket|one|price|fare)\s+)?for\s+(?:me|myself)\b`,
+    (m) => {
+      const ticket = TYPES.find(([re]) => re.test(m[1] ?? ''))?.[1];
+      return ticket ? { type: 'self', ticket } : undefined;
     },
   ],
   [
@@ -244,7 +260,11 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
     `(?:make (?:that|it)|change (?:that|it) to|just|only|(?:it'?s|we'?re) actually|actually)\\s+(${SPELLED_OR_DIGITS})(?:\\s+now)?${NOT_TIME}(?!\\s+\\w+s\\b)`,
     total(1),
   ],
-  [`(?:get|grab|book|reserve|need|want)\\s+(${SPELLED_OR_DIGITS})(?=\\s+(?:for|to|of)\\b)`, total(1)],
+  // Not "one of the wheelchair spaces": one among those on offer, not the party.
+  [
+    `(?:get|grab|book|reserve|need|want)\\s+(${SPELLED_OR_DIGITS})(?=\\s+(?:for|to|of)\\b)(?!\\s+of\\s+(?:the|those|these|your|its)\\b)`,
+    total(1),
+  ],
   // "one for encore on tuesday", "2 for the 7pm": a count that opens the message, before "for".
   [`^\\s*(${SPELLED_OR_DIGITS})(?=\\s+for\\b)`, total(1)],
   // "$30 for both", "tickets for the both of us": two people, unless "both" names days or films.
@@ -387,7 +407,10 @@ function decide(found: Piece[], scan: Scan, at: number, listed: boolean): Draft[
   const selfAge = pieces.find(
     (p): p is Extract<Piece, { type: 'self' }> => p.type === 'self' && p.age !== undefined,
   )?.age;
-  const selfTicket = selfAge === undefined ? 'adult' : ticketForAge(selfAge);
+  const selfNamed = pieces.find(
+    (p): p is Extract<Piece, { type: 'self' }> => p.type === 'self' && p.ticket !== undefined,
+  )?.ticket;
+  const selfTicket = selfNamed ?? (selfAge === undefined ? 'adult' : ticketForAge(selfAge));
   const totals = pieces.filter((p) => p.type === 'total');
   const total = totals.length > 0 ? (totals[totals.length - 1] as { n: number }).n : undefined;
   const typed: Partial<Record<TicketTypeId, number>> = {};

@@ -109,3 +109,12 @@ describe('together, asked as a question', () => {
     expect(hard('can we all be next to each other in one row? 3 tickets')).toContainEqual({ kind: 'adjacent' });
   });
 });
+
+describe('a companion seated beside a wheelchair space', () => {
+  it.each([
+    'I need one of the wheelchair spaces with her seat right beside it',
+    'a wheelchair space for me and him in the seat next to it',
+  ])('"%s" wants the seats together', (text) => {
+    expect(hard(text)).toContainEqual({ kind: 'adjacent' });
+  });
+});

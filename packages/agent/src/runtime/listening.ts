@@ -4,6 +4,7 @@ import { studyDayOf } from '../perception/study-day.ts';
 import type { LlmConfig } from '../planning/llm/config.ts';
 import { readWithLlm } from '../planning/llm/reader.ts';
 import type { PreferenceModel } from '../planning/solver/index.ts';
+import { amenitiesWished, MAX_AMENITIES, theatersOffering } from '../preferences/amenities.ts';
 import { describeModel, type PreferenceContext, type Understanding, updatePreferences } from '../preferences/index.ts';
 import { byKind, isHardConstraint } from '../preferences/kinds.ts';
 import { MAX_PLACES, matchTheaters, placesNamed, theaterFromPlaces } from '../preferences/names-seen.ts';
@@ -41,6 +42,8 @@ export class Listening {
    */
   /** Places the participant named in lower case that no rule read ({@link placesNamed}), newest first. */
   private places: string[] = [];
+  /** What the participant asked a theater to offer ({@link amenitiesWished}), newest first. */
+  private amenities: number[] = [];
   private catalog: { titles: string[]; genres: string[]; films: KnownFilm[] } = { titles: [], genres: [], films: [] };
 
   constructor(
@@ -81,6 +84,7 @@ export class Listening {
   adopt({ text, understanding, reading }: Heard): boolean {
     if (understanding.unparsed) return false;
     this.places = [...placesNamed(text, understanding.unread ?? []), ...this.places].slice(0, MAX_PLACES);
+    this.amenities = [...new Set([...amenitiesWished(text), ...this.amenities])].slice(0, MAX_AMENITIES);
     // Read against the machine's clock (no host has said the study's day yet): kept to read again once one does.
     if (!this.studySure) this.clockReadings.note(this.model, text, reading);
     this.model = understanding.model;
@@ -127,9 +131,14 @@ export class Listening {
   /** A theater the participant named loosely, now that the theater stage shows its name ({@link matchTheaters}). */
   private theatersNamed(spec: UiSpec): Understanding | null {
     const theaters = spec.items.map((item) => ({ id: item.id, name: String(item.name ?? item.value) }));
-    const model = matchTheaters(this.model, theaters) ?? this.theaterFromPlaces(theaters);
+    const named = matchTheaters(this.model, theaters) ?? this.theaterFromPlaces(theaters);
+    const model = named ?? this.theaterOffering(spec);
     if (!model) return null;
-    this.options.log('agent: a theater named before the theater stage matches one of its names as written there');
+    this.options.log(
+      named
+        ? 'agent: a theater named before the theater stage matches one of its names as written there'
+        : 'agent: the theaters that offer what the participant asked for, as the theater stage lists them',
+    );
     this.model = model;
     return {
       model,
@@ -152,6 +161,26 @@ export class Listening {
     return {
       ...this.model,
       hard: byKind([...this.model.hard, { kind: 'theater', is: [name] }]).filter(isHardConstraint),
+    };
+  }
+
+  /** A theater wish from what the participant asked a theater to offer, when no theater was wished for. */
+  private theaterOffering(spec: UiSpec): PreferenceModel | null {
+    if (this.amenities.length === 0 || [...this.model.hard, ...this.model.soft].some((c) => c.kind === 'theater')) {
+      return null;
+    }
+    const names = theatersOffering(
+      this.amenities,
+      spec.items.map((item) => ({
+        name: String(item.name ?? item.value),
+        amenities: Array.isArray(item.amenities) ? item.amenities.map(String) : undefined,
+      })),
+    );
+    this.amenities = [];
+    if (!names) return null;
+    return {
+      ...this.model,
+      hard: byKind([...this.model.hard, { kind: 'theater', is: names }]).filter(isHardConstraint),
     };
   }
 

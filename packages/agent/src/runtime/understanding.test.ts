@@ -125,3 +125,13 @@ describe('the LLM reader, when a service is configured', () => {
     expect(host.submitted()).toMatchObject({ movieTitle: 'Night Ledger', date: '2026-11-22' });
   });
 });
+
+describe('a theater wished for by what it offers', () => {
+  it('books at a theater the theater stage lists with it ("a cinema with a bar")', async () => {
+    const { host, agent } = await studyRoom({ goal: '2 adults for Orbital Drift tomorrow, at a cinema with a bar' });
+    const result = await agent.run();
+    expect(result.status).toBe('done');
+    const booking = host.submitted() as { theaterName?: string; theaterId?: string };
+    expect(booking.theaterId ?? booking.theaterName).toMatch(/starlight/i);
+  });
+});
