@@ -389,3 +389,15 @@ describe('a ticket named for someone already named, and for the speaker', () => 
     ).toContainEqual({ kind: 'seatCount', count: 2 });
   });
 });
+
+describe('counts by type said after the people they are', () => {
+  it.each([
+    ['me and my wife. two adult tickets', { adult: 2 }],
+    ["Me and my 16 year old. Two adult tickets (he's too old for the child price now, sadly).", { adult: 2 }],
+    ['me and my wife and 2 children', { adult: 2, child: 2 }],
+    ['Taking my three (4, 6 and 9) to the film, just me as the adult.', { adult: 1, child: 3 }],
+    ["It's my son's 8th birthday! Him + 4 friends (all 7 or 8) + me and my wife.", { adult: 2, child: 5 }],
+  ])('"%s"', (text, mix) => {
+    expect(party(text)).toContainEqual({ kind: 'ticketMix', ...mix });
+  });
+});

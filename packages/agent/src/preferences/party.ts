@@ -124,6 +124,11 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
     },
   ],
   [
+    // "just me as the adult", "me as the only grown-up": the speaker comes, as an adult; not "just me".
+    String.raw`(?:(?:just|only)\s+)?(?:me|myself)\s+as\s+the\s+(?:only\s+|one\s+)?(?:adult|grown[- ]?up)`,
+    () => ({ type: 'self', ticket: 'adult' }),
+  ],
+  [
     // "adult for me", "a senior ticket for myself": the speaker comes, on that ticket.
     String.raw`(?:(?:a|an|one)\s+)?(adult|senior|pensioner)(?:'s)?\s+(?:(?:ticket|one|price|fare)\s+)?for\s+(?:me|myself)\b`,
     (m) => {
@@ -169,6 +174,19 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
         related: m[5] !== undefined || /^(?:my|our|his|her)$/i.test(m[1] ?? ''),
       };
     },
+  ],
+  [
+    // "my son's 8th birthday": the son, 8 (turning 8, so still a child's ticket at 8).
+    `(?:my|our)\\s+(${RELATION})'s\\s+(\\d{1,2})(?:st|nd|rd|th)\\s+birthday`,
+    (m) => {
+      const base = person(m[1] ?? '', 1);
+      return base.type === 'person' ? { ...base, n: 1, ages: [Number(m[2])] } : undefined;
+    },
+  ],
+  [
+    // "4 friends (all 7 or 8)", "(both 10)": one age, the youngest said, for each of the people just named.
+    String.raw`\(\s*(?:all|both|each)\s+(?:aged\s+)?(\d{1,2})(?:\s*(?:or|-|to|and|/)\s*\d{1,2})?\s*\)`,
+    (m) => ({ type: 'about', ages: [Number(m[1])] }),
   ],
   [
     // "my dad is 72", "my mom who is 68", "my grandparents are both over 70"
@@ -289,13 +307,18 @@ function total(group: number) {
   };
 }
 
+const NOT_THEIR_TICKET =
+  /\btoo\s+(?:old|young)\s+for\s+(?:the\s+|a\s+|an\s+)?(?:adult|child|kid|senior|pensioner|student)(?:'s|s)?(?:\s+(?:price|prices|ticket|tickets|fare|fares|discount|rate))?/gi;
+
 /* "Plus a child", "another adult", "my son is coming too": add to the party already known. */
 const ADDING = /\b(?:plus|another|additional|extra|one more|as well|too|also|joining|tagging along|coming along)\b/i;
 /* "No, just one adult": a correction of the named ticket types only. */
 const CORRECTING = /\b(?:no|just|only|actually|make it|make that|instead|sorry|change)\b/i;
 
 /** Seat count, ticket mix and implied age rating from every piece of the party the message names. */
-export const partyRule: Rule = (scan) => {
+export const partyRule: Rule = (input) => {
+  // "He's too old for the child price": a ticket someone does not get names nobody.
+  const scan = { ...input, text: input.text.replace(NOT_THEIR_TICKET, (m) => ' '.repeat(m.length)) };
   const found: Array<{ hit: Hit; piece: Piece }> = [];
   for (const [source, read] of PATTERNS) {
     hits(source === AGED || source === COUNTED_DESCRIBED ? { ...scan, text: scan.original } : scan, source, (m) => {
@@ -325,6 +348,7 @@ export const partyRule: Rule = (scan) => {
         scan,
         first.start,
         namedAsList(found, scan.original),
+        ticketsAfterPeople(found, scan.original),
       ),
     },
     ...found.slice(1).map((f) => f.hit),
@@ -332,6 +356,23 @@ export const partyRule: Rule = (scan) => {
 };
 
 type Person = Extract<Piece, { type: 'person' }>;
+
+/**
+ * Whether the counts by type are said after everyone named, as their tickets: in a later sentence
+ * ("me and my wife. two adult tickets") or as tickets ("my son and I, 2 adult tickets"); not "me
+ * and 2 kids and 1 adult friend", where the counts name more people.
+ */
+function ticketsAfterPeople(found: ReadonlyArray<{ hit: Hit; piece: Piece }>, text: string): boolean {
+  const named = found.filter((f) => f.piece.type === 'self' || f.piece.type === 'person');
+  const typed = found.filter((f) => f.piece.type === 'typed');
+  const lastNamed = named.at(-1);
+  const firstTyped = typed[0];
+  if (!lastNamed || !firstTyped || firstTyped.hit.start < lastNamed.hit.end) return false;
+  return (
+    /[.!?;]/.test(text.slice(lastNamed.hit.end, firstTyped.hit.start)) ||
+    typed.every((f) => /tickets?\s*$/i.test(text.slice(f.hit.start, f.hit.end)))
+  );
+}
 
 /** Age statements join the companion named just before them. */
 function attachAges(pieces: Piece[]): Piece[] {
@@ -399,7 +440,7 @@ function namedAgain(pieces: Piece[]): Piece[] {
   });
 }
 
-function decide(found: Piece[], scan: Scan, at: number, listed: boolean): Draft[] {
+function decide(found: Piece[], scan: Scan, at: number, listed: boolean, ticketsAfter: boolean): Draft[] {
   const pieces = namedAgain(attachAges(found));
   const people = pieces.filter((p): p is Person => p.type === 'person');
   const self = pieces.some((p) => p.type === 'self');
@@ -451,7 +492,14 @@ function decide(found: Piece[], scan: Scan, at: number, listed: boolean): Draft[
     .slice(0, Math.max(0, firstTyped))
     .every((p) => p.type !== 'self' && (p.type !== 'person' || !p.related));
   const countsFirst = firstTyped >= 0 && (firstNamed < 0 || firstTyped < firstNamed || describedOnly);
-  const wholeParty = (stated.adult ?? 0) > 0 && !adding && total === undefined && countsFirst;
+  // Counts by type said after the people, as their tickets and as many as they are ("me and my
+  // wife. two adult tickets"), are their tickets, not more people.
+  const namedCount = counted.every((p) => p.n !== undefined)
+    ? (self ? 1 : 0) + counted.reduce((sum, p) => sum + (p.n ?? 0), 0)
+    : undefined;
+  const statedSum = (stated.adult ?? 0) + (stated.child ?? 0) + (stated.senior ?? 0);
+  const theirTickets = ticketsAfter && namedCount !== undefined && namedCount > 1 && statedSum === namedCount;
+  const wholeParty = (stated.adult ?? 0) > 0 && !adding && total === undefined && (countsFirst || theirTickets);
   if (self && selfTicket !== 'adult') typed[selfTicket] = (typed[selfTicket] ?? 0) + 1;
   const ofPeople: Partial<Record<TicketTypeId, number>> = self && selfTicket === 'adult' ? { adult: 1 } : {};
   if (self && selfTicket !== 'adult') ofPeople[selfTicket] = 1;

@@ -118,3 +118,13 @@ describe('a companion seated beside a wheelchair space', () => {
     expect(hard(text)).toContainEqual({ kind: 'adjacent' });
   });
 });
+
+describe('a party in one row', () => {
+  it.each(['all 5 of us in a row please', 'All 7 of us in one row please'])('"%s" wants the seats together', (text) => {
+    expect(hard(text)).toContainEqual({ kind: 'adjacent' });
+  });
+
+  it('is not a row named by its letter ("in row F")', () => {
+    expect(hard('2 seats in row F')).not.toContainEqual({ kind: 'adjacent' });
+  });
+});

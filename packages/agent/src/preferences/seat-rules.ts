@@ -181,6 +181,12 @@ export const adjacentRule: Rule = (scan) => [
       return { start, end, drafts: [p === 'negative' ? { remove: 'adjacent' } : { set: { kind: 'adjacent' } }] };
     },
   ),
+  // "all 5 of us in a row", "all 7 in one row": seated side by side.
+  ...hits(scan, String.raw`\bin\s+(?:a|one|a single|1)\s+(?:row|line)\b(?!\s*(?:[a-z]\b|\d))`, (m) => {
+    const p = polarity(scan.original, m.index ?? 0);
+    if (p === 'skip') return { ...span(m), drafts: [] };
+    return { ...span(m), drafts: [p === 'negative' ? { remove: 'adjacent' } : { set: { kind: 'adjacent' } }] };
+  }),
   // "a wheelchair space with her seat right beside it", "him in the seat next to it".
   ...hits(
     scan,
