@@ -106,6 +106,9 @@ export function resolveDayOfMonth(today: string, day: number): string | undefine
   return undefined;
 }
 
+/** A weekday by its name or a usual short form, as a group. */
+const WEEKDAY_WORD =
+  '(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|weds|thu|thurs?|fri|sat|sun)';
 const WEEKDAY = '(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|weds|thu|thurs?|fri)';
 const ANY_WEEKDAY = String.raw`(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+)`;
 const MONTH =
@@ -137,8 +140,18 @@ const PATTERNS: Array<[string, (m: RegExpExecArray, today: string) => string[]]>
     String.raw`(before|after)\s+the\s+weekend`,
     (m, t) => (m[1]?.toLowerCase() === 'before' ? weekdaysBeforeWeekend(t) : weekdaysAfterWeekend(t)),
   ],
-  // "A weekday", "on weekdays", "any weeknight": Monday to Friday of the coming seven days.
+  // "A weekday", "on weekdays", "any weeknight": Monday to Friday of the coming seven days (the
+  // time rules read the night of a weeknight).
   [String.raw`(?:a|any|on|on a)?\s*week(?:day|night)s?`, (_m, t) => weekdaysAhead(t)],
+  // "Friday to Sunday", "from mon till wed": every day from the first to the second.
+  [
+    String.raw`(?:from\s+)?${WEEKDAY_WORD}\s+(?:to|till|until|through|thru|-)\s+${WEEKDAY_WORD}(?!\s*(?:\d|the\s+\d))`,
+    (m, t) => {
+      const first = nextWeekday(t, weekdayOf(m[1] ?? ''));
+      const span = (weekdayOf(m[2] ?? '') - weekdayOf(m[1] ?? '') + 7) % 7;
+      return Array.from({ length: span + 1 }, (_, i) => addDays(first, i));
+    },
+  ],
   [String.raw`today|tonight|this(?=\s+(?:evening|afternoon|morning)\b)`, (_m, t) => [t]],
   ['tomorrow|tmrw', (_m, t) => [addDays(t, 1)]],
   [

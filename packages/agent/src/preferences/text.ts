@@ -90,13 +90,13 @@ export const CHANGE_OF_MIND =
 const RATHER = /\b(?:(?:i|we)'?d rather|would rather)\b/gi;
 
 const NEGATION =
-  /\b(?:not (?:in the mood|up|feeling it|keen) for|in no mood for|sick of|tired of|fed up (?:with|of)|had enough of|bored of|(?:none of (?:us|them)|nobody|no one|noone)\s+(?:wants?|likes?|fancies|can (?:do|stand|sit))(?:\s+to\s+(?:be|sit|see|go)(?:\s+(?:in|at|on|near))?)?|no|not|nothing|never(?!\s+(?:seen|been|tried|watched|had|done|experienced|sat|used))|none|neither|nor|without|avoid|except|excluding|exclude|hate|dislike|don'?t want|do not want|don'?t (?:put|seat|give|stick|book)|do not (?:put|seat|give|book)|doesn'?t want|does not want|didn'?t want|don'?t like|do not like|doesn'?t like|can'?t stand|can'?t do|cannot do|can'?t make|cannot make|won'?t|will not|wouldn'?t|rather not|not keen on|anything but|non)\b/gi;
+  /\b(?:not (?:in the mood|up|feeling it|keen) for|in no mood for|sick of|tired of|fed up (?:with|of)|had enough of|bored of|(?:none of (?:us|them)|nobody|no one|noone)\s+(?:wants?|likes?|fancies|can (?:do|stand|sit))(?:\s+to\s+(?:be|sit|see|go)(?:\s+(?:in|at|on|near))?)?|no|not|nothing|never(?!\s+(?:seen|been|tried|watched|had|done|experienced|sat|used))|none|neither|nor|without|avoid|except|excluding|exclude|hate|dislike|don'?t want|do not want|don'?t (?:put|seat|give|stick|book|do)|do not (?:put|seat|give|book|do)|doesn'?t want|does not want|didn'?t want|don'?t like|do not like|doesn'?t like|can'?t stand|can'?t do|cannot do|can'?t make|cannot make|won'?t|will not|wouldn'?t|rather not|not keen on|anything but|non)\b/gi;
 /* Words that turn a clause positive again after a negation: "nothing but …" is not here on purpose. */
 const PIVOT = /\b(?:something|someone|instead|prefer|want|like|love|please|is|are|be)\b/i;
 const SKIP = /\b(?:instead of|rather than|in place of)\s+(?:the\s+|an?\s+)?$/i;
-/* A refusal said after the thing: "the front row is a no-go", "3D is out", "IMAX is not an option". */
+/* A refusal said after the thing: "the front row is a no-go", "3D is out", "IMAX is not an option", "3D gives me a migraine". */
 const REFUSED_AFTER =
-  /^(?:\s*[\w-]+){1,4}?(?:\s+(?:is|are|'s|'re)|'s|'re)\s+(?:a\s+)?(?:no-?go|no good|not (?:ok|okay|good|great|possible|an option|happening)|out of the question|out(?!\s+(?:by|before|at|of|in|late|early|for))|a no|off the table)\b|^(?:\s*[\w-]+){1,4}?(?:'s|\s+(?:is|are))?\s+(?:doesn'?t|does not|won'?t|will not|isn'?t|is not|wouldn'?t) (?:work|suit|do)\b/i;
+  /^(?:\s*[\w-]+){1,4}?(?:\s+(?:is|are|'s|'re)|'s|'re)\s+(?:a\s+)?(?:no-?go|no good|not (?:ok|okay|good|great|possible|an option|happening)|out of the question|out(?!\s+(?:by|before|at|of|in|late|early|for))|a no|off the table)\b|^(?:\s*[\w-]+){1,4}?(?:'s|\s+(?:is|are))?\s+(?:doesn'?t|does not|won'?t|will not|isn'?t|is not|wouldn'?t) (?:work|suit|do)\b|^(?:\s*[\w-]+){1,3}?\s+(?:gives?|gave)\s+(?:me|us|him|her|them)\s+(?:a\s+|the\s+)?(?:migraines?|headaches?|a headache|nausea|motion sickness|nightmares|the creeps)\b|^(?:\s*[\w-]+){1,3}?\s+(?:makes?|made)\s+(?:me|us|him|her|them)\s+(?:feel\s+)?(?:sick|dizzy|nauseous|ill|queasy)\b/i;
 /*
  * "Sunday is too busy", "the evening's way too late", "IMAX would be too expensive": the thing
  * judged too much is refused. "Too" as "also" ("Sunday is fine too", "Sunday too please") is not.

@@ -248,9 +248,9 @@ const PERIODS: Array<[string, number, number | undefined]> = [
   ['after (?:lunch|lunchtime)', 12 * 60, undefined],
   ['(?:at |around |over )?lunch(?:time)?', 11 * 60 + 30, 14 * 60],
   ['after (?:dinner|supper|tea)', 19 * 60, undefined],
-  [String.raw`(?:this\s+|in the\s+)?morning`, 0, 12 * 60],
-  [String.raw`(?:this\s+|in the\s+)?afternoon|matinee`, 12 * 60, 17 * 60],
-  [String.raw`(?:this\s+|in the\s+)?evening|night|after work`, 17 * 60, undefined],
+  [String.raw`(?:this\s+|in the\s+)?mornings?`, 0, 12 * 60],
+  [String.raw`(?:this\s+|in the\s+)?afternoons?|matinees?`, 12 * 60, 17 * 60],
+  [String.raw`(?:this\s+|in the\s+)?evenings?|nights?|after work`, 17 * 60, undefined],
 ];
 
 const PERIOD = PERIODS.map(([source]) => `(?:${source})`).join('|');
@@ -301,6 +301,13 @@ export const periodRule: Rule = (scan) => [
     const to = a[1] === undefined || b[1] === undefined ? undefined : Math.max(a[1], b[1]);
     return { ...span(m), drafts: [{ set: periodWindow(Math.min(a[0], b[0]), to), rank: 0 }] };
   }),
+  // "any weeknight": the date rule read the days; the night is a time of day. Read in the whole
+  // message, since the date rule blanked the word; the span is its night.
+  ...hits({ ...scan, text: scan.original }, String.raw`\bweek-?nights?\b`, (m) =>
+    polarity(scan.original, m.index ?? 0) === 'positive'
+      ? { start: (m.index ?? 0) + 4, end: span(m).end, drafts: [{ set: periodWindow(17 * 60, undefined), rank: 0 }] }
+      : undefined,
+  ),
   ...PERIODS.flatMap(([source, from, to]) =>
     hits(scan, source, (m) => {
       // Refused only right after the refusal ("not in the evening", "not monday evening"), as a day is.
