@@ -16,6 +16,13 @@ export {
   llmConfigFromEnv,
   llmContextUse,
 } from './planning/llm/index.ts';
+export type {
+  MistakeChoice,
+  MistakeKind,
+  MistakeRecord,
+  MistakeScript,
+  ScriptedMistake,
+} from './planning/mistakes.ts';
 export type { ActionOutcome, NavigationPlan } from './planning/plan.ts';
 export {
   describeModel,

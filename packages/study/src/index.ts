@@ -41,4 +41,5 @@ export {
   StudyFileError,
   type StudyFileProblem,
 } from './study-file/load.ts';
+export * from './study-file/mistakes.ts';
 export * from './study-file/schema.ts';

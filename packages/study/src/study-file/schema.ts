@@ -2,6 +2,7 @@ import { ConstraintSchema, HardConstraintSchema } from '@usher/booking';
 import { z } from 'zod';
 import { QuestionnairesSchema } from '../questionnaire/schema.ts';
 import { Id, Text } from './fields.ts';
+import { MAX_MISTAKES, MistakeSchema, mistakeId } from './mistakes.ts';
 
 /**
  * What the agent beside the participant is in one condition (the page's side of it too):
@@ -28,8 +29,31 @@ export const ConditionSchema = z
     pageTools: z.boolean().default(true),
     /** Whether the page shows the chat. */
     chat: z.boolean().default(true),
+    /** Mistakes the agent makes on purpose, per task ({@link MistakeSchema}); none by default. */
+    mistakes: z.array(MistakeSchema).max(MAX_MISTAKES).default([]),
   })
   .superRefine((condition, ctx) => {
+    if ((condition.agent === 'none' || condition.agent === 'wizard') && condition.mistakes.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['mistakes'],
+        message: `a ${condition.agent === 'none' ? 'condition without an agent' : 'wizard condition (an experimenter acts)'} has no agent to make mistakes`,
+      });
+    }
+    const seen = new Map<string, number>();
+    condition.mistakes.forEach((mistake, i) => {
+      const key = `${mistake.task}\u0000${mistakeId(mistake)}`;
+      const first = seen.get(key);
+      if (first !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['mistakes', i, 'id'],
+          message: `mistakes[${first}] is already "${mistakeId(mistake)}" in task "${mistake.task}": give each its own id`,
+        });
+      } else {
+        seen.set(key, i);
+      }
+    });
     if (condition.agent === 'none' && condition.planner === 'llm') {
       ctx.addIssue({ code: 'custom', path: ['planner'], message: 'a condition without an agent has no planner' });
     }
@@ -128,6 +152,20 @@ export const StudyFileSchema = z
       };
       unique('tasks');
       unique('conditions');
+      // A scripted mistake is made in a task of this study.
+      const taskIds = new Set(study.tasks.map((t) => t.id));
+      study.conditions.forEach((condition, c) => {
+        if (!Array.isArray(condition.mistakes)) return;
+        condition.mistakes.forEach((mistake, i) => {
+          if (typeof mistake?.task === 'string' && !taskIds.has(mistake.task)) {
+            ctx.addIssue({
+              code: 'custom',
+              path: ['conditions', c, 'mistakes', i, 'task'],
+              message: `no task "${mistake.task}" in this study`,
+            });
+          }
+        });
+      });
       // A questionnaire shown only in some conditions must name conditions of this study.
       const conditionIds = new Set(study.conditions.map((c) => c.id));
       for (const which of ['perTask', 'postStudy'] as const) {
