@@ -34,6 +34,7 @@ export {
   updatePreferences,
 } from './preferences/index.ts';
 export { Agent } from './runtime/agent.ts';
+export { type AgentBehaviour, agentBehaviour, behaviourOf } from './runtime/behaviour.ts';
 export type {
   AgentObserver,
   AgentOptions,

@@ -44,7 +44,7 @@ export async function startStudyServer(
       registry,
       ...(registryPath && { registryPath }),
       hooks: {
-        taskStarted: (p, condition) => supervisor?.start(p.room, p.id, condition),
+        taskStarted: (p, condition) => supervisor?.start(p.room, p.id, condition, p.plan.tasks[p.taskIndex]?.taskId),
         taskEnded: (p) => supervisor?.stop(p.room),
         roomIdle: (room) => supervisor?.idle(room),
       },
@@ -57,6 +57,7 @@ export async function startStudyServer(
     episodesDir: null,
     llm: null,
     log: () => {},
+    record: (room, type, payload) => server.relay.record(room, type, payload),
   });
   if (server.console) server.console.agents = supervisor;
   onTestFinished(() => supervisor?.stopAll());
