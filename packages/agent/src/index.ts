@@ -34,7 +34,6 @@ export {
   updatePreferences,
 } from './preferences/index.ts';
 export { Agent } from './runtime/agent.ts';
-export { type AgentBehaviour, agentBehaviour, behaviourOf } from './runtime/behaviour.ts';
 export type {
   AgentObserver,
   AgentOptions,
@@ -44,4 +43,5 @@ export type {
   InstructionResult,
   ObservedCall,
 } from './runtime/agent-options.ts';
+export { type AgentBehaviour, agentBehaviour, behaviourOf } from './runtime/behaviour.ts';
 export { RelayClient, RelayRequestError } from './runtime/relay-client.ts';

@@ -107,7 +107,7 @@ export async function main(argv: string[]): Promise<number> {
     )
     .option(
       '--accept-agent-change',
-      "go on with a study whose agent changed since its first participant (recorded in the registry and every study log)",
+      'go on with a study whose agent changed since its first participant (recorded in the registry and every study log)',
       false,
     )
     .addOption(

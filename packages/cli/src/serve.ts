@@ -113,7 +113,12 @@ export async function serve(flags: ServeFlags): Promise<number> {
   let supervisor: AgentSupervisor | null = null;
   const hooks = {
     taskStarted: (participant: Participant, condition: Study['conditions'][number]) =>
-      supervisor?.start(participant.room, participant.id, condition, participant.plan.tasks[participant.taskIndex]?.taskId),
+      supervisor?.start(
+        participant.room,
+        participant.id,
+        condition,
+        participant.plan.tasks[participant.taskIndex]?.taskId,
+      ),
     taskEnded: (participant: { room: string }) => supervisor?.stop(participant.room),
     roomIdle: (room: string) => supervisor?.idle(room),
   };

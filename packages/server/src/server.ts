@@ -143,7 +143,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const manifest = options.study && settleAgent(options.study, now());
   const relay = startRelay(options, access.trustedProxies, warn);
   const studyHost = options.study
-    ? new StudyHost({ ...options.study, relay, logsDir: options.logsDir, limits, now, warn, ...(manifest && { manifest }) })
+    ? new StudyHost({
+        ...options.study,
+        relay,
+        logsDir: options.logsDir,
+        limits,
+        now,
+        warn,
+        ...(manifest && { manifest }),
+      })
     : null;
   let headlessHost: HeadlessHost | null = null;
   const app = createApp({
