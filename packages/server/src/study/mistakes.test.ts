@@ -207,7 +207,7 @@ describe('scripted agent mistakes in a simulated study', () => {
     const newest = readdirSync(logsDir)
       .filter((f) => f.startsWith('s-'))
       .map((f) => readLog(join(logsDir, f)))
-      .find((log) => (log[1]?.payload as { participantId?: string }).participantId === registry.byRoom(room)?.id);
+      .find((log) => log[1]?.payload.participantId === registry.byRoom(room)?.id);
     expect(newest?.[0]?.payload).toMatchObject({
       manifest: { paceMs: 400 },
       acceptedChange: { changes: ['conditions.autopilot.paceMs: 0 → 400'] },
