@@ -33,27 +33,6 @@ export const ConditionSchema = z
     mistakes: z.array(MistakeSchema).max(MAX_MISTAKES).default([]),
   })
   .superRefine((condition, ctx) => {
-    if ((condition.agent === 'none' || condition.agent === 'wizard') && condition.mistakes.length > 0) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['mistakes'],
-        message: `a ${condition.agent === 'none' ? 'condition without an agent' : 'wizard condition (an experimenter acts)'} has no agent to make mistakes`,
-      });
-    }
-    const seen = new Map<string, number>();
-    condition.mistakes.forEach((mistake, i) => {
-      const key = `${mistake.task}\u0000${mistakeId(mistake)}`;
-      const first = seen.get(key);
-      if (first !== undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['mistakes', i, 'id'],
-          message: `mistakes[${first}] is already "${mistakeId(mistake)}" in task "${mistake.task}": give each its own id`,
-        });
-      } else {
-        seen.set(key, i);
-      }
-    });
     if (condition.agent === 'none' && condition.planner === 'llm') {
       ctx.addIssue({ code: 'custom', path: ['planner'], message: 'a condition without an agent has no planner' });
     }
@@ -152,18 +131,33 @@ export const StudyFileSchema = z
       };
       unique('tasks');
       unique('conditions');
-      // A scripted mistake is made in a task of this study.
+      // Scripted mistakes: made by an agent, in a task of this study, one id each (checked here so
+      // that they are reported beside the mistakes' other problems).
       const taskIds = new Set(study.tasks.map((t) => t.id));
       study.conditions.forEach((condition, c) => {
         if (!Array.isArray(condition.mistakes)) return;
+        const at = (...path: (string | number)[]) => ['conditions', c, 'mistakes', ...path];
+        if ((condition.agent === 'none' || condition.agent === 'wizard') && condition.mistakes.length > 0) {
+          const who =
+            condition.agent === 'none' ? 'a condition without an agent' : 'a wizard condition (an experimenter acts)';
+          ctx.addIssue({ code: 'custom', path: at(), message: `${who} has no agent to make mistakes` });
+        }
+        const seen = new Map<string, number>();
         condition.mistakes.forEach((mistake, i) => {
-          if (typeof mistake?.task === 'string' && !taskIds.has(mistake.task)) {
+          if (typeof mistake !== 'object' || mistake === null) return;
+          if (typeof mistake.task === 'string' && !taskIds.has(mistake.task)) {
+            ctx.addIssue({ code: 'custom', path: at(i, 'task'), message: `no task "${mistake.task}" in this study` });
+          }
+          const id = mistakeId(mistake);
+          const key = `${mistake.task}\u0000${id}`;
+          const first = seen.get(key);
+          if (first === undefined) seen.set(key, i);
+          else
             ctx.addIssue({
               code: 'custom',
-              path: ['conditions', c, 'mistakes', i, 'task'],
-              message: `no task "${mistake.task}" in this study`,
+              path: at(i, 'id'),
+              message: `mistakes[${first}] is already "${id}" in task "${mistake.task}": give each its own id`,
             });
-          }
         });
       });
       // A questionnaire shown only in some conditions must name conditions of this study.
