@@ -73,6 +73,28 @@ describe('a malformed questionnaire', () => {
   });
 });
 
+describe('usher study check, scripted mistakes', () => {
+  it("counts a condition's scripted mistakes, and names the line and field of a wrong one", () => {
+    const scenario = join(root, 'packages/booking/scenarios/default.json');
+    const file = join(work, 'mistakes.study.yaml');
+    const write = (mistake: string) =>
+      writeFileSync(
+        file,
+        `id: m\ntitle: M\nconsent: ok\ntasks:\n  - { id: t, title: T, scenario: ${scenario}, briefing: b, success: { hard: [{ kind: adjacent }] } }\nconditions:\n  - id: slip\n    agent: autopilot\n    mistakes:\n      - { task: t, stage: time, kind: later-showing }\n      - ${mistake}\n`,
+      );
+    write('{ task: t, stage: seat, kind: seats-apart }');
+    const ok = usher('study', 'check', file);
+    expect(ok.status).toBe(0);
+    expect(ok.stdout).toMatch(/conditions\s+slip \(autopilot, rules, 2 scripted mistakes\)/);
+    write('{ task: t, stage: time, kind: seats-apart }');
+    const bad = usher('study', 'check', file);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(
+      /:11:\d+: conditions\[0\]\.mistakes\[1\]\.stage: a "seats-apart" mistake is made on the seat stage/,
+    );
+  });
+});
+
 describe('usher serve --study', () => {
   it('refuses a language-model planner without a configured model, saying which', () => {
     const scenario = join(root, 'packages/booking/scenarios/default.json');

@@ -7,7 +7,18 @@ import { bookingFromSummary, Catalog } from '@usher/booking';
 import type { Study } from '@usher/study';
 import { countUnconfirmedSubmits } from './confirmations.ts';
 import { addProblem, type LogProblem, listLogFiles, loadLogs } from './logs.ts';
-import { AGENT_FAILURES, OVERRIDES, RECORDS, SESSIONS, STATES, SUBMITS, TASK_FACTS } from './queries.ts';
+import {
+  AGENT_FAILURES,
+  MANIFESTS,
+  MISTAKES,
+  OVERRIDES,
+  RECORDS,
+  SESSIONS,
+  STATES,
+  SUBMITS,
+  TASK_FACTS,
+  TASK_MISTAKES,
+} from './queries.ts';
 import { questionnaireTables } from './questionnaires.ts';
 import { readRegistry } from './registry.ts';
 import { csvTextCell, loadTable, sqlIdent, sqlString } from './sql.ts';
@@ -106,6 +117,9 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
       SUBMITS,
       AGENT_FAILURES,
       TASK_FACTS,
+      MANIFESTS,
+      MISTAKES,
+      TASK_MISTAKES,
     ]) {
       await conn.run(step);
     }

@@ -10,6 +10,7 @@ import { AnswersLog } from './study/answers-log.ts';
 import { ArrivalExpiry } from './study/arrival-expiry.ts';
 import { pageAbsence } from './study/page-presence.ts';
 import { StudyMode, type TaskHooks } from './study/study-mode.ts';
+import { manifestRecord, type SettledManifest } from './supervisor/manifest.ts';
 
 export interface StudyHostOptions {
   study: Study;
@@ -29,6 +30,8 @@ export interface StudyHostOptions {
   >;
   now: () => Date;
   warn: (line: string) => void;
+  /** The study's agent manifest as settled with the registry (`settleManifest`): every study log starts with its condition's. */
+  manifest?: SettledManifest;
 }
 
 /** What the routes need of the server's HTTP side. */
@@ -74,6 +77,7 @@ export class StudyHost implements RoomHooks {
         idleSessionMs: limits.idleSessionMs,
       },
       (participant) => pageAbsence(logs, logsDir, participant, now()),
+      (conditionId) => (options.manifest ? manifestRecord(options.manifest, conditionId) : null),
     );
     this.console = new StudyConsole(this.mode, relay, logsDir);
     // Arrivals who never consent are removed after arrivalRetentionMs, and counted (arrival-expiry.ts).

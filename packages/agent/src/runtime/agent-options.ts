@@ -4,6 +4,7 @@ import type { EpisodicLog } from '../memory/episodic.ts';
 import type { PerceivedContext } from '../perception/perceive.ts';
 import type { PlannerInput } from '../planning/deterministic.ts';
 import type { LlmConfig } from '../planning/llm/config.ts';
+import type { MistakeScript } from '../planning/mistakes.ts';
 import type { ActionOutcome, NavigationPlan } from '../planning/plan.ts';
 import type { PreferenceModel } from '../planning/solver/index.ts';
 
@@ -52,6 +53,11 @@ export interface AgentOptions {
    * without it, or when its answer cannot be used, the deterministic reader does.
    */
   reader?: LlmConfig;
+  /**
+   * Mistakes to make on purpose in this task (a study's scripted mistakes, `planning/mistakes.ts`);
+   * none when omitted, and the agent then plans exactly as without the option.
+   */
+  mistakes?: MistakeScript;
 }
 
 export interface AgentResult {

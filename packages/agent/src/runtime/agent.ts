@@ -1,6 +1,7 @@
 import { EpisodicLog } from '../memory/episodic.ts';
 import { WorkingMemory } from '../memory/working.ts';
 import { freshExploration, GREETING, planNext } from '../planning/deterministic.ts';
+import { ScriptedMistakes } from '../planning/mistakes.ts';
 import type { NavigationPlan } from '../planning/plan.ts';
 import { requiredSeats } from '../planning/solver/index.ts';
 import { recoveryFor } from '../policies/retry.ts';
@@ -60,11 +61,14 @@ export class Agent {
   private greeted = false;
   /** The room refused a submit the participant had not confirmed: from then on the agent asks them in the chat. */
   private askInChat = false;
+  /** The task's scripted mistakes around the planner ({@link AgentOptions.mistakes}), if any. */
+  private readonly mistakes: ScriptedMistakes | null;
 
   constructor(private readonly options: AgentOptions) {
     if (options.story) this.request.open(0);
     this.episodes = options.episodes ?? new EpisodicLog({ dir: null });
     this.log = options.log ?? (() => {});
+    this.mistakes = options.mistakes ? new ScriptedMistakes(options.mistakes, options.planner ?? planNext) : null;
     this.listening = new Listening(options.story ? fromStory(options.story) : { hard: [], soft: [] }, {
       clock: options.now ?? (() => new Date()),
       log: (line) => this.log(line),
@@ -388,7 +392,7 @@ export class Agent {
   }
 
   private plan(): NavigationPlan | Promise<NavigationPlan> {
-    const planner = this.options.planner ?? planNext;
+    const planner = this.mistakes?.plan ?? this.options.planner ?? planNext;
     return planner(
       {
         context: this.view.context,
@@ -413,6 +417,7 @@ export class Agent {
     if (event.kind !== 'message') return;
     const message = event.message;
     this.view.receive(message);
+    if (message.type === 'user.message') this.mistakes?.participantSaid(message.payload.text);
     // The participant's words answer the question open in the chat, or else refine the wishes.
     if (message.type === 'user.message' && !this.question.reply(message.payload.text)) this.hear(message.payload.text);
   }

@@ -188,8 +188,9 @@ describe('the demo study, 20 participants at once', () => {
     expect(logs).toHaveLength(40);
     const byCondition = { alone: 0, autopilot: 0 };
     for (const log of logs) {
-      const first = log[0]?.payload as { conditionId: 'alone' | 'autopilot' };
-      expect(log[0]?.type).toBe('study.task');
+      const first = log[1]?.payload as { conditionId: 'alone' | 'autopilot' };
+      expect(log[0]?.type).toBe('agent.manifest');
+      expect(log[1]?.type).toBe('study.task');
       expect(log.at(-1)?.type).toBe('study.task-ended');
       expect(log.map((r) => r.eventIndex)).toEqual(log.map((_, i) => i));
       byCondition[first.conditionId] += 1;

@@ -74,6 +74,11 @@ export class StudyMode {
      * (page-presence.ts; 0: it was there), so a restart reopens only tasks whose page may still be there.
      */
     private readonly pageAway: (participant: Participant) => number = () => 0,
+    /**
+     * The `agent.manifest` record that opens a study log of `conditionId` (supervisor/manifest.ts),
+     * or null for none.
+     */
+    private readonly manifestOf: (conditionId: string) => Record<string, unknown> | null = () => null,
   ) {}
 
   /**
@@ -286,6 +291,7 @@ export class StudyMode {
   private openTaskSession(participant: Participant, extra: { resumed?: boolean; page?: object }, from?: string): void {
     const planned = participant.plan.tasks[participant.taskIndex];
     if (!planned) return;
+    const manifest = this.manifestOf(planned.conditionId);
     this.relay.openStudySession(
       participant.room,
       {
@@ -296,6 +302,7 @@ export class StudyMode {
         ...extra,
       },
       from,
+      manifest ? [{ type: 'agent.manifest', payload: manifest }] : [],
     );
   }
 

@@ -63,6 +63,7 @@ describe('the study file', () => {
         confirmBeforeSubmit: true,
         pageTools: true,
         chat: false,
+        mistakes: [],
       },
       expect.objectContaining({ id: 'autopilot', agent: 'autopilot' }),
     ]);
@@ -171,6 +172,46 @@ describe('the study file', () => {
       }),
     );
     expect(unknownKind.map((p) => p.field)).toEqual(['tasks[0].success.hard[0].kind']);
+  });
+
+  it('checks scripted mistakes: the stage of their kind, a task of the study, an agent to make them, one id each', () => {
+    const good = problemsOf(
+      valid({
+        conditions: `  - id: slip
+    agent: autopilot
+    mistakes:
+      - { task: t1, stage: time, kind: later-showing, minutes: 90 }
+      - { task: t1, stage: seat, kind: seats-apart }`,
+      }),
+    );
+    expect(good).toEqual([]);
+    const problems = problemsOf(
+      valid({
+        conditions: `  - id: slip
+    agent: autopilot
+    mistakes:
+      - { task: t1, stage: date, kind: seats-apart }
+      - { task: t9, stage: date, kind: next-day }
+      - { task: t1, stage: date, kind: next-day, minutes: 30 }
+      - { task: t1, stage: time, kind: earlier-showing }
+      - { task: t1, stage: date, kind: next-day }
+  - id: alone
+    agent: none
+    mistakes: [{ task: t1, stage: seat, kind: seats-apart }]`,
+      }),
+    );
+    expect(problems.map((p) => [p.line, p.field, p.message])).toEqual([
+      [16, 'conditions[0].mistakes[0].stage', 'a "seats-apart" mistake is made on the seat stage, not the date stage'],
+      [17, 'conditions[0].mistakes[1].task', 'no task "t9" in this study'],
+      [18, 'conditions[0].mistakes[2].minutes', 'only a "later-showing" mistake has minutes'],
+      [
+        19,
+        'conditions[0].mistakes[3].kind',
+        expect.stringMatching(/expected one of "later-showing"\|"next-day"\|"seats-apart"/),
+      ],
+      [20, 'conditions[0].mistakes[4].id', 'mistakes[2] is already "next-day" in task "t1": give each its own id'],
+      [23, 'conditions[1].mistakes', 'a condition without an agent has no agent to make mistakes'],
+    ]);
   });
 
   it('says which task names a scenario that is missing or not a scenario, relative to the study file', () => {

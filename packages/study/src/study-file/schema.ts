@@ -2,6 +2,7 @@ import { ConstraintSchema, HardConstraintSchema } from '@usher/booking';
 import { z } from 'zod';
 import { QuestionnairesSchema } from '../questionnaire/schema.ts';
 import { Id, Text } from './fields.ts';
+import { MAX_MISTAKES, MistakeSchema, mistakeId } from './mistakes.ts';
 
 /**
  * What the agent beside the participant is in one condition (the page's side of it too):
@@ -28,6 +29,8 @@ export const ConditionSchema = z
     pageTools: z.boolean().default(true),
     /** Whether the page shows the chat. */
     chat: z.boolean().default(true),
+    /** Mistakes the agent makes on purpose, per task ({@link MistakeSchema}); none by default. */
+    mistakes: z.array(MistakeSchema).max(MAX_MISTAKES).default([]),
   })
   .superRefine((condition, ctx) => {
     if (condition.agent === 'none' && condition.planner === 'llm') {
@@ -128,6 +131,35 @@ export const StudyFileSchema = z
       };
       unique('tasks');
       unique('conditions');
+      // Scripted mistakes: made by an agent, in a task of this study, one id each (checked here so
+      // that they are reported beside the mistakes' other problems).
+      const taskIds = new Set(study.tasks.map((t) => t.id));
+      study.conditions.forEach((condition, c) => {
+        if (!Array.isArray(condition.mistakes)) return;
+        const at = (...path: (string | number)[]) => ['conditions', c, 'mistakes', ...path];
+        if ((condition.agent === 'none' || condition.agent === 'wizard') && condition.mistakes.length > 0) {
+          const who =
+            condition.agent === 'none' ? 'a condition without an agent' : 'a wizard condition (an experimenter acts)';
+          ctx.addIssue({ code: 'custom', path: at(), message: `${who} has no agent to make mistakes` });
+        }
+        const seen = new Map<string, number>();
+        condition.mistakes.forEach((mistake, i) => {
+          if (typeof mistake !== 'object' || mistake === null) return;
+          if (typeof mistake.task === 'string' && !taskIds.has(mistake.task)) {
+            ctx.addIssue({ code: 'custom', path: at(i, 'task'), message: `no task "${mistake.task}" in this study` });
+          }
+          const id = mistakeId(mistake);
+          const key = `${mistake.task}\u0000${id}`;
+          const first = seen.get(key);
+          if (first === undefined) seen.set(key, i);
+          else
+            ctx.addIssue({
+              code: 'custom',
+              path: at(i, 'id'),
+              message: `mistakes[${first}] is already "${id}" in task "${mistake.task}": give each its own id`,
+            });
+        });
+      });
       // A questionnaire shown only in some conditions must name conditions of this study.
       const conditionIds = new Set(study.conditions.map((c) => c.id));
       for (const which of ['perTask', 'postStudy'] as const) {
