@@ -401,8 +401,9 @@ export class Agent {
         (this.options.confirmInChat || this.askInChat) && !this.current && this.view.changes !== changesBeforeQuestion;
       // A study's participant asked for a change instead: the agent goes on from the new wishes.
       if (declined && answeredInChat) continue;
-      // The participant acted while a question was open: look again.
-      if (this.view.changes !== changesBefore && !answeredInChat) continue;
+      // The participant acted while a question was open: look again. (Acting while a step was
+      // proposed withdrew it; an approved step goes ahead.)
+      if (this.view.changes !== changesBefore && !answeredInChat && !approving) continue;
       if (declined) {
         const text = 'I have not submitted the booking: it was not confirmed. Tell me what to change.';
         this.say(text);
@@ -466,6 +467,8 @@ export class Agent {
     if (this.steps.rejectedHere(action, page)) {
       this.say('You rejected that step. Tell me what to do instead, or go on on the page yourself.');
       await this.participantSpeaks();
+      // They answered: whatever they said (a new wish, or "go on"), the step may be proposed again.
+      this.steps.forgetRejected();
       return false;
     }
     const decision = await this.steps.propose(action, context, page);
