@@ -49,7 +49,7 @@ export function AgentBar({
   return (
     <section className="agent-bar" aria-label="The assistant" data-testid="agent-bar">
       {proposal && (
-        <div className="agent-bar__proposal" role="group" aria-labelledby="agent-proposal" data-testid="agent-proposal">
+        <fieldset className="agent-bar__proposal" aria-labelledby="agent-proposal" data-testid="agent-proposal">
           <p id="agent-proposal" className="agent-bar__step">
             <strong>Next step: {describeStep(proposal.tool, proposal.args, snapshot.view.uiSpec)}.</strong>{' '}
             <span className="agent-bar__why">{proposal.reason}</span>
@@ -66,7 +66,7 @@ export function AgentBar({
               Reject
             </button>
           </div>
-        </div>
+        </fieldset>
       )}
       <div className="agent-bar__controls">
         <p className="agent-bar__status" aria-live="polite" data-testid="agent-status">
