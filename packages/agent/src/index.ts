@@ -35,6 +35,7 @@ export {
 } from './preferences/index.ts';
 export { Agent } from './runtime/agent.ts';
 export type {
+  AgentActivity,
   AgentObserver,
   AgentOptions,
   AgentPhase,

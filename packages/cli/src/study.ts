@@ -34,11 +34,15 @@ export async function checkStudy(file: string): Promise<number> {
   return 0;
 }
 
-/** `alone (no agent)`, `slip (autopilot, rules, 2 scripted mistakes)` */
+/** `autopilot (autopilot, rules, asks before submitting)`; the participant's controls when some are off, and scripted mistakes. */
 function describeCondition(c: Study['conditions'][number]): string {
   if (c.agent === 'none') return `${c.id} (no agent)`;
-  const mistakes = c.mistakes.length;
-  return `${c.id} (${c.agent}, ${c.planner}${mistakes > 0 ? `, ${mistakes} scripted mistake${mistakes > 1 ? 's' : ''}` : ''})`;
+  const guard = { never: 'never asks', 'before-submit': 'asks before submitting', 'each-step': 'proposes each step' };
+  const off = [!c.controls.pause && 'pause', !c.controls.takeOver && 'take over'].filter(Boolean);
+  const controls = c.agent === 'wizard' || off.length === 0 ? '' : `, no ${off.join(' or ')}`;
+  const n = c.mistakes.length;
+  const mistakes = n > 0 ? `, ${n} scripted mistake${n > 1 ? 's' : ''}` : '';
+  return `${c.id} (${c.agent}, ${c.planner}, ${guard[c.guard]}${controls}${mistakes})`;
 }
 
 /** `after each task: 1 section (5 items); at the end: sus, last (12 items)` */

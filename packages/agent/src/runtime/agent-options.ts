@@ -46,6 +46,17 @@ export interface AgentOptions {
    * condition); an instruction's own `confirmSubmit` takes precedence.
    */
   confirmInChat?: boolean;
+  /**
+   * Propose each tool call for the participant's approval before sending it (a study condition's
+   * `guard: each-step`; runtime/step-approval.ts). Instructions (the operator's, an orchestrator's)
+   * are not asked about.
+   */
+  proposeEachStep?: boolean;
+  /**
+   * The participant handed the booking back to this agent (after taking over): with no request of
+   * theirs to go on with, it says it is back and asks what to do.
+   */
+  handedBack?: boolean;
   /** The machine's clock, read only when no host has said which day the study is on. */
   now?: () => Date;
   /**
@@ -59,6 +70,9 @@ export interface AgentOptions {
    */
   mistakes?: MistakeScript;
 }
+
+/** What the agent is doing, as a participant's control press records it. */
+export type AgentActivity = 'idle' | 'acting' | 'asking' | 'waiting';
 
 export interface AgentResult {
   /** `declined`: the booking was ready but whoever was asked before submitting said no. */

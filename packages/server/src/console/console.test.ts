@@ -278,6 +278,11 @@ describe('the experimenter console', () => {
       resume: () => false,
       isPaused: () => false,
       isRunning: () => false,
+      pausedBy: () => null,
+      hold: () => false,
+      release: () => false,
+      isHeld: () => false,
+      activity: () => 'idle',
     };
     const note = 'x'.repeat(64 * 1024);
     const event: AgentFeedEvent = {

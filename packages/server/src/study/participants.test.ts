@@ -17,7 +17,10 @@ import { readLog, startStudyServer } from '../testing/index.ts';
 
 const LOADED = loadStudyFile(new URL('../../../../studies/demo.study.yaml', import.meta.url).pathname);
 // The agents work at full speed here; the study's pace is for people.
-const DEMO: Study = { ...LOADED, conditions: LOADED.conditions.map((c) => ({ ...c, paceMs: 0 })) };
+const DEMO: Study = {
+  ...LOADED,
+  conditions: LOADED.conditions.filter((c) => c.guard !== 'each-step').map((c) => ({ ...c, paceMs: 0 })),
+};
 
 async function post(base: string, room: string, body: object, route = 'step') {
   const response = await fetch(`${base}/api/participant/${route}?room=${room}`, {

@@ -16,8 +16,11 @@ import {
 } from '../testing/index.ts';
 
 // The flow without questionnaires (a study may have none); questionnaires.test.ts runs it with them.
+const LOADED = loadStudyFile(new URL('../../../../studies/demo.study.yaml', import.meta.url).pathname);
 const DEMO = {
-  ...loadStudyFile(new URL('../../../../studies/demo.study.yaml', import.meta.url).pathname),
+  ...LOADED,
+  // The demo's first two conditions (alone, autopilot), as these tests count on.
+  conditions: LOADED.conditions.filter((c) => c.guard !== 'each-step'),
   questionnaires: {},
 };
 const SECRET = new TextEncoder().encode('a-study-mode-test-secret-of-enough-length-0123456789');

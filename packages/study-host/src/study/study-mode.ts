@@ -252,7 +252,13 @@ export class StudyMode {
       status: participant.status,
       taskIndex: participant.taskIndex,
       taskCount: participant.plan.tasks.length,
-      page: { chat: condition?.chat ?? true },
+      page: {
+        chat: condition?.chat ?? true,
+        // The participant's controls, for a condition whose agent the server runs, or where each step is approved.
+        ...(condition && (condition.controls.pause || condition.controls.takeOver || condition.guard === 'each-step')
+          ? { controls: condition.controls }
+          : {}),
+      },
     };
     if (participant.status === 'consent') view.consent = this.study.consent;
     if (task && !over && participant.status !== 'consent' && participant.status !== 'post-study') {

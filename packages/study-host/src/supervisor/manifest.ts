@@ -20,8 +20,8 @@ export interface AgentManifest {
   /** The language model of an `llm` planner, and how it is asked; never its key. */
   model: { name: string; baseUrl: string; temperature: number; timeoutMs: number; contextTokens: number } | null;
   paceMs: number | null;
-  /** Whether the agent asks before submitting (`confirmBeforeSubmit`): `before-submit` or `never`. */
-  guard: 'before-submit' | 'never' | null;
+  /** How much the agent must ask (the condition's `guard`): `never`, `before-submit` or `each-step`. */
+  guard: Condition['guard'] | null;
   pageTools: boolean | null;
   /** The scripted mistakes of the condition, each with its id. */
   mistakes: Array<{ task: string; id: string; stage: string; kind: string; minutes?: number }>;
@@ -64,7 +64,7 @@ export function conditionManifest(condition: Condition, source: ManifestSource):
       contextTokens: llm.contextTokens,
     },
     paceMs: agent ? condition.paceMs : null,
-    guard: condition.agent === 'none' ? null : condition.confirmBeforeSubmit ? 'before-submit' : 'never',
+    guard: condition.agent === 'none' ? null : condition.guard,
     pageTools: agent ? condition.pageTools : null,
     mistakes: condition.mistakes.map((m) => ({
       task: m.task,

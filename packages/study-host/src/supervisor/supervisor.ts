@@ -1,5 +1,6 @@
 import {
   Agent,
+  type AgentActivity,
   type AgentResult,
   createLlmPlanner,
   type Episode,
@@ -62,8 +63,10 @@ export type AgentFeedEvent =
  */
 export class AgentSupervisor {
   private readonly running = new Map<string, Running>();
-  /** Rooms whose agent an experimenter paused (Wizard of Oz), with what it needs to resume. */
-  private readonly paused = new Map<string, Staffed>();
+  /** Rooms whose agent was stopped for someone to take over (an experimenter, or the participant), with what it needs to resume. */
+  private readonly paused = new Map<string, Staffed & { by: string }>();
+  /** Rooms whose participant paused the agent: it holds still, and so does one started there meanwhile. */
+  private readonly held = new Set<string>();
   /** The scripted mistakes already made in each room's task, so an agent started again does not make them twice. */
   private readonly mistakesMade = new Map<string, Set<string>>();
   /** The latest episode records of each room's agent (bounded), across restarts and resumes. */
@@ -88,6 +91,42 @@ export class AgentSupervisor {
     return this.paused.has(room);
   }
 
+  /** Who took the room over from its agent (`participant`, or the experimenter's name), or null. */
+  pausedBy(room: string): string | null {
+    return this.paused.get(room)?.by ?? null;
+  }
+
+  /** Whether the participant has paused the agent of `room` ({@link hold}). */
+  isHeld(room: string): boolean {
+    return this.held.has(room);
+  }
+
+  /** What the agent of `room` is doing now (`idle` when none works there). */
+  activity(room: string): AgentActivity {
+    return this.running.get(room)?.agent.activity ?? 'idle';
+  }
+
+  /**
+   * The participant pauses the agent of `room`: it sends nothing more (the call already on its way
+   * completes) until {@link release}, and keeps what it was doing. False when no agent works there.
+   */
+  hold(room: string): boolean {
+    const entry = this.running.get(room);
+    if (!entry) return false;
+    this.held.add(room);
+    entry.agent.hold();
+    this.emit({ room, kind: 'paused', by: 'participant' });
+    return true;
+  }
+
+  /** The participant resumes the agent of `room`: it reads the page as it is and goes on. */
+  release(room: string): boolean {
+    if (!this.held.delete(room)) return false;
+    this.running.get(room)?.agent.release();
+    this.emit({ room, kind: 'resumed', by: 'participant' });
+    return true;
+  }
+
   /** Whether an agent works in `room` now. */
   isRunning(room: string): boolean {
     return this.running.has(room);
@@ -101,7 +140,8 @@ export class AgentSupervisor {
   pause(room: string, by: string): boolean {
     const entry = this.running.get(room);
     if (!entry) return false;
-    this.paused.set(room, staffed(entry));
+    this.paused.set(room, { ...staffed(entry), by });
+    this.held.delete(room);
     this.running.delete(room);
     entry.agent.stop();
     this.emit({ room, kind: 'paused', by });
@@ -114,7 +154,7 @@ export class AgentSupervisor {
     if (!paused) return false;
     this.paused.delete(room);
     this.emit({ room, kind: 'resumed', by });
-    this.start(room, paused.participantId, paused.condition, paused.taskId);
+    this.start(room, paused.participantId, paused.condition, paused.taskId, by === 'participant');
     return true;
   }
 
@@ -125,15 +165,18 @@ export class AgentSupervisor {
 
   /**
    * Starts the agent of `condition` in `room` for the participant's task (`taskId`: its scripted
-   * mistakes are made there); nothing for a condition without one.
+   * mistakes are made there); nothing for a condition without one. `handedBack`: the participant
+   * took over and hands the room back.
    */
-  start(room: string, participantId: string, condition: Condition, taskId?: string): void {
+  start(room: string, participantId: string, condition: Condition, taskId?: string, handedBack = false): void {
     if (condition.agent === 'none' || condition.agent === 'wizard' || this.running.has(room)) return;
     // An experimenter has the room: a reload of the participant's page does not bring the agent back.
     if (this.paused.has(room)) return;
     const task: Staffed = { participantId, condition, ...(taskId !== undefined && { taskId }) };
-    const entry: Running = { ...task, agent: this.agentFor(room, task), restarts: 0 };
+    const entry: Running = { ...task, agent: this.agentFor(room, task, handedBack), restarts: 0 };
     this.running.set(room, entry);
+    // Paused by the participant: an agent started again meanwhile (the page came back) holds still too.
+    if (this.held.has(room)) entry.agent.hold();
     this.emit({ room, kind: 'started' });
     this.watch(room, entry);
   }
@@ -145,13 +188,16 @@ export class AgentSupervisor {
    */
   idle(room: string): void {
     const paused = this.paused.get(room);
+    const held = this.held.has(room);
     this.stop(room);
     if (paused) this.paused.set(room, paused);
+    if (held) this.held.add(room);
   }
 
   /** Stops the agent in `room` (the task ended), paused or not; idempotent. */
   stop(room: string): void {
     this.paused.delete(room);
+    this.held.delete(room);
     this.recent.delete(room);
     this.mistakesMade.delete(room);
     const entry = this.running.get(room);
@@ -204,6 +250,7 @@ export class AgentSupervisor {
         this.options.log(`supervisor: agent in ${room} failed (${why}); starting it again`);
         entry.restarts += 1;
         entry.agent = this.agentFor(room, staffed(entry));
+        if (this.held.has(room)) entry.agent.hold();
         setTimeout(() => {
           if (this.running.get(room) === entry) this.watch(room, entry);
         }, 500 * entry.restarts).unref();
@@ -211,7 +258,7 @@ export class AgentSupervisor {
     );
   }
 
-  private agentFor(room: string, { participantId, condition, taskId }: Staffed): Agent {
+  private agentFor(room: string, { participantId, condition, taskId }: Staffed, handedBack = false): Agent {
     const log = (line: string) => this.options.log(`${room}: ${line}`);
     const mistakes = this.mistakesFor(room, condition, taskId, log);
     const llm = condition.planner === 'llm' ? this.options.llm : null;
@@ -224,7 +271,9 @@ export class AgentSupervisor {
       ...(this.options.token && { token: this.options.token }),
       paceMs: condition.paceMs,
       pageTools: condition.pageTools,
-      confirmInChat: condition.confirmBeforeSubmit,
+      confirmInChat: condition.guard === 'before-submit',
+      proposeEachStep: condition.guard === 'each-step',
+      handedBack,
       episodes: new EpisodicLog({
         dir: this.options.episodesDir,
         onRecord: (episode) => {
