@@ -251,3 +251,24 @@ describe('refusals, named days and ranges said as people say them', () => {
     expect(hard('saturday evenings, 2 adults')).toContainEqual({ kind: 'startTime', after: '17:00' });
   });
 });
+
+describe('a correction that names the new choice by reference', () => {
+  it('reads "I\'m working friday. the day after" as the Saturday, replacing the Friday', () => {
+    // The default scenario's today is Saturday 21 November 2026.
+    const h = hard(
+      '2 tickets for orbital drift this friday evening',
+      "no wait, I'm working friday. the day after, same sort of time",
+    );
+    expect(h).toContainEqual({ kind: 'date', dates: ['2026-11-28'] });
+    expect(h).toContainEqual({ kind: 'startTime', after: '17:00' });
+  });
+
+  it('drops the film named before for "changed my mind, whatever\'s rated highest instead"', () => {
+    const u = read(
+      'book me orbital drift tonight, 1 seat',
+      "meh changed my mind. whatever's rated highest tonight instead",
+    );
+    expect(u.model.hard.filter((c) => c.kind === 'title')).toEqual([]);
+    expect(u.model.soft).toContainEqual({ kind: 'highestRated' });
+  });
+});
