@@ -44,6 +44,8 @@ export class Listening {
   private places: string[] = [];
   /** What the participant asked a theater to offer ({@link amenitiesWished}), newest first. */
   private amenities: number[] = [];
+  /** The theater names of the last theater stage seen (bounded), so a later change of theater is read. */
+  private theatersSeen: string[] = [];
   private catalog: { titles: string[]; genres: string[]; films: KnownFilm[] } = { titles: [], genres: [], films: [] };
 
   constructor(
@@ -99,6 +101,9 @@ export class Listening {
    */
   saw(context: PerceivedContext): Understanding | null {
     if (context.uiSpec?.stage === 'movie') this.rememberCatalog(context.uiSpec.items);
+    if (context.uiSpec?.stage === 'theater') {
+      this.theatersSeen = context.uiSpec.items.map((item) => String(item.name ?? item.value)).slice(0, MAX_CATALOG);
+    }
     const named = context.uiSpec?.stage === 'theater' ? this.theatersNamed(context.uiSpec) : null;
     if (named) return named;
     const seen = studyDayOf(context);
@@ -202,9 +207,12 @@ export class Listening {
       knownTitles: this.catalog.titles,
       knownGenres: this.catalog.genres,
       knownFilms: this.catalog.films,
-      // On the theater stage the agent sees the theaters' names: "make it The Regent" is read as one.
+      // The theaters' names as the theater stage shows them, or showed them last: "make it The
+      // Regent", "make it northgate instead" on the confirm stage are read as one.
       knownTheaters:
-        context.uiSpec?.stage === 'theater' ? context.uiSpec.items.map((item) => String(item.name ?? item.value)) : [],
+        context.uiSpec?.stage === 'theater'
+          ? context.uiSpec.items.map((item) => String(item.name ?? item.value)).slice(0, MAX_CATALOG)
+          : this.theatersSeen,
     };
   }
 

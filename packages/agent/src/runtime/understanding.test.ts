@@ -135,3 +135,20 @@ describe('a theater wished for by what it offers', () => {
     expect(booking.theaterId ?? booking.theaterName).toMatch(/starlight/i);
   });
 });
+
+describe('a change of theater after the theater stage', () => {
+  it('reads a theater named loosely on a later stage by the names the theater stage showed', async () => {
+    const { host, agent, agentSaid } = await studyRoom({
+      goal: '2 adults for Orbital Drift tomorrow evening at riverside pls',
+      confirmInChat: true,
+    });
+    const running = agent.run();
+    expect(await agentSaid('Riverside IMAX', 'Shall I book it?')).toBeDefined();
+    host.say('scratch that, make it starlight instead. same film same night');
+    expect(await agentSaid('Starlight Multiplex', 'Shall I book it?')).toBeDefined();
+    host.say('yes');
+    expect((await running).status).toBe('done');
+    const booking = host.submitted() as { theaterId?: string };
+    expect(booking.theaterId).toMatch(/starlight/i);
+  });
+});
