@@ -68,3 +68,16 @@ describe('places named loosely, more than once or before a venue word', () => {
     expect(placesNamed('the local cinema on sunday', ['the', 'local', 'cinema'])).toEqual([]);
   });
 });
+
+describe('a theater named with a venue word its name lacks', () => {
+  it('takes "Lakeside Cinema" as Lakeside 12 once the stage lists it, and not where it lists no Lakeside', () => {
+    const model = { hard: [{ kind: 'theater' as const, is: ['Lakeside Cinema'] }], soft: [] };
+    expect(matchTheaters(model, THEATERS)?.hard).toEqual([{ kind: 'theater', is: ['Lakeside 12'] }]);
+    expect(
+      matchTheaters(
+        model,
+        THEATERS.filter((t) => !t.name.startsWith('Lakeside')),
+      ),
+    ).toBeNull();
+  });
+});

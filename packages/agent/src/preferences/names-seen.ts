@@ -12,6 +12,9 @@ import type { PreferenceModel } from './types.ts';
  * A name that fits none, or several, stays as written: the solver then says which theaters there are.
  */
 
+/** Words that say a place is a cinema without naming it. */
+const VENUE_WORDS = /\b(?:cinemas?|theat(?:er|re)s?|multiplex|cineplex|movies|pictures)\b/gi;
+
 /** Letters and digits only, lower case: "Riverside Art House" and "riverside arthouse" read alike. */
 const compact = (name: string) =>
   name
@@ -41,7 +44,11 @@ export function matchTheaters(
   const fix = (names: string[] | undefined) =>
     names?.map((wanted) => {
       if (theaters.some((t) => theaterNamed(t, wanted))) return wanted;
-      const loose = theaters.filter((t) => looselyNamed(wanted, t.name));
+      // "Lakeside Cinema" for Lakeside 12: the venue word says what it is, not which.
+      const bare = wanted.replace(VENUE_WORDS, ' ').trim();
+      const loose = theaters.filter(
+        (t) => looselyNamed(wanted, t.name) || (bare !== '' && bare !== wanted.trim() && theaterNamed(t, bare)),
+      );
       const [only] = loose;
       if (loose.length !== 1 || !only) return wanted;
       changed = true;

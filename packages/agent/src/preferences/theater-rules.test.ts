@@ -137,3 +137,13 @@ describe('a venue named in lower case', () => {
     }
   });
 });
+
+describe('a lower-case venue opening a clause', () => {
+  it('reads "lakeside cinema on sunday" as a theater, and "no imax" or "any cinema" as none', () => {
+    expect(theater('lakeside cinema on sunday, afternoon showing')).toEqual([
+      { kind: 'theater', is: ['Lakeside Cinema'] },
+    ]);
+    expect(theater('2 tickets. any cinema works')).toEqual([]);
+    expect(hard('no imax')).toEqual([{ kind: 'format', not: ['IMAX'] }]);
+  });
+});
