@@ -263,3 +263,14 @@ describe('a clock someone is busy until, and "after that"', () => {
     expect(start('iron tempest tomorrow for 2, and after that we go home')).toBeUndefined();
   });
 });
+
+describe('an early start the next day', () => {
+  it('is a reason, not a wish for the earliest or for that day', () => {
+    const u = read(
+      "latest showing of orbital drift on saturday that's finished by half eleven? just me, got an early start sunday",
+    );
+    expect(u.model.soft).toEqual([{ kind: 'latest' }]);
+    expect(u.model.hard).toContainEqual({ kind: 'date', dates: ['2026-11-21'] });
+    expect(u.model.hard).toContainEqual({ kind: 'endTime', before: '23:30' });
+  });
+});

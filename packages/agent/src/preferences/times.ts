@@ -143,6 +143,12 @@ export const otherClockRule: Rule = (scan) =>
       String.raw`(?<!\b(?:after|before)\s+)\b(?:${ERRANDS})\b[^.,;!?]{0,24}?\bat\s+(?:${CLOCK})${NOT_A_TIME}`,
       (m) => ({ ...span(m), drafts: [] }),
     ),
+    // "got an early start sunday", "early shift tomorrow": the reason for a wish, never a wish for the earliest or that day.
+    hits(
+      scan,
+      String.raw`\b(?:got|have|'ve got|having|with)\s+(?:an?\s+|my\s+)?(?:early|late)\s+(?:start|morning|night|shift|flight|train|meeting)(?:\s+(?:on\s+)?(?:today|tomorrow|tmrw|(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?))?\b`,
+      (m) => ({ ...span(m), drafts: [] }),
+    ),
     // "our lecture doesn't finish til 5", "I'm not free until 6": busy until then, a reason for a
     // wish ("so after that"), never the showing's end.
     hits(
