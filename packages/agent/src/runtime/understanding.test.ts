@@ -152,3 +152,22 @@ describe('a change of theater after the theater stage', () => {
     expect(booking.theaterId).toMatch(/starlight/i);
   });
 });
+
+describe('the latest showing over several days', () => {
+  it('books the last screening of the weekend on its last day, not the latest of the first day', async () => {
+    const { host, agent } = await studyRoom({
+      goal: "What's the very last screening of Orbital Drift this weekend? 2 adults",
+    });
+    expect((await agent.run()).status).toBe('done');
+    // Computed from the scenario: the weekend's showings of the film, the last by day and time.
+    const scenario = defaultScenario();
+    const film = scenario.movies.find((m) => m.title === 'Orbital Drift')?.id;
+    const last = scenario.showings
+      .filter((s) => s.movieId === film && ['2026-11-21', '2026-11-22'].includes(s.date))
+      .map((s) => `${s.date} ${s.startTime}`)
+      .sort()
+      .at(-1);
+    const booking = host.submitted() as { date: string; startTime: string };
+    expect(`${booking.date} ${booking.startTime}`).toBe(last);
+  });
+});
