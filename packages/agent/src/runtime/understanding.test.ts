@@ -164,10 +164,10 @@ describe('the latest showing over several days', () => {
     const film = scenario.movies.find((m) => m.title === 'Orbital Drift')?.id;
     const last = scenario.showings
       .filter((s) => s.movieId === film && ['2026-11-21', '2026-11-22'].includes(s.date))
-      .map((s) => `${s.date} ${s.startTime}`)
+      .map((s) => `${s.date} ${s.time}`)
       .sort()
       .at(-1);
-    const booking = host.submitted() as { date: string; startTime: string };
-    expect(`${booking.date} ${booking.startTime}`).toBe(last);
+    const booking = host.submitted() as { date: string; time: string };
+    expect(`${booking.date} ${booking.time}`).toBe(last);
   });
 });
