@@ -81,3 +81,10 @@ describe('a theater named with a venue word its name lacks', () => {
     ).toBeNull();
   });
 });
+
+describe('a misspelt stadium', () => {
+  it('takes "Nortgate Stadium" as Northgate Stadium 16', () => {
+    const model = { hard: [{ kind: 'theater' as const, is: ['Nortgate Stadium'] }], soft: [] };
+    expect(matchTheaters(model, THEATERS)?.hard).toEqual([{ kind: 'theater', is: ['Northgate Stadium 16'] }]);
+  });
+});

@@ -147,3 +147,11 @@ describe('a lower-case venue opening a clause', () => {
     expect(hard('no imax')).toEqual([{ kind: 'format', not: ['IMAX'] }]);
   });
 });
+
+describe('a stadium named in lower case', () => {
+  it('reads "nortgate stadium" between commas as a theater, mended once the stage lists its name', () => {
+    expect(theater("fri night, 2 adults, nortgate stadium. whatever they've got in 3d")).toEqual([
+      { kind: 'theater', is: ['Nortgate Stadium'] },
+    ]);
+  });
+});

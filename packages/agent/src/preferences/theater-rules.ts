@@ -89,7 +89,7 @@ function firstWords(known: readonly string[]): { source: string; lookup(word: st
 const VENUE_WORD = /^(?:cinema|cinemas|theater|theatre|multiplex|cineplex|odeon|movies|pictures|grand|royal|central)$/;
 
 /* "at grand central cinema", or opening a clause: "lakeside cinema on sunday". */
-const LOWER_VENUE = String.raw`(?:at|in)\s+(?:the\s+)?((?:[a-z]+\s+){1,3}(?:cinema|theater|theatre|multiplex|arthouse|imax|odeon|cineplex))|(?<=^|[,.;!?]\s*)((?:[a-z]+\s+){1,2}(?:cinema|theater|theatre|multiplex|cineplex))\b`;
+const LOWER_VENUE = String.raw`(?:at|in)\s+(?:the\s+)?((?:[a-z]+\s+){1,3}(?:cinema|theater|theatre|multiplex|arthouse|imax|odeon|cineplex|stadium))|(?<=^|[,.;!?]\s*)((?:[a-z]+\s+){1,2}(?:cinema|theater|theatre|multiplex|cineplex|stadium))\b`;
 /* Words that describe a venue rather than name it: "at the local cinema" names none. */
 const NOT_A_NAME =
   /^(?:a|an|the|no|not|just|only|any|which|whichever|whatever|wherever|every|some|one|local|nearest|closest|cheapest|nice|good|big|small|other|same|my|our|your|that|this|regular|normal|standard|3d|2d)$/i;

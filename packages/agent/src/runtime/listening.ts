@@ -160,9 +160,10 @@ export class Listening {
     if (this.places.length === 0 || [...this.model.hard, ...this.model.soft].some((c) => c.kind === 'theater')) {
       return null;
     }
+    // A place this stage does not list may be a theater another film plays at: kept until one names a theater.
     const name = theaterFromPlaces(this.places, theaters);
-    this.places = [];
     if (!name) return null;
+    this.places = [];
     return {
       ...this.model,
       hard: byKind([...this.model.hard, { kind: 'theater', is: [name] }]).filter(isHardConstraint),
