@@ -274,3 +274,13 @@ describe('an early start the next day', () => {
     expect(u.model.hard).toContainEqual({ kind: 'endTime', before: '23:30' });
   });
 });
+
+describe('a clock with "or later" after "at"', () => {
+  it.each([
+    ['starting at 8pm or later', { after: '20:00' }],
+    ['at 7 or later', { after: '19:00' }],
+    ['at 9pm at the latest', { before: '21:00' }],
+  ])('"%s" is a bound, not an exact start', (text, bound) => {
+    expect(start(`2 adults, ${text}`)).toEqual({ kind: 'startTime', ...bound });
+  });
+});

@@ -203,11 +203,18 @@ export const startTimeRule: Rule = (scan) => {
       `(?:can'?t|cannot|can not|won'?t be able to|unable to|couldn'?t)\\s+(?:\\w+\\s+){0,2}?(?:before|earlier than|until|till)\\s+(${CLOCK})${NOT_A_TIME}`,
       (m) => at(m, clockAt(m, m[1], false), (t) => [bound('startTime', 'after', t)]),
     ),
-    ...hits(scan, `(?:${AFTER})\\s+(${CLOCK})${NOT_A_TIME}|(${CLOCK})\\s+(?:at the earliest|or later)`, (m) =>
-      at(m, clockAt(m, m[1] ?? m[2], false), (t) => [bound('startTime', refused(scan, m) ? 'before' : 'after', t)]),
+    // "at 8pm or later": the "at" is the bound's, not an exact start.
+    ...hits(
+      scan,
+      `(?:${AFTER})\\s+(${CLOCK})${NOT_A_TIME}|(?:(?:at|from)\\s+)?(${CLOCK})\\s+(?:at the earliest|or later|or after)`,
+      (m) =>
+        at(m, clockAt(m, m[1] ?? m[2], false), (t) => [bound('startTime', refused(scan, m) ? 'before' : 'after', t)]),
     ),
-    ...hits(scan, `(?:${BEFORE})\\s+(${CLOCK})${NOT_A_TIME}|(${CLOCK})\\s+(?:at the latest|or earlier)`, (m) =>
-      at(m, clockAt(m, m[1] ?? m[2], false), (t) => [bound('startTime', refused(scan, m) ? 'after' : 'before', t)]),
+    ...hits(
+      scan,
+      `(?:${BEFORE})\\s+(${CLOCK})${NOT_A_TIME}|(?:at\\s+)?(${CLOCK})\\s+(?:at the latest|or earlier|or before)`,
+      (m) =>
+        at(m, clockAt(m, m[1] ?? m[2], false), (t) => [bound('startTime', refused(scan, m) ? 'after' : 'before', t)]),
     ),
     // "lecture doesn't finish til 5 so after that", "dinner at 8 and a film after that": the clock said before.
     ...hits(scan, String.raw`\b(?:after|from)\s+(?:that|then)\b`, (m) => {
@@ -218,14 +225,18 @@ export const startTimeRule: Rule = (scan) => {
         ? at(m, readClock(scan, said.index ?? 0, said[1], false), (t) => [bound('startTime', 'after', t)])
         : undefined;
     }),
-    ...hits(scan, `(?:(${AT})\\s+)?(${CLOCK})${NOT_A_TIME}`, (m) => {
-      // Without "at", and always after "for" ("for 7" may be seven people), only a clear clock counts.
-      const needExplicit = m[1] === undefined || /^for$/i.test(m[1]);
-      const ish = /ish$/i.test(m[2] ?? '');
-      return at(m, clockAt(m, m[2], needExplicit), (t) =>
-        ish ? [window('startTime', t - AROUND_MINUTES, t + AROUND_MINUTES)] : [window('startTime', t, t)],
-      );
-    }),
+    ...hits(
+      scan,
+      `(?:(${AT})\\s+)?(${CLOCK})${NOT_A_TIME}(?!\\s+(?:or later|or after|at the earliest|or earlier|or before|at the latest)\\b)`,
+      (m) => {
+        // Without "at", and always after "for" ("for 7" may be seven people), only a clear clock counts.
+        const needExplicit = m[1] === undefined || /^for$/i.test(m[1]);
+        const ish = /ish$/i.test(m[2] ?? '');
+        return at(m, clockAt(m, m[2], needExplicit), (t) =>
+          ish ? [window('startTime', t - AROUND_MINUTES, t + AROUND_MINUTES)] : [window('startTime', t, t)],
+        );
+      },
+    ),
   ];
 };
 
