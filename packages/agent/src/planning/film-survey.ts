@@ -147,5 +147,7 @@ function goalWords(goal: SurveyGoal): string {
       return 'cheapest showing';
     case 'window':
       return 'showing at the time you prefer';
+    case 'closest':
+      return 'showing at the closest theater';
   }
 }

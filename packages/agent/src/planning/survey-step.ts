@@ -172,10 +172,17 @@ function timeStep(
         `${where}: its best fitting format is ${unpriced.format}; on to the ticket stage to see what it costs, to compare formats`,
       );
     }
+    // For the closest, a showing that fits here makes the theater's distance the value.
+    const value =
+      survey.goal === 'closest'
+        ? Number.isNaN(m.value)
+          ? m.value
+          : (survey.distances.get(theater) ?? Number.NaN)
+        : m.value;
     const finding: Finding = {
       theater,
       date,
-      value: m.value,
+      value,
       priced: m.priced,
       ...(m.itemId && { itemId: m.itemId }),
       ...(m.label && { label: m.label }),
@@ -183,7 +190,7 @@ function timeStep(
       ...(m.formats && { formats: m.formats }),
     };
     survey.found.set(key, finding);
-    if (provenBest(survey.goal, m.value) || !more) survey.done = true;
+    if (provenBest(survey.goal, m.value) || !more || closestProven(survey, value)) survey.done = true;
     if (!survey.done) {
       const next = nextToSurvey(survey, new Set());
       const to: Stage = next?.theater === theater ? 'date' : 'theater';
@@ -308,4 +315,12 @@ export function seatMapCost(model: PreferenceModel, spec: UiSpec): number {
 function ledNowhere(found: Finding): Finding {
   const { formats: _formats, itemId: _itemId, ...rest } = found;
   return { ...rest, value: Number.NaN, priced: false };
+}
+
+/** For the closest: a theater with a showing that fits, and no theater left to look at is nearer. */
+function closestProven(survey: Survey, value: number): boolean {
+  if (survey.goal !== 'closest' || Number.isNaN(value)) return false;
+  return survey.candidates.every(
+    (t) => survey.found.has(slotKey(t, survey.dates.get(t)?.[0] ?? '')) || (survey.distances.get(t) ?? 0) >= value,
+  );
 }

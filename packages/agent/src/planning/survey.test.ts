@@ -24,7 +24,9 @@ describe('the search across theaters', () => {
   it('runs for a wish the showtime decides, unless one theater is required', () => {
     expect(surveyGoal({ hard: [], soft: [{ kind: 'earliest' }] })).toBe('earliest');
     expect(surveyGoal({ hard: [], soft: [{ kind: 'latest' }] })).toBe('latest');
-    expect(surveyGoal({ hard: [], soft: [{ kind: 'closest' }] })).toBe(null);
+    // The closest theater that has a showing, compared across films; for one film named, the theater order serves it.
+    expect(surveyGoal({ hard: [], soft: [{ kind: 'closest' }] })).toBe('closest');
+    expect(surveyGoal({ hard: [{ kind: 'title', is: ['Encore'] }], soft: [{ kind: 'closest' }] })).toBe(null);
     expect(surveyGoal({ hard: [{ kind: 'theater', is: ['Lumen'] }], soft: [{ kind: 'earliest' }] })).toBe(null);
     expect(surveyGoal({ hard: [], soft: [{ kind: 'cheapest' }] })).toBe('cheapest');
     // One format required: the seats decide the price, no theater does better by its format.

@@ -171,3 +171,21 @@ describe('the latest showing over several days', () => {
     expect(`${booking.date} ${booking.time}`).toBe(last);
   });
 });
+
+describe('the closest theater across films', () => {
+  it('books the film that plays closest when no film is named ("a thriller … at the nearest cinema")', async () => {
+    const { host, agent } = await studyRoom({
+      goal: 'a thriller tomorrow evening for 2 adults, at the nearest cinema',
+    });
+    expect((await agent.run()).status).toBe('done');
+    // Computed from the scenario: the nearest theater with a thriller starting from 17:00 tomorrow.
+    const scenario = defaultScenario();
+    const thrillers = new Set(scenario.movies.filter((m) => m.genres.includes('Thriller')).map((m) => m.id));
+    const distance = new Map(scenario.theaters.map((t) => [t.id, t.distanceKm]));
+    const nearest = scenario.showings
+      .filter((s) => thrillers.has(s.movieId) && s.date === '2026-11-22' && s.time >= '17:00')
+      .map((s) => s.theaterId)
+      .sort((a, b) => (distance.get(a) ?? 0) - (distance.get(b) ?? 0))[0];
+    expect((host.submitted() as { theaterId: string }).theaterId).toBe(nearest);
+  });
+});
