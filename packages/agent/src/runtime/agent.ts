@@ -1,3 +1,4 @@
+import { STAGES, type Stage } from '@usher/protocol';
 import { EpisodicLog } from '../memory/episodic.ts';
 import { contextKeyOf, fingerprintOf } from '../memory/fingerprint.ts';
 import { WorkingMemory } from '../memory/working.ts';
@@ -566,8 +567,30 @@ export class Agent {
     // Words it understood are a request (a new one, or a change to the one open): its bounds start again.
     this.request.open(this.acting.toolCalls);
     this.wishesChanged(heard.understanding.summary);
+    this.revisitChoices(heard.understanding.changed);
     this.view.wake();
     return true;
+  }
+
+  /**
+   * A wish said after the stage it decides was passed ("changed my mind, whatever's rated highest",
+   * said on the confirm stage): the page goes back to that stage so the choice is made again with
+   * it. Only the agent's own choice is made again; the participant's stands.
+   */
+  private revisitChoices(changed: readonly string[]): void {
+    const spec = this.view.context.uiSpec;
+    if (!spec) return;
+    const model = this.listening.model;
+    const filmNamed = model.hard.some((c) => c.kind === 'title' && (c.is?.length ?? 0) > 0);
+    const revisit: Stage | null =
+      changed.includes('highestRated') && model.soft.some((c) => c.kind === 'highestRated') && !filmNamed
+        ? 'movie'
+        : null;
+    if (!revisit || STAGES.indexOf(spec.stage) <= STAGES.indexOf(revisit)) return;
+    const chosen = this.view.context.chosen[revisit as 'movie'];
+    if (chosen && this.view.participantChoices.has(chosen.id)) return;
+    this.exploration.backtrackTo = revisit;
+    this.exploration.why = 'A wish you added decides the film: choosing it again with it';
   }
 
   /**

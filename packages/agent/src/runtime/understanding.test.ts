@@ -189,3 +189,25 @@ describe('the closest theater across films', () => {
     expect((host.submitted() as { theaterId: string }).theaterId).toBe(nearest);
   });
 });
+
+describe('a change of mind about what decides the film, said on the last step', () => {
+  it('goes back to the films and chooses again ("changed my mind, whatever\'s rated highest")', async () => {
+    const { host, agent, agentSaid } = await studyRoom({
+      goal: 'book me orbital drift tomorrow evening, 1 seat',
+      confirmInChat: true,
+    });
+    const running = agent.run();
+    expect(await agentSaid('Orbital Drift', 'Shall I book it?')).toBeDefined();
+    host.say("meh changed my mind. whatever's rated highest tomorrow evening instead");
+    // Computed from the scenario: the best-rated film with a showing from 17:00 tomorrow.
+    const scenario = defaultScenario();
+    const playing = new Set(
+      scenario.showings.filter((s) => s.date === '2026-11-22' && s.time >= '17:00').map((s) => s.movieId),
+    );
+    const best = scenario.movies.filter((m) => playing.has(m.id)).sort((a, b) => b.rating - a.rating)[0];
+    expect(await agentSaid(best?.title ?? '?', 'Shall I book it?')).toBeDefined();
+    host.say('yes');
+    expect((await running).status).toBe('done');
+    expect((host.submitted() as { movieTitle: string }).movieTitle).toBe(best?.title);
+  });
+});
