@@ -1,0 +1,434 @@
+import { describe, expect, it } from 'vitest';
+import type { Condition } from '../study-file/schema.ts';
+import { type ConditionFeatures, conditionFeatures, type MeasureRecord, measureTask } from './collaboration.ts';
+import { summariseConditions } from './summary.ts';
+
+/*
+ * Each measure on a hand-written study log: the records a relay writes for one participant task,
+ * at whole seconds from the task's start (T0), with the expected value worked out beside it.
+ */
+
+const T0 = Date.parse('2026-11-21T10:00:00.000Z');
+const AGENT: ConditionFeatures = {
+  agent: true,
+  chat: true,
+  pause: true,
+  takeOver: true,
+  proposals: false,
+  mistakes: false,
+};
+const ALONE: ConditionFeatures = {
+  agent: false,
+  chat: false,
+  pause: false,
+  takeOver: false,
+  proposals: false,
+  mistakes: false,
+};
+
+type Booking = Record<string, unknown>;
+const movie = (id: string) => ({ id, title: id });
+const theater = (id: string) => ({ id, name: id });
+const showing = (id: string) => ({ id, time: '18:00', endTime: '20:00', format: 'IMAX' });
+
+/** A study log written record by record; `s` is seconds after T0. */
+function log() {
+  const records: MeasureRecord[] = [];
+  let calls = 0;
+  const at = (s: number) => T0 + s * 1000;
+  const b = {
+    records,
+    task(s = 0) {
+      records.push({ at: at(s), direction: 'internal', type: 'study.task', payload: { taskId: 't' } });
+      return b;
+    },
+    state(s: number, source: 'agent' | 'user' | 'host', stage: string | null, booking: Booking, tool?: string) {
+      const uiSpec = stage === null ? null : { stage, state: { booking } };
+      const action = tool ? { toolName: tool, params: {} } : undefined;
+      records.push({
+        at: at(s),
+        direction: 'out',
+        type: 'state.updated',
+        payload: { source, uiSpec, ...(action && { action }) },
+      });
+      return b;
+    },
+    /** The agent's tool call (from `peer`), the state it caused and its result. */
+    agent(s: number, tool: string, stage: string | null, booking: Booking, peer = 'agent-2') {
+      const id = `a${++calls}`;
+      records.push({ at: at(s), direction: 'in', type: 'tool.call', peer, payload: { toolName: tool, params: {} } });
+      b.state(s, 'agent', stage, booking, tool);
+      records.push({ at: at(s), direction: 'out', type: 'tool.result', peer, payload: { ok: true, toolName: tool } });
+      return id ? b : b;
+    },
+    /** The participant's own action and the state it caused. */
+    user(s: number, tool: string, stage: string | null, booking: Booking) {
+      records.push({ at: at(s), direction: 'internal', type: 'participant.action', payload: { toolName: tool } });
+      return b.state(s, 'user', stage, booking, tool);
+    },
+    say(s: number, text: string) {
+      records.push({ at: at(s), direction: 'out', type: 'user.message', payload: { text } });
+      return b;
+    },
+    agentSays(s: number, text: string, peer = 'agent-2') {
+      records.push({ at: at(s), direction: 'in', type: 'agent.message', peer, payload: { text } });
+      return b;
+    },
+    /** The agent's chat through the postMessage tool. */
+    agentPosts(s: number, text: string) {
+      records.push({
+        at: at(s),
+        direction: 'in',
+        type: 'tool.call',
+        peer: 'agent-2',
+        payload: { toolName: 'postMessage', params: { text } },
+      });
+      return b;
+    },
+    internal(s: number, type: string, payload: object) {
+      records.push({ at: at(s), direction: 'internal', type, payload });
+      return b;
+    },
+  };
+  return b;
+}
+
+const M = (id: string) => ({ movie: movie(id) });
+
+describe('collaboration measures, each on a hand-written log', () => {
+  it('actions by side and their shares: 3 agent, 1 participant, 1 experimenter of 5', () => {
+    const l = log()
+      .task()
+      .state(1, 'host', 'movie', {})
+      .agent(2, 'select', 'movie', M('m1'))
+      .agent(3, 'next', 'theater', M('m1'))
+      .agentPosts(4, 'Lakeside has IMAX.') // chat, not an action
+      .agent(5, 'select', 'theater', { ...M('m1'), theater: theater('t1') })
+      .user(6, 'select', 'theater', { ...M('m1'), theater: theater('t2') })
+      .agent(7, 'next', 'date', { ...M('m1'), theater: theater('t2') }, 'experimenter-1');
+    const m = measureTask(l.records, AGENT);
+    expect([m.agentActions, m.participantActions, m.experimenterActions, m.actions]).toEqual([3, 1, 1, 5]);
+    // 3/5, 1/5, 1/5
+    expect([m.agentShare, m.participantShare, m.experimenterShare]).toEqual([0.6, 0.2, 0.2]);
+  });
+
+  it('shares are empty when nobody acted', () => {
+    const m = measureTask(log().task().state(1, 'host', 'movie', {}).records, AGENT);
+    expect([m.actions, m.agentShare, m.participantShare, m.experimenterShare]).toEqual([0, null, null, null]);
+  });
+
+  it("time to the agent's first action: its first page call at 12.5 s, the chat before it not counted", () => {
+    const l = log()
+      .task(0)
+      .agentSays(3, 'What would you like?')
+      .say(9, 'Orbital Drift')
+      .agent(12.5, 'select', 'movie', M('m1'));
+    expect(measureTask(l.records, AGENT).timeToAgentFirstActionS).toBe(12.5);
+    expect(measureTask(log().task().say(1, 'hi').records, AGENT).timeToAgentFirstActionS).toBeNull();
+  });
+
+  it('time to the booking: the last submission (a state without a stage right after confirm), 40 s', () => {
+    const booked = { ...M('m1'), seats: ['A1'] };
+    const l = log()
+      .task(0)
+      .state(1, 'host', 'movie', {})
+      .agent(20, 'next', 'confirm', booked)
+      .agent(25, 'next', null, {}) // first booking at 25 s
+      .state(30, 'host', 'movie', {}) // the page starts again
+      .user(35, 'next', 'confirm', booked)
+      .user(40, 'next', null, {}); // the last one, judged, at 40 s
+    const m = measureTask(l.records, AGENT);
+    expect(m.timeToBookingS).toBe(40);
+    expect(m.submittedBooking).toEqual(booked);
+    expect(measureTask(log().task().state(1, 'host', 'confirm', booked).records, AGENT).timeToBookingS).toBeNull();
+  });
+
+  it('pauses and take-overs from participant.control; an experimenter take-over counted apart', () => {
+    const l = log()
+      .task()
+      .agent(2, 'select', 'movie', M('m1'))
+      .internal(4, 'participant.control', { control: 'pause', by: 'participant', agentActivity: 'acting' })
+      .internal(6, 'participant.control', { control: 'resume', by: 'participant', agentActivity: 'idle' })
+      .internal(8, 'participant.control', { control: 'pause', by: 'participant', agentActivity: 'idle' })
+      .internal(9, 'participant.control', { control: 'take-over', by: 'participant', agentActivity: 'idle' })
+      .internal(10, 'participant.control', { control: 'hand-back', by: 'participant', agentActivity: 'idle' })
+      .internal(11, 'console.take-over', { by: 'exp', reason: 'stuck', agentPaused: true });
+    const m = measureTask(l.records, AGENT);
+    expect([m.pauses, m.takeOvers, m.experimenterTakeOvers]).toEqual([2, 1, 1]);
+    // 2 pauses + 1 take-over; no correction, rejection or undone selection
+    expect(m.interventions).toBe(3);
+    expect(m.timeToFirstInterventionS).toBe(4);
+  });
+
+  it('rejected proposals from participant.proposal, empty without step approval', () => {
+    const l = log()
+      .task()
+      .internal(2, 'agent.proposal', { proposalId: 'p1', tool: 'select', args: {}, reason: 'r' })
+      .internal(3, 'participant.proposal', { proposalId: 'p1', decision: 'approve' })
+      .internal(4, 'agent.proposal', { proposalId: 'p2', tool: 'next', args: {}, reason: 'r' })
+      .internal(7, 'participant.proposal', { proposalId: 'p2', decision: 'reject', comment: 'not yet' });
+    const m = measureTask(l.records, { ...AGENT, proposals: true });
+    expect(m.rejectedProposals).toBe(1);
+    expect(m.timeToFirstInterventionS).toBe(7);
+    // A condition without the guard, and a log without proposals: empty, not 0.
+    expect(measureTask(log().task().records, AGENT).rejectedProposals).toBeNull();
+    // A log that holds proposals counts them whatever the study file says now.
+    expect(measureTask(l.records, AGENT).rejectedProposals).toBe(1);
+  });
+
+  it('chat corrections: after the agent began acting, not a plain yes, not an answer to its question', () => {
+    const l = log()
+      .task()
+      .say(1, 'Orbital Drift tomorrow') // before any agent action: the wish, not a correction
+      .agent(3, 'select', 'movie', M('m1'))
+      .say(4, 'actually make it IMAX') // 1: unprompted, after the agent acted
+      .agentSays(5, 'Which theater, Lakeside or Northgate?')
+      .say(6, 'Lakeside') // the answer to its question: not a correction
+      .say(7, 'ok') // a plain yes: not a correction
+      .agent(8, 'next', 'confirm', M('m1'))
+      .agentSays(9, 'Shall I book it?') // asked on the confirm stage
+      .say(10, 'no, two seats not three'); // 2: anything but a yes to the confirmation
+    const m = measureTask(l.records, AGENT);
+    expect(m.chatCorrections).toBe(2);
+    expect(m.timeToFirstInterventionS).toBe(4);
+    expect(measureTask(l.records, ALONE).chatCorrections).toBe(2); // the log has chat and agent actions
+    expect(measureTask(log().task().user(1, 'select', 'movie', M('m1')).records, ALONE).chatCorrections).toBeNull();
+  });
+
+  it("undone agent selections: the participant's change of a part the agent had set (as overrides)", () => {
+    const l = log()
+      .task()
+      .state(1, 'host', 'movie', {})
+      .agent(2, 'select', 'movie', M('m1'))
+      .user(3, 'select', 'movie', M('m2')) // 1: the agent's movie changed
+      .user(4, 'select', 'movie', M('m3')) // the participant's own movie changed: not counted
+      .agent(5, 'next', 'seat', M('m3'))
+      .agent(6, 'select', 'seat', { ...M('m3'), seats: ['A1'] })
+      .agent(7, 'select', 'seat', { ...M('m3'), seats: ['A1', 'A2'] })
+      .user(9, 'select', 'seat', { ...M('m3'), seats: ['A2'] }) // 2: deselected one of the agent's seats
+      .user(10, 'next', 'ticket', { ...M('m3'), seats: ['A2'] }); // a `next`: not counted
+    const m = measureTask(l.records, AGENT);
+    expect(m.undoneAgentSelections).toBe(2);
+    expect(m.interventions).toBe(2);
+    expect(m.timeToFirstInterventionS).toBe(3);
+    expect(measureTask(l.records, ALONE).undoneAgentSelections).toBe(2); // the agent acted in this log
+    expect(measureTask(log().task().user(1, 'select', 'movie', M('m1')).records, ALONE).undoneAgentSelections).toBe(
+      null,
+    );
+  });
+
+  it('interventions add up what applies, and are empty without an agent', () => {
+    const l = log()
+      .task()
+      .agent(2, 'select', 'movie', M('m1'))
+      .say(3, 'not that one') // correction
+      .user(5, 'select', 'movie', M('m2')) // undone selection
+      .internal(6, 'participant.control', { control: 'pause', by: 'participant', agentActivity: 'idle' });
+    const m = measureTask(l.records, AGENT);
+    // pause 1 + take-over 0 + correction 1 + undone 1; proposals do not apply
+    expect([m.pauses, m.takeOvers, m.rejectedProposals, m.chatCorrections, m.undoneAgentSelections]).toEqual([
+      1,
+      0,
+      null,
+      1,
+      1,
+    ]);
+    expect(m.interventions).toBe(3);
+    const alone = measureTask(log().task().user(1, 'select', 'movie', M('m1')).records, ALONE);
+    expect([alone.interventions, alone.timeToFirstInterventionS, alone.pauses, alone.takeOvers]).toEqual([
+      null,
+      null,
+      null,
+      null,
+    ]);
+  });
+
+  it("the agent's questions and each side's chat turns", () => {
+    const l = log()
+      .task()
+      .say(1, 'Two tickets')
+      .say(2, 'for Orbital Drift') // same turn
+      .agentSays(3, 'Which day?') // question 1, agent turn 1
+      .say(4, 'tomorrow') // participant turn 2
+      .agentPosts(5, 'Found it. Evening or afternoon?') // question 2, agent turn 2
+      .agentSays(6, 'I picked the evening.') // same turn, no question
+      .say(7, 'great') // participant turn 3
+      .agentSays(8, 'Done?', 'experimenter-1'); // agent's side turn 3; an experimenter's question is not the agent's
+    const m = measureTask(l.records, AGENT);
+    expect([m.agentQuestions, m.participantTurns, m.agentTurns]).toEqual([2, 3, 3]);
+    const alone = measureTask(log().task().user(1, 'select', 'movie', M('m1')).records, ALONE);
+    expect([alone.agentQuestions, alone.participantTurns, alone.agentTurns]).toEqual([null, null, null]);
+  });
+
+  it('scripted mistakes: caught when the booking no longer holds them, missed when it does', () => {
+    const l = log()
+      .task()
+      .state(1, 'host', 'movie', {})
+      .agent(2, 'select', 'movie', M('m-wrong'))
+      .internal(2, 'agent.mistake', {
+        mistakeId: 'x1',
+        kind: 'wrong-movie',
+        stage: 'movie',
+        chosen: 'm-wrong',
+        truth: 'm1',
+      })
+      .user(3, 'select', 'movie', M('m1')) // caught: the participant put it right
+      .agent(4, 'select', 'movie', { ...M('m1'), theater: theater('t1') })
+      .agent(5, 'select', 'seat', { ...M('m1'), theater: theater('t1'), seats: ['A1', 'B7'] })
+      .internal(5, 'agent.mistake', { mistakeId: 'x2', kind: 'far-seat', stage: 'seat', chosen: ['B7'], truth: ['A2'] })
+      .agent(6, 'select', 'ticket', { ...M('m1'), theater: theater('t1'), seats: ['A1', 'B7'] })
+      .internal(6, 'agent.mistake', {
+        mistakeId: 'x3',
+        kind: 'wrong-ticket',
+        stage: 'ticket',
+        chosen: { adult: 1, child: 1 },
+        truth: { adult: 2 },
+      })
+      .agent(7, 'setQuantity', 'confirm', {
+        ...M('m1'),
+        theater: theater('t1'),
+        seats: ['A1', 'B7'],
+        tickets: [{ typeId: 'adult', label: 'Adult', quantity: 2, unitPrice: 10 }],
+      })
+      .agent(8, 'next', null, {});
+    const m = measureTask(l.records, { ...AGENT, mistakes: true });
+    // x1 caught (movie is m1), x2 missed (B7 booked), x3 caught (2 adults, not 1+1)
+    expect([m.mistakesCaught, m.mistakesMissed]).toEqual([2, 1]);
+    // The participant's change of the movie undid a scripted mistake: not overridden-correct.
+    expect(m.overriddenCorrect).toBe(0);
+    expect(measureTask(log().task().records, AGENT).mistakesCaught).toBeNull();
+  });
+
+  it("overridden-correct: the participant undid an agent's choice that was not a scripted mistake", () => {
+    const l = log()
+      .task()
+      .state(1, 'host', 'movie', {})
+      .agent(2, 'select', 'movie', M('m1')) // a right choice
+      .agent(3, 'select', 'theater', { ...M('m1'), theater: theater('t-wrong') })
+      .internal(3, 'agent.mistake', {
+        mistakeId: 'x1',
+        kind: 'wrong',
+        stage: 'theater',
+        chosen: { id: 't-wrong' },
+        truth: 't1',
+      })
+      .user(4, 'select', 'movie', { ...M('m2'), theater: theater('t-wrong') }) // 1: undid the right movie
+      .user(5, 'select', 'theater', { ...M('m2'), theater: theater('t1') }); // undid the mistake: not counted
+    const m = measureTask(l.records, { ...AGENT, mistakes: true });
+    expect(m.overriddenCorrect).toBe(1);
+    expect(m.undoneAgentSelections).toBe(2);
+    // No booking submitted: judged on the booking as it last stood (t1): caught.
+    expect([m.mistakesCaught, m.mistakesMissed]).toEqual([1, 0]);
+    expect(measureTask(l.records, AGENT).overriddenCorrect).toBe(1); // the log holds mistakes
+  });
+
+  it('a resumed task counts across its sessions, timed from its first start', () => {
+    const l = log()
+      .task(0)
+      .agent(5, 'select', 'movie', M('m1'))
+      .internal(6, 'relay.shutdown', { reason: 'stopped' })
+      .internal(60, 'study.task', { taskId: 't', resumed: true })
+      .agent(61, 'next', 'confirm', M('m1'))
+      .agent(62, 'next', null, {});
+    const m = measureTask(l.records, AGENT);
+    expect([m.agentActions, m.timeToAgentFirstActionS, m.timeToBookingS]).toEqual([3, 5, 62]);
+  });
+
+  it("reads a condition's features: controls and guard from issue 28, defaults with an agent", () => {
+    const base = {
+      id: 'c',
+      agent: 'autopilot',
+      planner: 'rules',
+      paceMs: 0,
+      confirmBeforeSubmit: true,
+      pageTools: true,
+      chat: true,
+    };
+    expect(conditionFeatures(base as Condition, 't')).toEqual({ ...AGENT });
+    const scripted = {
+      ...base,
+      controls: { pause: false, takeOver: true },
+      guard: 'each-step',
+      mistakes: [{ task: 't' }],
+    };
+    expect(conditionFeatures(scripted as unknown as Condition, 't')).toEqual({
+      ...AGENT,
+      pause: false,
+      proposals: true,
+      mistakes: true,
+    });
+    expect(conditionFeatures(scripted as unknown as Condition, 'other').mistakes).toBe(false);
+    expect(conditionFeatures({ ...base, agent: 'none', chat: false } as Condition, 't')).toEqual(ALONE);
+  });
+});
+
+describe('the per-condition summary', () => {
+  it('counts every task, averages and sums each measure where it applies', () => {
+    const agentTask = (interventions: number | null, share: number, caught: number | null) => ({
+      ...measureTask([], AGENT),
+      interventions,
+      agentShare: share,
+      mistakesCaught: caught,
+      mistakesMissed: caught === null ? null : 1,
+    });
+    const rows = [
+      {
+        participantId: 'p1',
+        conditionId: 'auto',
+        agent: 'autopilot',
+        pilot: false,
+        booked: true,
+        success: true,
+        timeOnTaskS: 60,
+        measures: agentTask(0, 0.8, 1),
+      },
+      {
+        participantId: 'p1',
+        conditionId: 'auto',
+        agent: 'autopilot',
+        pilot: false,
+        booked: true,
+        success: false,
+        timeOnTaskS: 90,
+        measures: agentTask(3, 0.5, null),
+      },
+      {
+        participantId: 'p2',
+        conditionId: 'auto',
+        agent: 'autopilot',
+        pilot: false,
+        booked: false,
+        success: false,
+        timeOnTaskS: null,
+        measures: null,
+      },
+      {
+        participantId: 'p3',
+        conditionId: 'alone',
+        agent: 'none',
+        pilot: false,
+        booked: true,
+        success: true,
+        timeOnTaskS: 30,
+        measures: measureTask([], ALONE),
+      },
+    ];
+    const [alone, auto] = summariseConditions(rows, ['alone', 'auto']);
+    expect(auto).toMatchObject({
+      conditionId: 'auto',
+      participants: 2,
+      tasksStarted: 2,
+      booked: 2,
+      successes: 1,
+      successRate: 0.5, // 1 of 2 started
+      meanTimeOnTaskS: 75, // (60 + 90) / 2
+      meanAgentShare: 0.65, // (0.8 + 0.5) / 2
+      meanInterventions: 1.5, // (0 + 3) / 2
+      tasksWithIntervention: 1,
+      mistakesCaught: 1,
+      mistakesMissed: 1, // the task without mistakes left out
+      overReliance: 0.5,
+    });
+    expect(alone).toMatchObject({ conditionId: 'alone', meanAgentShare: null, meanInterventions: null, pauses: null });
+  });
+});
