@@ -25,7 +25,7 @@ import {
   TrustedProxies,
 } from '@usher/relay';
 import { CONSENT_GRACE_MS, type Study, type StudyRegistry } from '@usher/study';
-import { type StudyConsole, StudyHost, type StudyMode, type TaskHooks } from '@usher/study-host';
+import { type PilotRun, type StudyConsole, StudyHost, type StudyMode, type TaskHooks } from '@usher/study-host';
 import { createApp } from './http/app.ts';
 
 export interface ServerOptions {
@@ -68,6 +68,8 @@ export interface ServerOptions {
     hooks?: TaskHooks;
     /** The registry's file: the experimenter's export download reads it (none without). */
     registryPath?: string;
+    /** A pilot's run (`usher pilot`): seeded, and its records marked `pilot: true`. */
+    pilot?: PilotRun;
   };
   warn?: (line: string) => void;
   /** Folder of the web host's built assets, served at `/`. */

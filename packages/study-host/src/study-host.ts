@@ -9,7 +9,7 @@ import { mountStudyRoutes } from './http/study-routes.ts';
 import { AnswersLog } from './study/answers-log.ts';
 import { ArrivalExpiry } from './study/arrival-expiry.ts';
 import { pageAbsence } from './study/page-presence.ts';
-import { StudyMode, type TaskHooks } from './study/study-mode.ts';
+import { type PilotRun, StudyMode, type TaskHooks } from './study/study-mode.ts';
 
 export interface StudyHostOptions {
   study: Study;
@@ -29,6 +29,8 @@ export interface StudyHostOptions {
   >;
   now: () => Date;
   warn: (line: string) => void;
+  /** A pilot's run (`usher pilot`): seeded, and its records marked. */
+  pilot?: PilotRun;
 }
 
 /** What the routes need of the server's HTTP side. */
@@ -74,6 +76,7 @@ export class StudyHost implements RoomHooks {
         idleSessionMs: limits.idleSessionMs,
       },
       (participant) => pageAbsence(logs, logsDir, participant, now()),
+      options.pilot ?? null,
     );
     this.console = new StudyConsole(this.mode, relay, logsDir);
     // Arrivals who never consent are removed after arrivalRetentionMs, and counted (arrival-expiry.ts).

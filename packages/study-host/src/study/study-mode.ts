@@ -42,6 +42,15 @@ export interface StudyRoomLimits {
 }
 
 /**
+ * A pilot run of a study (`usher pilot`): its participants are simulated, so its randomness is
+ * seeded (the same seed, the same assignments, ids and rooms) and its records say `pilot: true`.
+ */
+export interface PilotRun {
+  random: () => number;
+  bytes: (n: number) => Buffer;
+}
+
+/**
  * A study run by the server (`usher serve --study`): participants come in through the study
  * link, are admitted by the registry (their assignment and an unguessable room of their own), and
  * move through consent → briefing → task (a study session opened by the server in their room,
@@ -74,6 +83,8 @@ export class StudyMode {
      * (page-presence.ts; 0: it was there), so a restart reopens only tasks whose page may still be there.
      */
     private readonly pageAway: (participant: Participant) => number = () => 0,
+    /** A pilot's run (`usher pilot`): its seeded randomness, and every task's `study.task` says `pilot: true`. */
+    private readonly pilot: PilotRun | null = null,
   ) {}
 
   /**
@@ -213,6 +224,7 @@ export class StudyMode {
       recruitment: recruitmentFrom(query),
       ...(condition !== null && { linkCondition: condition }),
       now: this.now(),
+      ...(this.pilot && { random: this.pilot.random, bytes: this.pilot.bytes }),
     });
     if (!admitted.returning) this.changed(admitted.participant.id);
     return admitted;
@@ -294,6 +306,7 @@ export class StudyMode {
         conditionId: planned.conditionId,
         taskId: planned.taskId,
         ...extra,
+        ...(this.pilot && { pilot: true }),
       },
       from,
     );

@@ -1,0 +1,354 @@
+import { candidateShowings, parseScenario, type Scenario } from '@usher/booking';
+import type { ParticipantView } from '@usher/protocol';
+import type { Condition, Study } from '@usher/study';
+import { seededAnswers } from './answers.ts';
+import { PilotPage } from './page.ts';
+import type { Seeded } from './seeded.ts';
+
+/**
+ * A simulated participant (`usher pilot`, and the tests that run a study end to end): goes
+ * through a running study as the server sees a real one, over real sockets: the study link,
+ * consent, each task on a page of their own (a host joining their room), its questionnaire,
+ * the post-study questionnaire and the end page. With an agent that books, they say what the
+ * task wants (from its briefing or its checklist), sometimes leaving a wish out and adding it
+ * once the agent has begun (a correction), sometimes changing a choice the agent made, and answer
+ * its questions; alone, they book by the task's wishes themselves, now and then getting one wrong.
+ * Every choice is drawn from `rng`, so the same seed makes the same participant.
+ */
+
+export type Pace = 'real' | 'fast';
+
+/** What a simulated participant did with the agent on one task. */
+export type Behaviour = 'alone' | 'alone-erring' | 'plain' | 'self-correcting' | 'undoes' | 'beside-agent';
+
+export interface PilotTaskResult {
+  taskId: string;
+  conditionId: string | null;
+  behaviour: Behaviour;
+  outcome: 'submitted' | 'done' | 'gave-up';
+}
+
+export interface PilotParticipantResult {
+  /** The study link's `participant=`: `pilot-<n>`. */
+  externalId: string;
+  participantId: string | null;
+  room: string | null;
+  status: string;
+  tasks: PilotTaskResult[];
+  completionCode: string | null;
+  /** What went wrong on their side (an HTTP refusal, a frame the page could not read). */
+  problems: string[];
+}
+
+export interface PilotParticipantOptions {
+  /** The study server's base URL (open mode: the room's name is the participant's credential). */
+  base: string;
+  study: Study;
+  /** 1-based; their link's `participant=pilot-<n>`. */
+  number: number;
+  rng: Seeded;
+  pace: Pace;
+  /** The condition of the participant's current task (the pilot reads its own registry). */
+  conditionOf: (room: string) => Condition | null;
+  now?: () => Date;
+}
+
+/** How long a simulated participant waits for the agent before giving up on the task. */
+const PATIENCE_MS: Record<Pace, number> = { fast: 20_000, real: 180_000 };
+/** The most steps through the flow (each task: start, end, questionnaire), so a confused server cannot loop a participant. */
+const MAX_FLOW_STEPS = 200;
+
+const plain = (markdown: string) =>
+  markdown
+    .replace(/[*_`#>]/g, '')
+    .replace(/^\s*-\s+/gm, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+/** Runs one simulated participant through the study; resolves when they reach the end (or cannot go on). */
+export async function runPilotParticipant(options: PilotParticipantOptions): Promise<PilotParticipantResult> {
+  const { base, study, rng, pace } = options;
+  const now = options.now ?? (() => new Date());
+  const externalId = `pilot-${options.number}`;
+  const result: PilotParticipantResult = {
+    externalId,
+    participantId: null,
+    room: null,
+    status: 'consent',
+    tasks: [],
+    completionCode: null,
+    problems: [],
+  };
+  const link = await fetch(`${base}/s/${encodeURIComponent(study.id)}?participant=${externalId}`, {
+    redirect: 'manual',
+  });
+  const location = link.headers.get('location');
+  if (link.status !== 302 || !location) {
+    result.problems.push(`the study link answered ${link.status}: ${(await link.text()).slice(0, 200)}`);
+    return result;
+  }
+  const page = new URL(location, base);
+  const room = page.searchParams.get('room') as string;
+  result.room = room;
+  result.participantId = page.searchParams.get('participant');
+  const api = (path: string) => `${base}/api/participant${path}?room=${encodeURIComponent(room)}`;
+  const view = async (): Promise<ParticipantView> => (await fetch(api(''))).json() as Promise<ParticipantView>;
+  const post = async (path: string, body: object): Promise<boolean> => {
+    const response = await fetch(api(path), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (response.ok) return true;
+    result.problems.push(
+      `POST ${path} ${JSON.stringify(body).slice(0, 80)}: ${response.status} ${(await response.text()).slice(0, 200)}`,
+    );
+    return false;
+  };
+
+  // The page joins the participant's room when it shows the briefing, before the task starts, as the study page does.
+  let open: { page: PilotPage; taskId: string } | null = null;
+  const pageFor = async (task: NonNullable<ParticipantView['task']>) => {
+    if (open?.taskId !== task.id) {
+      open?.page.close();
+      const page = await PilotPage.open({ url: base, room, scenario: parseScenario(task.world), now });
+      open = { page, taskId: task.id };
+    }
+    return open.page;
+  };
+  try {
+    for (let step = 0; step < MAX_FLOW_STEPS; step++) {
+      if (!(await flowStep())) break;
+    }
+  } finally {
+    if (open) {
+      result.problems.push(...(open as { page: PilotPage }).page.problems);
+      (open as { page: PilotPage }).page.close();
+    }
+  }
+  return result;
+
+  /** One step through the flow; false once the participant is at the end (or cannot go on). */
+  async function flowStep(): Promise<boolean> {
+    const seen = await view();
+    result.status = seen.status;
+    if (seen.status === 'consent') {
+      await think(pace, rng, 3000, 15000);
+      if (!(await post('/step', { step: 'consent' }))) return false;
+    } else if (seen.status === 'briefing') {
+      if (seen.task) await pageFor(seen.task);
+      await think(pace, rng, 3000, 12000);
+      if (!(await post('/step', { step: 'start-task' }))) return false;
+    } else if (seen.status === 'task') {
+      const task = seen.task;
+      const studyTask = study.tasks.find((t) => t.id === task?.id);
+      if (!task || !studyTask) {
+        result.problems.push(`the task view names no task of the study (${task?.id})`);
+        return false;
+      }
+      const condition = options.conditionOf(room);
+      const page = await pageFor(task);
+      const done = await doTask(page, {
+        world: parseScenario(task.world),
+        briefing: task.briefing,
+        checklist: task.checklist,
+        success: studyTask.success,
+        title: studyTask.title,
+        chat: seen.page.chat,
+        condition,
+        rng: rng.fork(`task-${seen.taskIndex}`),
+        pace,
+      });
+      result.tasks.push({ taskId: task.id, conditionId: condition?.id ?? null, ...done });
+      result.problems.push(...page.problems.splice(0));
+      page.close();
+      open = null;
+      if (!(await post('/step', { step: 'end-task', outcome: done.outcome, taskIndex: seen.taskIndex }))) return false;
+    } else if (seen.status === 'task-questionnaire' || seen.status === 'post-study') {
+      if (!seen.questionnaire) {
+        result.problems.push(`no questionnaire shown in ${seen.status}`);
+        return false;
+      }
+      await think(pace, rng, 10000, 40000);
+      const answers = seededAnswers(seen.questionnaire, rng.fork(`answers-${seen.status}-${seen.taskIndex}`));
+      if (!(await post('/questionnaire', { questionnaire: seen.questionnaire.kind, answers }))) return false;
+    } else {
+      result.completionCode = seen.completion?.code ?? null;
+      return false;
+    }
+    return true;
+  }
+}
+
+/** A pause as long as a person's (real pace) or none (fast: the next turn of the event loop). */
+function think(pace: Pace, rng: Seeded, minMs: number, maxMs: number): Promise<void> {
+  const ms = pace === 'real' ? minMs + rng.int(maxMs - minMs) : 0;
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+interface TaskRun {
+  world: Scenario;
+  briefing: string;
+  checklist: string[];
+  success: Study['tasks'][number]['success'];
+  title: string;
+  chat: boolean;
+  condition: Condition | null;
+  rng: Seeded;
+  pace: Pace;
+}
+
+/** One task on the participant's page: with the agent or alone, by the condition. */
+async function doTask(page: PilotPage, run: TaskRun): Promise<Pick<PilotTaskResult, 'behaviour' | 'outcome'>> {
+  const agent = run.condition?.agent ?? 'none';
+  if (agent === 'autopilot' && run.chat) return await withAgent(page, run);
+  if (agent !== 'none' && run.chat) {
+    // An assistant (or a wizard nobody plays in a pilot): they say what they want, then book.
+    page.say(wishOf(run));
+    await think(run.pace, run.rng, 2000, 6000);
+    return { behaviour: 'beside-agent', outcome: await bookAlone(page, run, false) };
+  }
+  const erring = run.rng.chance(0.1);
+  return { behaviour: erring ? 'alone-erring' : 'alone', outcome: await bookAlone(page, run, erring) };
+}
+
+/** The whole wish, as a participant would type it: the briefing in plain words, or the checklist. */
+function wishOf(run: TaskRun): string {
+  return run.checklist.length > 0 && run.rng.chance(0.5) ? run.checklist.join('; ') : plain(run.briefing);
+}
+
+/** The agent books: the participant asks, answers its questions, and says yes when it asks to book. */
+async function withAgent(page: PilotPage, run: TaskRun): Promise<Pick<PilotTaskResult, 'behaviour' | 'outcome'>> {
+  const { rng, pace } = run;
+  const roll = rng.next();
+  const behaviour: Behaviour =
+    roll < 0.25 && run.checklist.length >= 2 ? 'self-correcting' : roll < 0.45 ? 'undoes' : 'plain';
+  const patience = PATIENCE_MS[pace];
+  const agentCalls = () => page.agentCalls.length;
+  const submitted = () => page.protocol.engine.submitted() !== null;
+  await page.until(() => page.view().messageHistory.some((m) => m.role === 'agent'), 3000);
+  if (behaviour === 'self-correcting') {
+    const left = rng.int(run.checklist.length);
+    page.say(run.checklist.filter((_, i) => i !== left).join('; '));
+    if (await page.until(() => agentCalls() > 0 || submitted(), patience)) {
+      await think(pace, rng, 1500, 5000);
+      page.say(`Sorry, I forgot: ${run.checklist[left]}`);
+    }
+  } else {
+    page.say(wishOf(run));
+  }
+  if (behaviour === 'undoes') {
+    // The participant changes the first choice the agent makes on a stage with another option.
+    // Acting inside the check, as soon as the agent's choice shows (before its next step); once only.
+    let acted = false;
+    const undone = await page.until(() => {
+      if (acted) return true;
+      const call = page.agentCalls.at(-1);
+      const spec = page.view().uiSpec;
+      if (!call || call.toolName !== 'select' || !spec || spec.stage !== call.stage) return false;
+      if (!['movie', 'theater', 'date', 'time'].includes(spec.stage)) return false;
+      const chosen = spec.state?.selected;
+      const other = spec.visibleItems.find((item) => !item.isDisabled && item.id !== chosen);
+      if (!other) return false;
+      acted = true;
+      return page.act('select', { itemId: other.id });
+    }, patience);
+    if (undone) {
+      await think(pace, rng, 1000, 4000);
+      page.say('I changed that one myself, please go on from there.');
+    }
+  }
+  let answered = 0;
+  for (;;) {
+    const before = page.view().messageHistory.length;
+    const asked = await page.until(() => {
+      if (submitted()) return true;
+      const last = page.view().messageHistory.at(-1);
+      return page.view().messageHistory.length > before && last?.role === 'agent' && last.text.includes('?');
+    }, patience);
+    if (submitted()) return { behaviour, outcome: 'submitted' };
+    const onConfirm = page.view().uiSpec?.stage === 'confirm';
+    // Asked something else twice, they have said all they know: they give up.
+    if (!asked || (!onConfirm && answered >= 2)) return { behaviour, outcome: 'gave-up' };
+    await think(pace, rng, 1500, 6000);
+    answered += 1;
+    // Asked to book, they agree; asked anything else, they say the task's wishes again, the other way.
+    page.say(
+      onConfirm ? 'yes' : answered === 1 ? plain(run.briefing) : run.checklist.join('; ') || plain(run.briefing),
+    );
+    if (onConfirm) {
+      const booked = await page.until(submitted, patience);
+      return { behaviour, outcome: booked ? 'submitted' : 'gave-up' };
+    }
+  }
+}
+
+/** The participant books on their own, by the task's wishes (or, `erring`, with one of them wrong). */
+async function bookAlone(page: PilotPage, run: TaskRun, erring: boolean): Promise<PilotTaskResult['outcome']> {
+  const { rng, pace } = run;
+  const story = { text: run.title, ...run.success };
+  const fitting = candidateShowings(run.world, story);
+  const wrong = run.world.showings.filter((s) => !fitting.some((f) => f.id === s.id));
+  const showing = erring && wrong.length > 0 ? rng.pick(wrong) : fitting.length > 0 ? rng.pick(fitting) : null;
+  if (!showing) return 'gave-up';
+  const seatsWanted = run.success.hard.find((h) => h.kind === 'seatCount');
+  const count = seatsWanted?.kind === 'seatCount' ? seatsWanted.count : 1;
+  const mix = run.success.hard.find((h) => h.kind === 'ticketMix');
+  const tickets: Array<[string, number]> =
+    mix?.kind === 'ticketMix'
+      ? (['adult', 'child', 'senior'] as const).flatMap((t) =>
+          mix[t] ? [[t, mix[t] as number] as [string, number]] : [],
+        )
+      : [['adult', count]];
+  for (let step = 0; step < 40; step++) {
+    const spec = page.view().uiSpec;
+    if (!spec) return page.protocol.engine.submitted() ? 'submitted' : 'gave-up';
+    await think(pace, rng, 800, 3000);
+    const ok = (() => {
+      switch (spec.stage) {
+        case 'movie':
+          return page.act('select', { itemId: showing.movieId });
+        case 'theater':
+          return page.act('select', { itemId: showing.theaterId });
+        case 'date':
+          return page.act('select', { itemId: showing.date });
+        case 'time':
+          return page.act('select', { itemId: showing.id });
+        case 'seat':
+          return adjacentSeats(spec.visibleItems, count, rng).every((id) => page.act('select', { itemId: id }));
+        case 'ticket':
+          return tickets.every(([typeId, quantity]) => page.act('setQuantity', { typeId, quantity }));
+        default:
+          return true;
+      }
+    })();
+    if (!ok || !page.act('next', {})) return 'gave-up';
+  }
+  return 'gave-up';
+}
+
+/** `count` free seats side by side in one row (a row drawn from `rng` among those with room), else any free ones. */
+function adjacentSeats(
+  items: ReadonlyArray<{ id: string; isDisabled?: boolean; row?: unknown; number?: unknown; selected?: unknown }>,
+  count: number,
+  rng: Seeded,
+): string[] {
+  const free = items.filter((i) => !i.isDisabled && typeof i.row === 'string' && typeof i.number === 'number');
+  const rows = new Map<string, Array<{ id: string; n: number }>>();
+  for (const seat of free) {
+    const list = rows.get(seat.row as string) ?? [];
+    list.push({ id: seat.id, n: seat.number as number });
+    rows.set(seat.row as string, list);
+  }
+  const runs: string[][] = [];
+  for (const seats of rows.values()) {
+    seats.sort((a, b) => a.n - b.n);
+    for (let i = 0; i + count <= seats.length; i++) {
+      const window = seats.slice(i, i + count);
+      if (window.every((s, k) => k === 0 || s.n === (window[k - 1] as { n: number }).n + 1)) {
+        runs.push(window.map((s) => s.id));
+      }
+    }
+  }
+  return runs.length > 0 ? rng.pick(runs) : free.slice(0, count).map((s) => s.id);
+}
