@@ -172,7 +172,7 @@ export async function main(argv: string[]): Promise<number> {
     .addOption(
       new Option(
         '--dir <dir>',
-        'a new or empty folder for its data, logs and export (default ./pilot/<study>-seed-<seed>)',
+        'a new folder for its data, logs and export (default ./pilot/<study>-seed-<seed>)',
       ).argParser(parseNonEmpty),
     )
     .action((file: string, flags: PilotFlags) => {

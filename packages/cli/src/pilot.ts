@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { llmConfigFromEnv } from '@usher/agent';
 import { defaultScenario } from '@usher/booking';
@@ -11,7 +11,7 @@ export interface PilotFlags {
   participants: number;
   seed: string;
   pace: Pace;
-  /** The pilot's own folder (new or empty): its data, logs, agents' episodes and export. */
+  /** The pilot's own folder, which must not exist yet: its data, logs, agents' episodes and export. */
   dir?: string;
 }
 
@@ -54,9 +54,12 @@ export async function runPilot(
     );
   }
   const dir = resolve(flags.dir ?? join('pilot', `${loaded.id}-seed-${flags.seed}`));
-  // Its own folder, new or empty: a pilot never writes into a study's registry or logs.
-  if (existsSync(dir) && readdirSync(dir).length > 0) {
-    return fail(`${dir} is not empty; a pilot writes only into a new or empty folder of its own (--dir)`);
+  // A new folder of its own: a pilot never writes into a study's registry or logs folder (even an
+  // empty one, such as a study server's logs before its first task), nor over an earlier pilot.
+  if (existsSync(dir)) {
+    return fail(
+      `${dir} already exists; a pilot writes only into a new folder of its own (--dir, or remove the old pilot)`,
+    );
   }
   const paths = {
     data: join(dir, 'data'),

@@ -13,7 +13,7 @@ export class PilotPage {
   /** Frames that did not decode, and errors the relay sent: the pilot reports them. */
   readonly problems: string[] = [];
   /** The agent's tool calls this page received, with the stage it showed when each came. */
-  readonly agentCalls: Array<{ toolName: string; stage: string | null }> = [];
+  readonly agentCalls: Array<{ toolName: string; itemId: unknown; stage: string | null }> = [];
   private ws: WebSocket | null = null;
   private readonly watchers = new Set<() => void>();
 
@@ -101,7 +101,11 @@ export class PilotPage {
         }
         const message: Message = decoded.message;
         if (message.type === 'tool.call') {
-          this.agentCalls.push({ toolName: message.payload.toolName, stage: this.view().uiSpec?.stage ?? null });
+          this.agentCalls.push({
+            toolName: message.payload.toolName,
+            itemId: message.payload.params?.itemId,
+            stage: this.view().uiSpec?.stage ?? null,
+          });
         }
         if (message.type === 'error')
           this.problems.push(`the relay said ${message.payload.code}: ${message.payload.message}`);

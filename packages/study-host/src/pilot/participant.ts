@@ -53,6 +53,8 @@ export interface PilotParticipantOptions {
   now?: () => Date;
 }
 
+/** What a participant says after changing the agent's choice. */
+const CHANGED = 'I changed that one myself, please go on from there.';
 /** How long a simulated participant waits for the agent before giving up on the task. */
 const PATIENCE_MS: Record<Pace, number> = { fast: 20_000, real: 180_000 };
 /** The most steps through the flow (each task: start, end, questionnaire), so a confused server cannot loop a participant. */
@@ -230,9 +232,20 @@ async function withAgent(page: PilotPage, run: TaskRun): Promise<Pick<PilotTaskR
   if (behaviour === 'self-correcting') {
     const left = rng.int(run.checklist.length);
     page.say(run.checklist.filter((_, i) => i !== left).join('; '));
-    if (await page.until(() => agentCalls() > 0 || submitted(), patience)) {
+    const correction = `Sorry, I forgot: ${run.checklist[left]}`;
+    if (pace === 'fast') {
+      // At once, as the agent's first action shows (before its next): the same seed, the same log.
+      let said = false;
+      await page.until(() => {
+        if (!said && (agentCalls() > 0 || submitted())) {
+          said = true;
+          page.say(correction);
+        }
+        return said;
+      }, patience);
+    } else if (await page.until(() => agentCalls() > 0 || submitted(), patience)) {
       await think(pace, rng, 1500, 5000);
-      page.say(`Sorry, I forgot: ${run.checklist[left]}`);
+      page.say(correction);
     }
   } else {
     page.say(wishOf(run));
@@ -241,21 +254,24 @@ async function withAgent(page: PilotPage, run: TaskRun): Promise<Pick<PilotTaskR
     // The participant changes the first choice the agent makes on a stage with another option.
     // Acting inside the check, as soon as the agent's choice shows (before its next step); once only.
     let acted = false;
+    let changed = false;
     const undone = await page.until(() => {
       if (acted) return true;
       const call = page.agentCalls.at(-1);
       const spec = page.view().uiSpec;
       if (!call || call.toolName !== 'select' || !spec || spec.stage !== call.stage) return false;
       if (!['movie', 'theater', 'date', 'time'].includes(spec.stage)) return false;
-      const chosen = spec.state?.selected;
-      const other = spec.visibleItems.find((item) => !item.isDisabled && item.id !== chosen);
+      const other = spec.visibleItems.find((item) => !item.isDisabled && item.id !== call.itemId);
       if (!other) return false;
       acted = true;
-      return page.act('select', { itemId: other.id });
+      if (!page.act('select', { itemId: other.id })) return true;
+      changed = true;
+      if (pace === 'fast') page.say(CHANGED);
+      return true;
     }, patience);
-    if (undone) {
+    if (undone && changed && pace === 'real') {
       await think(pace, rng, 1000, 4000);
-      page.say('I changed that one myself, please go on from there.');
+      page.say(CHANGED);
     }
   }
   let answered = 0;
