@@ -34,10 +34,12 @@ export class PilotPage {
     url: string;
     room: string;
     scenario: Scenario;
-    now: () => Date;
+    /** The clock of the chat's timestamps (the system's by default). */
+    now?: () => Date;
     token?: string;
   }): Promise<PilotPage> {
-    const page = new PilotPage(options.url, options.room, options.scenario, options.now, options.token);
+    const now = options.now ?? (() => new Date());
+    const page = new PilotPage(options.url, options.room, options.scenario, now, options.token);
     await page.connect();
     return page;
   }
