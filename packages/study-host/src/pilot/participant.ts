@@ -259,7 +259,7 @@ async function withAgent(page: PilotPage, run: TaskRun): Promise<Pick<PilotTaskR
       if (acted) return true;
       const call = page.agentCalls.at(-1);
       const spec = page.view().uiSpec;
-      if (!call || call.toolName !== 'select' || !spec || spec.stage !== call.stage) return false;
+      if (call?.toolName !== 'select' || !spec || spec.stage !== call.stage) return false;
       if (!['movie', 'theater', 'date', 'time'].includes(spec.stage)) return false;
       const other = spec.visibleItems.find((item) => !item.isDisabled && item.id !== call.itemId);
       if (!other) return false;

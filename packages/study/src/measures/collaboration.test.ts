@@ -29,12 +29,10 @@ const ALONE: ConditionFeatures = {
 type Booking = Record<string, unknown>;
 const movie = (id: string) => ({ id, title: id });
 const theater = (id: string) => ({ id, name: id });
-const showing = (id: string) => ({ id, time: '18:00', endTime: '20:00', format: 'IMAX' });
 
 /** A study log written record by record; `s` is seconds after T0. */
 function log() {
   const records: MeasureRecord[] = [];
-  let calls = 0;
   const at = (s: number) => T0 + s * 1000;
   const b = {
     records,
@@ -55,11 +53,10 @@ function log() {
     },
     /** The agent's tool call (from `peer`), the state it caused and its result. */
     agent(s: number, tool: string, stage: string | null, booking: Booking, peer = 'agent-2') {
-      const id = `a${++calls}`;
       records.push({ at: at(s), direction: 'in', type: 'tool.call', peer, payload: { toolName: tool, params: {} } });
       b.state(s, 'agent', stage, booking, tool);
       records.push({ at: at(s), direction: 'out', type: 'tool.result', peer, payload: { ok: true, toolName: tool } });
-      return id ? b : b;
+      return b;
     },
     /** The participant's own action and the state it caused. */
     user(s: number, tool: string, stage: string | null, booking: Booking) {

@@ -51,7 +51,7 @@ export function MeasuresPanel({ api, study }: { api: ConsoleApi; study: ConsoleS
   const [conditions, setConditions] = useState<ConsoleConditionSummary[] | null>(null);
   const [failed, setFailed] = useState<string | null>(null);
   // A table wider than the screen scrolls, and takes focus then so the keyboard can scroll it.
-  const wrap = useRef<HTMLDivElement>(null);
+  const wrap = useRef<HTMLElement>(null);
   const scrolls = useOverflow(wrap);
   useEffect(() => {
     let stopped = false;
@@ -92,10 +92,9 @@ export function MeasuresPanel({ api, study }: { api: ConsoleApi; study: ConsoleS
       ) : conditions.length === 0 ? (
         <p className="measures__loading">No participant yet.</p>
       ) : (
-        <div
+        <section
           className="console-table-wrap"
           ref={wrap}
-          role="region"
           aria-label="Collaboration measures per condition"
           tabIndex={scrolls ? 0 : undefined}
         >
@@ -126,7 +125,7 @@ export function MeasuresPanel({ api, study }: { api: ConsoleApi; study: ConsoleS
               ))}
             </tbody>
           </table>
-        </div>
+        </section>
       )}
     </section>
   );
