@@ -228,7 +228,17 @@ async function withAgent(page: PilotPage, run: TaskRun): Promise<Pick<PilotTaskR
   const patience = PATIENCE_MS[pace];
   const agentCalls = () => page.agentCalls.length;
   const submitted = () => page.protocol.engine.submitted() !== null;
+  // The agent's questions the participant has answered (its greeting is answered by the wish).
+  const answered = new Set<string>();
+  const openQuestion = () => {
+    const last = page.view().messageHistory.at(-1);
+    return last?.role === 'agent' && last.text.includes('?') && !answered.has(last.id) ? last : null;
+  };
+  const answerAll = () => {
+    for (const m of page.view().messageHistory) if (m.role === 'agent') answered.add(m.id);
+  };
   await page.until(() => page.view().messageHistory.some((m) => m.role === 'agent'), 3000);
+  answerAll();
   if (behaviour === 'self-correcting') {
     const left = rng.int(run.checklist.length);
     page.say(run.checklist.filter((_, i) => i !== left).join('; '));
@@ -237,14 +247,16 @@ async function withAgent(page: PilotPage, run: TaskRun): Promise<Pick<PilotTaskR
       // At once, as the agent's first action shows (before its next): the same seed, the same log.
       let said = false;
       await page.until(() => {
-        if (!said && (agentCalls() > 0 || submitted())) {
+        if (!said && (agentCalls() > 0 || submitted() || openQuestion())) {
           said = true;
+          answerAll();
           page.say(correction);
         }
         return said;
       }, patience);
-    } else if (await page.until(() => agentCalls() > 0 || submitted(), patience)) {
+    } else if (await page.until(() => agentCalls() > 0 || submitted() || openQuestion() !== null, patience)) {
       await think(pace, rng, 1500, 5000);
+      answerAll();
       page.say(correction);
     }
   } else {
@@ -255,8 +267,9 @@ async function withAgent(page: PilotPage, run: TaskRun): Promise<Pick<PilotTaskR
     // Acting inside the check, as soon as the agent's choice shows (before its next step); once only.
     let acted = false;
     let changed = false;
-    const undone = await page.until(() => {
-      if (acted) return true;
+    // They stop waiting for a choice to change once the agent asks something or has booked.
+    await page.until(() => {
+      if (acted || submitted() || openQuestion()) return true;
       const call = page.agentCalls.at(-1);
       const spec = page.view().uiSpec;
       if (call?.toolName !== 'select' || !spec || spec.stage !== call.stage) return false;
@@ -269,29 +282,23 @@ async function withAgent(page: PilotPage, run: TaskRun): Promise<Pick<PilotTaskR
       if (pace === 'fast') page.say(CHANGED);
       return true;
     }, patience);
-    if (undone && changed && pace === 'real') {
+    if (changed && pace === 'real') {
       await think(pace, rng, 1000, 4000);
       page.say(CHANGED);
     }
   }
-  let answered = 0;
+  let answers = 0;
   for (;;) {
-    const before = page.view().messageHistory.length;
-    const asked = await page.until(() => {
-      if (submitted()) return true;
-      const last = page.view().messageHistory.at(-1);
-      return page.view().messageHistory.length > before && last?.role === 'agent' && last.text.includes('?');
-    }, patience);
+    const asked = await page.until(() => submitted() || openQuestion() !== null, patience);
     if (submitted()) return { behaviour, outcome: 'submitted' };
     const onConfirm = page.view().uiSpec?.stage === 'confirm';
     // Asked something else twice, they have said all they know: they give up.
-    if (!asked || (!onConfirm && answered >= 2)) return { behaviour, outcome: 'gave-up' };
+    if (!asked || (!onConfirm && answers >= 2)) return { behaviour, outcome: 'gave-up' };
+    answerAll();
     await think(pace, rng, 1500, 6000);
-    answered += 1;
+    answers += 1;
     // Asked to book, they agree; asked anything else, they say the task's wishes again, the other way.
-    page.say(
-      onConfirm ? 'yes' : answered === 1 ? plain(run.briefing) : run.checklist.join('; ') || plain(run.briefing),
-    );
+    page.say(onConfirm ? 'yes' : answers === 1 ? plain(run.briefing) : run.checklist.join('; ') || plain(run.briefing));
     if (onConfirm) {
       const booked = await page.until(submitted, patience);
       return { behaviour, outcome: booked ? 'submitted' : 'gave-up' };
@@ -316,6 +323,9 @@ async function bookAlone(page: PilotPage, run: TaskRun, erring: boolean): Promis
           mix[t] ? [[t, mix[t] as number] as [string, number]] : [],
         )
       : [['adult', count]];
+  // Where the aisles run, as the seat map shows them: seats across one are not side by side.
+  const theater = run.world.theaters.find((t) => t.id === showing.theaterId);
+  const aisles = run.world.seatMaps.find((m) => m.id === theater?.seatMapId)?.aisleAfter ?? [];
   for (let step = 0; step < 40; step++) {
     const spec = page.view().uiSpec;
     if (!spec) return page.protocol.engine.submitted() ? 'submitted' : 'gave-up';
@@ -331,7 +341,7 @@ async function bookAlone(page: PilotPage, run: TaskRun, erring: boolean): Promis
         case 'time':
           return page.act('select', { itemId: showing.id });
         case 'seat':
-          return adjacentSeats(spec.visibleItems, count, rng).every((id) => page.act('select', { itemId: id }));
+          return adjacentSeats(spec.visibleItems, count, aisles, rng).every((id) => page.act('select', { itemId: id }));
         case 'ticket':
           return tickets.every(([typeId, quantity]) => page.act('setQuantity', { typeId, quantity }));
         default:
@@ -343,10 +353,11 @@ async function bookAlone(page: PilotPage, run: TaskRun, erring: boolean): Promis
   return 'gave-up';
 }
 
-/** `count` free seats side by side in one row (a row drawn from `rng` among those with room), else any free ones. */
+/** `count` free seats side by side in one row, no aisle between them (drawn from `rng` among those there are), else any free ones. */
 function adjacentSeats(
   items: ReadonlyArray<{ id: string; isDisabled?: boolean; row?: unknown; number?: unknown; selected?: unknown }>,
   count: number,
+  aisleAfter: readonly number[],
   rng: Seeded,
 ): string[] {
   const free = items.filter((i) => !i.isDisabled && typeof i.row === 'string' && typeof i.number === 'number');
@@ -361,7 +372,11 @@ function adjacentSeats(
     seats.sort((a, b) => a.n - b.n);
     for (let i = 0; i + count <= seats.length; i++) {
       const window = seats.slice(i, i + count);
-      if (window.every((s, k) => k === 0 || s.n === (window[k - 1] as { n: number }).n + 1)) {
+      const together = (s: { n: number }, k: number) => {
+        const before = window[k - 1];
+        return !before || (s.n === before.n + 1 && !aisleAfter.includes(before.n));
+      };
+      if (window.every(together)) {
         runs.push(window.map((s) => s.id));
       }
     }
