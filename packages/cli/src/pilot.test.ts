@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { readExportTable } from '@usher/export';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runPilot } from './pilot.ts';
+import { grouped, runPilot } from './pilot.ts';
 import { startServe, USHER_BIN } from './test-helpers.ts';
 
 const DEMO = new URL('../../../studies/demo.study.yaml', import.meta.url).pathname;
@@ -124,6 +124,19 @@ describe('usher pilot', () => {
     }
     expect({ data: snapshot(join(folder, 'data')), logs: snapshot(join(folder, 'logs')) }).toEqual(before);
   }, 120_000);
+
+  it('reports every error and warning, the same kind once with its count', () => {
+    const lines = [
+      'log s-20261127-001.jsonl: error {"code":"SESSION_NOT_ACTIVE","message":"no host in room \\"r-AB1\\""}',
+      'log s-20261127-007.jsonl: error {"code":"SESSION_NOT_ACTIVE","message":"no host in room \\"r-CD2\\""}',
+      'server: relay: closed agent-32 from usher-own-agents: it did not read 8402484 queued bytes',
+      'pilot-3: POST /step: 409 out of step',
+    ];
+    expect(grouped(lines)).toEqual([`${lines[0]}  (×2 like it)`, lines[2], lines[3]]);
+    const many = Array.from({ length: 30 }, (_, i) => `kind ${'abcdefghijklmnopqrstuvwxyzABCD'[i]} happened`);
+    expect(grouped(many)).toHaveLength(21);
+    expect(grouped(many).at(-1)).toBe('… and 10 other kinds (30 in all)');
+  });
 
   it('refuses bad flags with exit code 2', async () => {
     for (const args of [

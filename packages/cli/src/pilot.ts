@@ -177,12 +177,30 @@ export async function runPilot(
   for (const line of report(study, participants, tasks, conditions, results)) out(line);
   const all = [...problems, ...warnings];
   out(`Errors and warnings: ${all.length === 0 ? 'none' : all.length}`);
-  for (const line of all.slice(0, SHOWN)) out(`  ${line}`);
-  if (all.length > SHOWN) out(`  … ${all.length - SHOWN} more`);
+  for (const line of grouped(all)) out(`  ${line}`);
   out(`Export (rows marked pilot): ${paths.export}`);
   const unfinished = results.filter((r) => r.status !== 'done').length;
   if (unfinished > 0) return fail(`${unfinished} simulated participant(s) did not reach the end`);
   return 0;
+}
+
+/**
+ * Every error and warning, those that differ only in ids, numbers and quoted names said once with
+ * how often (so a thousand participants' same warning is one line), at most {@link SHOWN} kinds.
+ */
+export function grouped(lines: readonly string[]): string[] {
+  const kinds = new Map<string, { first: string; count: number }>();
+  for (const line of lines) {
+    const kind = line.replace(/"[^"]*"/g, '"…"').replace(/[\w-]*\d[\w.:-]*/g, '#');
+    const known = kinds.get(kind);
+    if (known) known.count += 1;
+    else kinds.set(kind, { first: line, count: 1 });
+  }
+  const out = [...kinds.values()]
+    .slice(0, SHOWN)
+    .map((k) => (k.count > 1 ? `${k.first}  (×${k.count} like it)` : k.first));
+  if (kinds.size > SHOWN) out.push(`… and ${kinds.size - SHOWN} other kinds (${lines.length} in all)`);
+  return out;
 }
 
 const num = (v: unknown, digits = 1) =>
