@@ -106,6 +106,11 @@ export async function main(argv: string[]): Promise<number> {
         parseNonEmpty,
       ),
     )
+    .option(
+      '--accept-agent-change',
+      'go on with a study whose agent changed since its first participant (recorded in the registry and every study log)',
+      false,
+    )
     .addOption(
       new Option('--limit <name=value>', 'set a limit, e.g. maxRooms=200 (repeatable; see the server README)')
         .default({})

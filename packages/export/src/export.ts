@@ -8,7 +8,18 @@ import type { Study } from '@usher/study';
 import { MEASURE_COLUMNS, measureTasks, summariseTasks } from './collaboration.ts';
 import { countUnconfirmedSubmits } from './confirmations.ts';
 import { addProblem, type LogProblem, listLogFiles, loadLogs } from './logs.ts';
-import { AGENT_FAILURES, OVERRIDES, RECORDS, SESSIONS, STATES, SUBMITS, TASK_FACTS } from './queries.ts';
+import {
+  AGENT_FAILURES,
+  MANIFESTS,
+  MISTAKES,
+  OVERRIDES,
+  RECORDS,
+  SESSIONS,
+  STATES,
+  SUBMITS,
+  TASK_FACTS,
+  TASK_MISTAKES,
+} from './queries.ts';
 import { questionnaireTables } from './questionnaires.ts';
 import { readRegistry } from './registry.ts';
 import { csvTextCell, loadTable, sqlIdent, sqlString } from './sql.ts';
@@ -110,6 +121,9 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
       SUBMITS,
       AGENT_FAILURES,
       TASK_FACTS,
+      MANIFESTS,
+      MISTAKES,
+      TASK_MISTAKES,
       PILOTS,
     ]) {
       await conn.run(step);

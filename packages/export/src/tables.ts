@@ -18,6 +18,19 @@ export const PARTICIPANT_TASKS = `
          coalesce(f.experimenter_actions, 0) AS experimenter_actions,
          coalesce(f.messages_from_experimenter, 0) AS messages_from_experimenter,
          coalesce(o.overrides, 0) AS overrides,
+         coalesce(tm.mistakes_made, 0) AS mistakes_made, coalesce(tm.mistakes_caught, 0) AS mistakes_caught,
+         tm.mistake_ids, tm.mistakes_caught_ids,
+         m.payload->>'hash' AS agent_manifest_hash,
+         m.payload->'manifest'->>'usher' AS agent_usher_version,
+         m.payload->'manifest'->>'planner' AS agent_planner,
+         m.payload->'manifest'->>'reader' AS agent_reader,
+         m.payload->'manifest'->'model'->>'name' AS agent_model,
+         TRY_CAST(m.payload->'manifest'->>'paceMs' AS BIGINT) AS agent_pace_ms,
+         m.payload->'manifest'->>'guard' AS agent_guard,
+         TRY_CAST(m.payload->'manifest'->>'pageTools' AS BOOLEAN) AS agent_page_tools,
+         m.payload->'manifest'->'behaviour'->>'hash' AS agent_behaviour_hash,
+         coalesce(m.manifests, 0) > 1 AS agent_manifest_changed,
+         CAST(m.payload->'manifest' AS VARCHAR) AS agent_manifest,
          coalesce(f.events, 0) AS events,
          CASE
            WHEN f.participant_id IS NULL THEN CASE WHEN pt.status = 'dropped' THEN 'dropped' ELSE 'not-started' END
@@ -37,6 +50,8 @@ export const PARTICIPANT_TASKS = `
   LEFT JOIN confirmations uc USING (participant_id, task_id)
   LEFT JOIN successes sc USING (participant_id, task_id)
   LEFT JOIN overrides o USING (participant_id, task_id)
+  LEFT JOIN task_mistakes tm USING (participant_id, task_id)
+  LEFT JOIN manifests m USING (participant_id, task_id)
   LEFT JOIN pilots pp USING (participant_id)
   ORDER BY pt.created_at, pt.participant_id, pt.task_index`;
 

@@ -22,4 +22,19 @@ export {
   type TaskHooks,
 } from './study/study-mode.ts';
 export { StudyHost, type StudyHostOptions, type StudyRouteDeps } from './study-host.ts';
+export {
+  AgentChangedError,
+  type AgentManifest,
+  conditionManifest,
+  hashOf,
+  type ManifestSource,
+  manifestChanges,
+  manifestRecord,
+  type SettledManifest,
+  type StudyAgentOptions,
+  type StudyManifest,
+  settleManifest,
+  settleStudyManifest,
+  studyManifest,
+} from './supervisor/manifest.ts';
 export { type AgentFeedEvent, AgentSupervisor, type SupervisorOptions } from './supervisor/supervisor.ts';

@@ -32,6 +32,7 @@ export {
   scoreTrust,
 } from './questionnaire/instruments.ts';
 export * from './questionnaire/schema.ts';
+export type { AcceptedChange, StoredManifest } from './registry/manifest-table.ts';
 export type { QuestionnaireRecord, StoredAnswer, StoredScore } from './registry/questionnaire-tables.ts';
 export {
   CONSENT_GRACE_MS,
@@ -49,4 +50,5 @@ export {
   StudyFileError,
   type StudyFileProblem,
 } from './study-file/load.ts';
+export * from './study-file/mistakes.ts';
 export * from './study-file/schema.ts';

@@ -187,11 +187,12 @@ export function startSurvey(
 
 /**
  * The days to look at at a theater, from the date stage's fitting options (best first): only the
- * first for earliest (the solver puts the earliest day first) and latest (a late showtime, judged
- * within its day); up to MAX_DATES for the cheapest and a time window, which any day may meet best.
+ * first for earliest (the solver puts the earliest day first); up to MAX_DATES for the latest ("the
+ * very last screening this weekend" is on the last day that has one), the cheapest and a time
+ * window, which any day may meet best.
  */
 export function datesToLook(goal: SurveyGoal, options: readonly RankedOption[]): string[] {
-  const n = goal === 'earliest' || goal === 'latest' ? 1 : MAX_DATES;
+  const n = goal === 'earliest' ? 1 : MAX_DATES;
   return options.slice(0, n).map((o) => o.itemId);
 }
 

@@ -125,3 +125,49 @@ describe('the LLM reader, when a service is configured', () => {
     expect(host.submitted()).toMatchObject({ movieTitle: 'Night Ledger', date: '2026-11-22' });
   });
 });
+
+describe('a theater wished for by what it offers', () => {
+  it('books at a theater the theater stage lists with it ("a cinema with a bar")', async () => {
+    const { host, agent } = await studyRoom({ goal: '2 adults for Orbital Drift tomorrow, at a cinema with a bar' });
+    const result = await agent.run();
+    expect(result.status).toBe('done');
+    const booking = host.submitted() as { theaterName?: string; theaterId?: string };
+    expect(booking.theaterId ?? booking.theaterName).toMatch(/starlight/i);
+  });
+});
+
+describe('a change of theater after the theater stage', () => {
+  it('reads a theater named loosely on a later stage by the names the theater stage showed', async () => {
+    const { host, agent, agentSaid } = await studyRoom({
+      goal: '2 adults for Orbital Drift tomorrow evening at riverside pls',
+      confirmInChat: true,
+    });
+    const running = agent.run();
+    expect(await agentSaid('Riverside IMAX', 'Shall I book it?')).toBeDefined();
+    host.say('scratch that, make it starlight instead. same film same night');
+    expect(await agentSaid('Starlight Multiplex', 'Shall I book it?')).toBeDefined();
+    host.say('yes');
+    expect((await running).status).toBe('done');
+    const booking = host.submitted() as { theaterId?: string };
+    expect(booking.theaterId).toMatch(/starlight/i);
+  });
+});
+
+describe('the latest showing over several days', () => {
+  it('books the last screening of the weekend on its last day, not the latest of the first day', async () => {
+    const { host, agent } = await studyRoom({
+      goal: "What's the very last screening of Orbital Drift this weekend? 2 adults",
+    });
+    expect((await agent.run()).status).toBe('done');
+    // Computed from the scenario: the weekend's showings of the film, the last by day and time.
+    const scenario = defaultScenario();
+    const film = scenario.movies.find((m) => m.title === 'Orbital Drift')?.id;
+    const last = scenario.showings
+      .filter((s) => s.movieId === film && ['2026-11-21', '2026-11-22'].includes(s.date))
+      .map((s) => `${s.date} ${s.time}`)
+      .sort()
+      .at(-1);
+    const booking = host.submitted() as { date: string; time: string };
+    expect(`${booking.date} ${booking.time}`).toBe(last);
+  });
+});

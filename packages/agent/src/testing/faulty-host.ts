@@ -205,6 +205,11 @@ export class FaultyHost {
     this.send(this.protocol.participantMessage(text));
   }
 
+  /** The participant decides on the agent's proposed step (`participant.proposal`), with a button or typed words. */
+  decide(proposalId: string, decision: 'approve' | 'reject', typed?: string): void {
+    this.send(this.protocol.participantDecision(proposalId, decision, typed));
+  }
+
   /** The participant acts in the UI (a `state.updated` with source `user`); throws when the host refuses it. */
   act(toolName: string, params: Record<string, unknown> = {}): void {
     this.send(this.protocol.participantAction(toolName, params));

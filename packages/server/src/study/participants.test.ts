@@ -18,7 +18,10 @@ import { readLog, startStudyServer } from '../testing/index.ts';
 
 const LOADED = loadStudyFile(new URL('../../../../studies/demo.study.yaml', import.meta.url).pathname);
 // The agents work at full speed here; the study's pace is for people.
-const DEMO: Study = { ...LOADED, conditions: LOADED.conditions.map((c) => ({ ...c, paceMs: 0 })) };
+const DEMO: Study = {
+  ...LOADED,
+  conditions: LOADED.conditions.filter((c) => c.guard !== 'each-step').map((c) => ({ ...c, paceMs: 0 })),
+};
 
 async function post(base: string, room: string, body: object, route = 'step') {
   const response = await fetch(`${base}/api/participant/${route}?room=${room}`, {
@@ -189,8 +192,9 @@ describe('the demo study, 20 participants at once', () => {
     expect(logs).toHaveLength(40);
     const byCondition = { alone: 0, autopilot: 0 };
     for (const log of logs) {
-      const first = log[0]?.payload as { conditionId: 'alone' | 'autopilot' };
-      expect(log[0]?.type).toBe('study.task');
+      const first = log[1]?.payload as { conditionId: 'alone' | 'autopilot' };
+      expect(log[0]?.type).toBe('agent.manifest');
+      expect(log[1]?.type).toBe('study.task');
       expect(log.at(-1)?.type).toBe('study.task-ended');
       expect(log.map((r) => r.eventIndex)).toEqual(log.map((_, i) => i));
       byCondition[first.conditionId] += 1;

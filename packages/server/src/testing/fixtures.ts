@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Study, StudyRegistry } from '@usher/study';
-import { AgentSupervisor } from '@usher/study-host';
+import { AgentSupervisor, type StudyAgentOptions } from '@usher/study-host';
 import { onTestFinished } from 'vitest';
 import { type RunningServer, type ServerOptions, startServer } from '../server.ts';
 
@@ -33,9 +33,15 @@ export async function startTestServer(
  * has it. Agents work without episode files; everything stops when the test ends.
  */
 export async function startStudyServer(
-  options: Omit<Partial<ServerOptions>, 'study'> & { study: Study; registry: StudyRegistry; registryPath?: string },
+  options: Omit<Partial<ServerOptions>, 'study'> & {
+    study: Study;
+    registry: StudyRegistry;
+    registryPath?: string;
+    /** The agents' model and whether a changed agent is accepted (none, and no, by default). */
+    agents?: StudyAgentOptions;
+  },
 ): Promise<{ server: RunningServer & { logsDir: string }; supervisor: AgentSupervisor }> {
-  const { study, registry, registryPath, ...rest } = options;
+  const { study, registry, registryPath, agents, ...rest } = options;
   let supervisor: AgentSupervisor | null = null;
   const server = await startTestServer({
     ...rest,
@@ -43,8 +49,9 @@ export async function startStudyServer(
       study,
       registry,
       ...(registryPath && { registryPath }),
+      ...(agents && { agents }),
       hooks: {
-        taskStarted: (p, condition) => supervisor?.start(p.room, p.id, condition),
+        taskStarted: (p, condition) => supervisor?.start(p.room, p.id, condition, p.plan.tasks[p.taskIndex]?.taskId),
         taskEnded: (p) => supervisor?.stop(p.room),
         roomIdle: (room) => supervisor?.idle(room),
       },
@@ -57,6 +64,7 @@ export async function startStudyServer(
     episodesDir: null,
     llm: null,
     log: () => {},
+    record: (room, type, payload) => server.relay.record(room, type, payload),
   });
   if (server.console) server.console.agents = supervisor;
   onTestFinished(() => supervisor?.stopAll());

@@ -9,7 +9,17 @@ import { StudyLogIndex } from './study-logs.ts';
 /** What the console needs of the agents beside participants (the study's supervisor). */
 export type AgentControl = Pick<
   AgentSupervisor,
-  'subscribe' | 'episodes' | 'pause' | 'resume' | 'isPaused' | 'isRunning'
+  | 'subscribe'
+  | 'episodes'
+  | 'pause'
+  | 'resume'
+  | 'isPaused'
+  | 'isRunning'
+  | 'pausedBy'
+  | 'hold'
+  | 'release'
+  | 'isHeld'
+  | 'activity'
 >;
 
 /**

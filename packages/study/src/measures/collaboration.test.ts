@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Condition } from '../study-file/schema.ts';
+import { ConditionSchema } from '../study-file/schema.ts';
 import { type ConditionFeatures, conditionFeatures, type MeasureRecord, measureTask } from './collaboration.ts';
 import { summariseConditions } from './summary.ts';
 
@@ -29,6 +29,7 @@ const ALONE: ConditionFeatures = {
 type Booking = Record<string, unknown>;
 const movie = (id: string) => ({ id, title: id });
 const theater = (id: string) => ({ id, name: id });
+const showing = (id: string) => ({ id, time: '18:00', endTime: '20:00', format: 'IMAX' });
 
 /** A study log written record by record; `s` is seconds after T0. */
 function log() {
@@ -81,6 +82,10 @@ function log() {
         payload: { toolName: 'postMessage', params: { text } },
       });
       return b;
+    },
+    /** A scripted mistake, as the supervisor records it just before the action that makes it. */
+    mistake(s: number, payload: object) {
+      return b.internal(s, 'agent.mistake', payload);
     },
     internal(s: number, type: string, payload: object) {
       records.push({ at: at(s), direction: 'internal', type, payload });
@@ -257,43 +262,64 @@ describe('collaboration measures, each on a hand-written log', () => {
     expect([alone.agentQuestions, alone.participantTurns, alone.agentTurns]).toEqual([null, null, null]);
   });
 
-  it('scripted mistakes: caught when the booking no longer holds them, missed when it does', () => {
+  it('scripted mistakes: caught when the first booking after one no longer holds it, missed when it does', () => {
+    const at = (showingId: string, date: string, seats: string[] = []) => ({
+      ...M('m1'),
+      theater: theater('t1'),
+      date,
+      showing: showing(showingId),
+      ...(seats.length > 0 && { seats }),
+    });
     const l = log()
       .task()
       .state(1, 'host', 'movie', {})
-      .agent(2, 'select', 'movie', M('m-wrong'))
-      .internal(2, 'agent.mistake', {
-        mistakeId: 'x1',
-        kind: 'wrong-movie',
-        stage: 'movie',
-        chosen: 'm-wrong',
-        truth: 'm1',
+      .mistake(2, {
+        mistakeId: 'sunday',
+        kind: 'next-day',
+        stage: 'date',
+        chosen: { date: '2026-11-23', label: 'Mon' },
       })
-      .user(3, 'select', 'movie', M('m1')) // caught: the participant put it right
-      .agent(4, 'select', 'movie', { ...M('m1'), theater: theater('t1') })
-      .agent(5, 'select', 'seat', { ...M('m1'), theater: theater('t1'), seats: ['A1', 'B7'] })
-      .internal(5, 'agent.mistake', { mistakeId: 'x2', kind: 'far-seat', stage: 'seat', chosen: ['B7'], truth: ['A2'] })
-      .agent(6, 'select', 'ticket', { ...M('m1'), theater: theater('t1'), seats: ['A1', 'B7'] })
-      .internal(6, 'agent.mistake', {
-        mistakeId: 'x3',
-        kind: 'wrong-ticket',
-        stage: 'ticket',
-        chosen: { adult: 1, child: 1 },
-        truth: { adult: 2 },
+      .agent(2, 'select', 'date', { ...M('m1'), theater: theater('t1'), date: '2026-11-23' })
+      .mistake(3, {
+        mistakeId: 'late',
+        kind: 'later-showing',
+        stage: 'time',
+        chosen: { showing: 'sh-late', label: '21:00' },
       })
-      .agent(7, 'setQuantity', 'confirm', {
-        ...M('m1'),
-        theater: theater('t1'),
-        seats: ['A1', 'B7'],
-        tickets: [{ typeId: 'adult', label: 'Adult', quantity: 2, unitPrice: 10 }],
-      })
-      .agent(8, 'next', null, {});
+      .agent(3, 'select', 'time', at('sh-late', '2026-11-23'))
+      .user(4, 'select', 'time', at('sh-right', '2026-11-23')) // the participant puts the showing right
+      .mistake(5, { mistakeId: 'apart', kind: 'seats-apart', stage: 'seat', chosen: { seats: ['A5', 'A1'] } })
+      .agent(5, 'select', 'seat', at('sh-right', '2026-11-23', ['A1', 'A5']))
+      .agent(6, 'next', 'confirm', at('sh-right', '2026-11-23', ['A1', 'A5']))
+      .agent(7, 'next', null, {});
     const m = measureTask(l.records, { ...AGENT, mistakes: true });
-    // x1 caught (movie is m1), x2 missed (B7 booked), x3 caught (2 adults, not 1+1)
-    expect([m.mistakesCaught, m.mistakesMissed]).toEqual([2, 1]);
-    // The participant's change of the movie undid a scripted mistake: not overridden-correct.
+    // The booking: sh-right (late caught), 23 Nov (sunday missed), exactly A1 and A5 (apart missed).
+    expect([m.mistakesCaught, m.mistakesMissed]).toEqual([1, 2]);
+    // The participant's change of the showing undid a scripted mistake: not overridden-correct.
     expect(m.overriddenCorrect).toBe(0);
     expect(measureTask(log().task().records, AGENT).mistakesCaught).toBeNull();
+  });
+
+  it("scripted mistakes with nothing booked after them: caught only by the participant's own change", () => {
+    const day = (date: string) => ({ ...M('m1'), theater: theater('t1'), date });
+    const mistake = { mistakeId: 'x', kind: 'next-day', stage: 'date', chosen: { date: '2026-11-23', label: 'Mon' } };
+    const byParticipant = log()
+      .task()
+      .state(1, 'host', 'date', day('2026-11-22'))
+      .mistake(2, mistake)
+      .agent(2, 'select', 'date', day('2026-11-23'))
+      .user(3, 'select', 'date', day('2026-11-22'));
+    expect(measureTask(byParticipant.records, { ...AGENT, mistakes: true }).mistakesCaught).toBe(1);
+    // The agent put it right itself (after a word in the chat): nobody caught it on the page.
+    const byAgent = log()
+      .task()
+      .state(1, 'host', 'date', day('2026-11-22'))
+      .mistake(2, mistake)
+      .agent(2, 'select', 'date', day('2026-11-23'))
+      .agent(4, 'select', 'date', day('2026-11-22'));
+    expect(
+      [measureTask(byAgent.records, { ...AGENT, mistakes: true })].map((x) => [x.mistakesCaught, x.mistakesMissed]),
+    ).toEqual([[0, 1]]);
   });
 
   it("overridden-correct: the participant undid an agent's choice that was not a scripted mistake", () => {
@@ -301,20 +327,14 @@ describe('collaboration measures, each on a hand-written log', () => {
       .task()
       .state(1, 'host', 'movie', {})
       .agent(2, 'select', 'movie', M('m1')) // a right choice
-      .agent(3, 'select', 'theater', { ...M('m1'), theater: theater('t-wrong') })
-      .internal(3, 'agent.mistake', {
-        mistakeId: 'x1',
-        kind: 'wrong',
-        stage: 'theater',
-        chosen: { id: 't-wrong' },
-        truth: 't1',
-      })
-      .user(4, 'select', 'movie', { ...M('m2'), theater: theater('t-wrong') }) // 1: undid the right movie
-      .user(5, 'select', 'theater', { ...M('m2'), theater: theater('t1') }); // undid the mistake: not counted
+      .mistake(3, { mistakeId: 'x1', kind: 'next-day', stage: 'date', chosen: { date: '2026-11-23', label: 'Mon' } })
+      .agent(3, 'select', 'date', { ...M('m1'), date: '2026-11-23' })
+      .user(4, 'select', 'movie', { ...M('m2'), date: '2026-11-23' }) // 1: undid the right movie
+      .user(5, 'select', 'date', { ...M('m2'), date: '2026-11-22' }); // undid the mistake: not counted
     const m = measureTask(l.records, { ...AGENT, mistakes: true });
     expect(m.overriddenCorrect).toBe(1);
     expect(m.undoneAgentSelections).toBe(2);
-    // No booking submitted: judged on the booking as it last stood (t1): caught.
+    // No booking submitted: the participant's own change caught it.
     expect([m.mistakesCaught, m.mistakesMissed]).toEqual([1, 0]);
     expect(measureTask(l.records, AGENT).overriddenCorrect).toBe(1); // the log holds mistakes
   });
@@ -331,31 +351,20 @@ describe('collaboration measures, each on a hand-written log', () => {
     expect([m.agentActions, m.timeToAgentFirstActionS, m.timeToBookingS]).toEqual([3, 5, 62]);
   });
 
-  it("reads a condition's features: controls and guard from issue 28, defaults with an agent", () => {
-    const base = {
-      id: 'c',
+  it("reads a condition's features from the study file: controls on by default with an agent, the guard, the task's mistakes", () => {
+    const parse = (c: object) => ConditionSchema.parse({ id: 'c', ...c });
+    expect(conditionFeatures(parse({ agent: 'autopilot' }), 't')).toEqual(AGENT);
+    const scripted = parse({
       agent: 'autopilot',
-      planner: 'rules',
-      paceMs: 0,
-      confirmBeforeSubmit: true,
-      pageTools: true,
-      chat: true,
-    };
-    expect(conditionFeatures(base as Condition, 't')).toEqual({ ...AGENT });
-    const scripted = {
-      ...base,
-      controls: { pause: false, takeOver: true },
+      controls: { pause: false },
       guard: 'each-step',
-      mistakes: [{ task: 't' }],
-    };
-    expect(conditionFeatures(scripted as unknown as Condition, 't')).toEqual({
-      ...AGENT,
-      pause: false,
-      proposals: true,
-      mistakes: true,
+      mistakes: [{ task: 't', stage: 'time', kind: 'later-showing' }],
     });
-    expect(conditionFeatures(scripted as unknown as Condition, 'other').mistakes).toBe(false);
-    expect(conditionFeatures({ ...base, agent: 'none', chat: false } as Condition, 't')).toEqual(ALONE);
+    expect(conditionFeatures(scripted, 't')).toEqual({ ...AGENT, pause: false, proposals: true, mistakes: true });
+    expect(conditionFeatures(scripted, 'other').mistakes).toBe(false);
+    // An experimenter plays a wizard: nobody's controls to press.
+    expect(conditionFeatures(parse({ agent: 'wizard' }), 't')).toEqual({ ...AGENT, pause: false, takeOver: false });
+    expect(conditionFeatures(parse({ agent: 'none', chat: false }), 't')).toEqual(ALONE);
   });
 });
 

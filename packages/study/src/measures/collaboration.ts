@@ -79,38 +79,33 @@ const PARTS = ['movie', 'theater', 'date', 'showing', 'seats', 'tickets'] as con
 type Part = (typeof PARTS)[number];
 type Parts = Record<Part, string | null>;
 
-/** The stage an `agent.mistake` names, and the booking part it is about. */
-const STAGE_PART: Record<string, Part> = {
-  movie: 'movie',
-  theater: 'theater',
-  date: 'date',
-  showing: 'showing',
-  time: 'showing',
-  seat: 'seats',
-  seats: 'seats',
-  ticket: 'tickets',
-  tickets: 'tickets',
-};
+/** The booking part a scripted mistake's kind is about (packages/study/README.md, "Scripted agent mistakes"). */
+const KIND_PART: Record<string, Part> = { 'later-showing': 'showing', 'next-day': 'date', 'seats-apart': 'seats' };
+
+/** A scripted mistake as the log records it (`agent.mistake`): the part it is about and what the agent chose. */
+interface Mistake {
+  /** The record's place in the task's records. */
+  at: number;
+  part: Part;
+  chosen: string | null;
+}
 
 const obj = (v: unknown): Record<string, unknown> | null =>
   typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
-/** The features of `condition` for `taskId`; fields issue 28 adds to conditions are read when present. */
+/** The features of `condition` for `taskId`: its controls, its guard, its scripted mistakes in that task. */
 export function conditionFeatures(condition: Condition | undefined, taskId: string): ConditionFeatures {
   if (!condition)
     return { agent: false, chat: false, pause: false, takeOver: false, proposals: false, mistakes: false };
-  const extra = condition as Condition & { controls?: unknown; guard?: unknown; mistakes?: unknown };
   const agent = condition.agent !== 'none';
-  const controls = obj(extra.controls);
-  const mistakes = Array.isArray(extra.mistakes) ? extra.mistakes : [];
   return {
     agent,
     chat: agent && condition.chat !== false,
-    pause: agent && controls?.pause !== false,
-    takeOver: agent && controls?.takeOver !== false,
-    proposals: agent && extra.guard === 'each-step',
-    mistakes: agent && mistakes.some((m) => obj(m)?.task === taskId),
+    pause: agent && condition.controls.pause,
+    takeOver: agent && condition.controls.takeOver,
+    proposals: agent && condition.guard === 'each-step',
+    mistakes: agent && condition.mistakes.some((m) => m.task === taskId),
   };
 }
 
@@ -143,26 +138,22 @@ function partsOf(booking: unknown): Parts {
   };
 }
 
-/** Whether the booking part `value` (as {@link partsOf} gives it) still holds the mistaken `chosen`. */
-function holds(part: Part, value: string | null, chosen: unknown): boolean {
-  if (value === null) return false;
-  const idOf = (v: unknown) => str(v) ?? str(obj(v)?.id) ?? str(obj(v)?.typeId);
-  if (part === 'seats') {
-    const seats = JSON.parse(value) as unknown[];
-    const wrong = (Array.isArray(chosen) ? chosen : [chosen]).map(idOf).filter((s) => s !== null);
-    return wrong.length > 0 && wrong.some((s) => seats.includes(s));
-  }
-  if (part === 'tickets') {
-    const have = new Map(
-      (JSON.parse(value) as unknown[]).map((t) => [str(obj(t)?.typeId), Number(obj(t)?.quantity)] as const),
-    );
-    // `chosen` as {adult: 1, child: 2} or as [{typeId, quantity}]
-    const wanted: Array<[string | null, number]> = Array.isArray(chosen)
-      ? chosen.map((t) => [str(obj(t)?.typeId), Number(obj(t)?.quantity)])
-      : Object.entries(obj(chosen) ?? {}).map(([k, v]) => [k, Number(v)]);
-    return wanted.length > 0 && wanted.every(([type, n]) => type !== null && (have.get(type) ?? 0) === n);
-  }
-  return idOf(chosen) === value;
+/** A mistake's choice as {@link partsOf} gives the part: the showing's id, the day, or the seats (sorted, as JSON). */
+function mistakeOf(at: number, payload: Record<string, unknown> | null): Mistake | null {
+  const kind = str(payload?.kind) ?? '';
+  const chosen = obj(payload?.chosen);
+  const part = KIND_PART[kind] ?? (chosen?.showing ? 'showing' : chosen?.date ? 'date' : 'seats');
+  if (part === 'showing') return { at, part, chosen: str(chosen?.showing) };
+  if (part === 'date') return { at, part, chosen: str(chosen?.date) };
+  const seats = Array.isArray(chosen?.seats) ? chosen.seats.filter((x): x is string => typeof x === 'string') : [];
+  return { at, part: 'seats', chosen: seats.length > 0 ? JSON.stringify([...seats].sort()) : null };
+}
+
+/** Whether a booking (its parts) still holds the mistaken choice: that showing, that day, exactly those seats. */
+function holds(parts: Parts, m: Mistake): boolean {
+  const value = parts[m.part];
+  if (m.part !== 'seats' || value === null) return value === m.chosen;
+  return JSON.stringify((JSON.parse(value) as string[]).slice().sort()) === m.chosen;
 }
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
@@ -208,7 +199,10 @@ export function measureTask(records: readonly MeasureRecord[], features: Conditi
   let prevBooking: unknown = null;
   let lastParts: Parts | null = null;
   let submitted: { at: number; parts: Parts; booking: unknown } | null = null;
-  const mistakes: Array<{ part: Part; chosen: unknown }> = [];
+  const mistakes: Mistake[] = [];
+  // Each state with a booking stage (its parts) or without (null), who caused it, and, for a
+  // submission, the booking the confirm stage showed: what a mistake is judged against.
+  const states: Array<{ at: number; actor: string; parts: Parts | null; submitted: Parts | null }> = [];
   const intervene = (at: number) => {
     if (firstIntervention === null) firstIntervention = at;
   };
@@ -220,7 +214,7 @@ export function measureTask(records: readonly MeasureRecord[], features: Conditi
     lastSide = side;
   };
 
-  for (const r of records) {
+  for (const [index, r] of records.entries()) {
     const p = obj(r.payload);
     if (r.type === 'tool.call' && r.direction === 'in') caller = r.peer ?? null;
     const actor = actorOf(r, caller);
@@ -272,16 +266,21 @@ export function measureTask(records: readonly MeasureRecord[], features: Conditi
     } else if (r.type === 'console.take-over') {
       experimenterTakeOvers += 1;
     } else if (r.type === 'agent.mistake') {
-      const part = STAGE_PART[str(p?.stage) ?? ''];
-      if (part) mistakes.push({ part, chosen: p?.chosen });
+      const m = mistakeOf(index, p);
+      if (m) mistakes.push(m);
     } else if (r.type === 'state.updated') {
       const ui = obj(p?.uiSpec);
       const st = str(ui?.stage);
       const booking = obj(ui?.state)?.booking;
       // A submission: a state without a booking stage right after one on the confirm stage.
-      if (st === null && prevStage === 'confirm' && lastParts) {
-        submitted = { at: r.at, parts: lastParts, booking: prevBooking };
-      }
+      const submits = st === null && prevStage === 'confirm' && lastParts !== null;
+      if (submits && lastParts) submitted = { at: r.at, parts: lastParts, booking: prevBooking };
+      states.push({
+        at: index,
+        actor,
+        parts: st === null ? null : partsOf(booking),
+        submitted: submits ? lastParts : null,
+      });
       prevStage = st;
       if (st !== null) {
         stage = st;
@@ -294,7 +293,7 @@ export function measureTask(records: readonly MeasureRecord[], features: Conditi
           if (undoneParts.length > 0) {
             undone += 1;
             intervene(r.at);
-            const mistaken = (k: Part) => mistakes.some((m) => m.part === k && holds(k, before[k], m.chosen));
+            const mistaken = (k: Part) => mistakes.some((m) => m.part === k && holds(before, m));
             if (undoneParts.some((k) => !mistaken(k))) overriddenCorrect += 1;
           }
         }
@@ -326,8 +325,14 @@ export function measureTask(records: readonly MeasureRecord[], features: Conditi
     agentApplies ? undone : null,
   ];
   const applying = parts.filter((n): n is number => n !== null);
-  const final = (submitted as { parts: Parts } | null)?.parts ?? lastParts;
-  const missed = mistakes.filter((m) => final !== null && holds(m.part, final[m.part], m.chosen)).length;
+  // Caught: the first booking submitted after the mistake no longer holds it; with none submitted
+  // after it, a state the participant caused no longer held it (as participant_tasks.mistakes_caught).
+  const caught = mistakes.filter((m) => {
+    const later = states.filter((s) => s.at > m.at);
+    const submit = later.find((s) => s.submitted !== null);
+    if (submit?.submitted) return !holds(submit.submitted, m);
+    return later.some((s) => s.actor === 'participant' && s.parts !== null && !holds(s.parts, m));
+  }).length;
   return {
     timeToBookingS: since((submitted as { at: number } | null)?.at ?? null),
     agentActions,
@@ -349,8 +354,8 @@ export function measureTask(records: readonly MeasureRecord[], features: Conditi
     participantTurns: chatApplies ? participantTurns : null,
     agentTurns: agentApplies && chatApplies ? agentTurns : null,
     experimenterTakeOvers,
-    mistakesCaught: mistakesApply ? mistakes.length - missed : null,
-    mistakesMissed: mistakesApply ? missed : null,
+    mistakesCaught: mistakesApply ? caught : null,
+    mistakesMissed: mistakesApply ? mistakes.length - caught : null,
     overriddenCorrect: mistakesApply ? overriddenCorrect : null,
     submittedBooking: (submitted as { booking: unknown } | null)?.booking ?? null,
   };

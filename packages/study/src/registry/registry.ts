@@ -6,6 +6,13 @@ import Database from 'better-sqlite3';
 import { type Plan, planParticipant } from '../assignment/assign.ts';
 import type { StudyFile } from '../study-file/schema.ts';
 import {
+  type AcceptedChange,
+  createManifestTable,
+  readManifests,
+  type StoredManifest,
+  writeManifest,
+} from './manifest-table.ts';
+import {
   createQuestionnaireTables,
   insertQuestionnaire,
   type QuestionnaireRecord,
@@ -119,6 +126,7 @@ export class StudyRegistry {
       );
     `);
     createQuestionnaireTables(this.db);
+    createManifestTable(this.db);
     // A registry made before return keys gets the column; its participants return as before.
     const columns = this.db.prepare<[], { name: string }>('PRAGMA table_info(participants)').all();
     if (!columns.some((c) => c.name === 'return_key')) {
@@ -340,6 +348,34 @@ export class StudyRegistry {
       )
       .all(studyId)
       .map((row) => ({ conditionId: row.condition_id === '' ? null : row.condition_id, arrivals: row.arrivals }));
+  }
+
+  /** The agent manifests the study ran with, oldest first (the last is the one in force). */
+  agentManifests(studyId: string): StoredManifest[] {
+    return readManifests(this.db, studyId);
+  }
+
+  /**
+   * Records the agent manifest the study runs with from now on: before its first participant it
+   * replaces any earlier one (nobody met that agent); after, it follows them, with the change that
+   * was accepted.
+   */
+  recordAgentManifest(
+    studyId: string,
+    record: { hash: string; manifest: unknown; acceptedChange: AcceptedChange | null },
+    now: Date,
+  ): void {
+    writeManifest(this.db, { studyId, ...record, at: now.toISOString() }, !this.hasParticipants(studyId));
+  }
+
+  /** Whether a participant of the study has consented yet (its agent manifest is then frozen). */
+  hasParticipants(studyId: string): boolean {
+    const row = this.db
+      .prepare<[string], { n: number }>(
+        "SELECT COUNT(*) AS n FROM participants WHERE study_id = ? AND status != 'consent'",
+      )
+      .get(studyId);
+    return (row?.n ?? 0) > 0;
   }
 
   close(): void {
