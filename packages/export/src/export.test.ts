@@ -109,7 +109,9 @@ async function expectCollaboration(
   for (const truth of truths) {
     const row = byKey.get(`${truth.participantId} ${truth.taskId}`) as Record<string, unknown>;
     const started = truth.outcome !== 'not-started';
-    const withAgent = truth.conditionId === 'autopilot';
+    const condition = DEMO.conditions.find((c) => c.id === truth.conditionId);
+    const withAgent = condition?.agent !== 'none';
+    const stepApproval = condition?.guard === 'each-step';
     const actions = truth.agentActions + truth.participantActions;
     expect({
       key: `${truth.participantId} ${truth.taskId}`,
@@ -118,7 +120,7 @@ async function expectCollaboration(
       agent_share: row.agent_share,
       undone: row.undone_agent_selections === null ? null : Number(row.undone_agent_selections),
       pauses: row.pauses === null ? null : Number(row.pauses),
-      rejected: row.rejected_proposals,
+      rejected: row.rejected_proposals === null ? null : Number(row.rejected_proposals),
       mistakes: row.mistakes_caught,
       pilot: row.pilot,
     }).toEqual({
@@ -129,13 +131,14 @@ async function expectCollaboration(
       // Empty where it does not apply: no agent (alone), or never started.
       undone: started && withAgent ? truth.overrides : null,
       pauses: started && withAgent ? 0 : null,
-      rejected: null,
+      // Step approval's rejections apply only where its guard is each-step (none in a synthetic run).
+      rejected: started && stepApproval ? 0 : null,
       mistakes: null,
       pilot: false,
     });
   }
   const conditions = await readExportTable(join(outDir, 'conditions.parquet'));
-  expect(conditions.map((c) => c.condition_id)).toEqual(['alone', 'autopilot']);
+  expect(conditions.map((c) => c.condition_id)).toEqual(DEMO.conditions.map((c) => c.id));
   for (const c of conditions) {
     const mine = tasks.filter((t) => t.condition_id === c.condition_id);
     const started = mine.filter((t) => Number(t.sessions) > 0);
@@ -151,7 +154,7 @@ async function expectCollaboration(
       undone:
         c.condition_id === 'alone'
           ? null
-          : truths.filter((t) => t.conditionId === 'autopilot').reduce((n, t) => n + t.overrides, 0),
+          : truths.filter((t) => t.conditionId === c.condition_id).reduce((n, t) => n + t.overrides, 0),
     });
   }
 }

@@ -27,10 +27,11 @@ describe("the console's live summary", () => {
     await exportStudy({ study: DEMO, registryPath, logsDir, outDir: join(work, 'out') });
     const exported = await readExportTable(join(work, 'out', 'conditions.parquet'));
 
-    expect(live).toHaveLength(2);
+    expect(live.map((c) => c.conditionId)).toEqual(DEMO.conditions.map((c) => c.id));
     // The synthetic run's agent condition has undone selections and bookings both ways, so the comparison can fail.
     expect(live.find((c) => c.conditionId === 'autopilot')?.undoneAgentSelections).toBeGreaterThan(0);
-    expect(live.every((c) => c.successes > 0 && c.successes < c.tasksStarted)).toBe(true);
+    const successes = live.reduce((n, c) => n + c.successes, 0);
+    expect(successes > 0 && successes < live.reduce((n, c) => n + c.tasksStarted, 0)).toBe(true);
     const asExported = live.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [snake(k), v])));
     const numbers = (row: Record<string, unknown>) =>
       Object.fromEntries(
