@@ -245,7 +245,9 @@ export function report(
     }
   }
   const behaviours = new Map<string, number>();
-  for (const t of results.flatMap((r) => r.tasks)) behaviours.set(t.behaviour, (behaviours.get(t.behaviour) ?? 0) + 1);
+  for (const t of results.flatMap((r) => r.tasks)) {
+    for (const b of [t.behaviour, ...t.also]) behaviours.set(b, (behaviours.get(b) ?? 0) + 1);
+  }
   lines.push(`What the participants did: ${[...behaviours].map(([b, n]) => `${b} ${n}`).join(', ')}`);
   lines.push('Collaboration measures per condition (export: conditions.csv):');
   lines.push(

@@ -14,6 +14,16 @@ export class PilotPage {
   readonly problems: string[] = [];
   /** The agent's tool calls this page received, with the stage it showed when each came. */
   readonly agentCalls: Array<{ toolName: string; itemId: unknown; stage: string | null }> = [];
+  /**
+   * The participant's decision on a step the agent proposes (`agent.proposal`, guard `each-step`),
+   * taken as the proposal arrives: approve, or reject with their words. None: the proposal waits.
+   */
+  onProposal:
+    | ((proposal: { proposalId: string; tool: string }) => { decision: 'approve' | 'reject'; comment?: string } | null)
+    | null = null;
+  /** The chat entries in which the agent asks about the step it just proposed (answered by the decision). */
+  readonly proposalPrompts = new Set<string>();
+  private lastFromAgent: string | null = null;
   private ws: WebSocket | null = null;
   private readonly watchers = new Set<() => void>();
 
@@ -111,7 +121,20 @@ export class PilotPage {
         }
         if (message.type === 'error')
           this.problems.push(`the relay said ${message.payload.code}: ${message.payload.message}`);
-        this.send(this.protocol.handle(message));
+        const replies = this.protocol.handle(message);
+        // Marked before anyone waiting looks at the chat (the replies wake them).
+        if (message.type === 'agent.message' && this.lastFromAgent === 'agent.proposal') {
+          const entry = this.view().messageHistory.at(-1);
+          if (entry) this.proposalPrompts.add(entry.id);
+        }
+        this.send(replies);
+        if (['agent.message', 'agent.proposal', 'tool.call'].includes(message.type)) this.lastFromAgent = message.type;
+        if (message.type === 'agent.proposal' && this.onProposal) {
+          const decided = this.onProposal(message.payload);
+          if (decided) {
+            this.send(this.protocol.participantDecision(message.payload.proposalId, decided.decision, decided.comment));
+          }
+        }
         if (!joined && message.type === 'relay.joined' && message.replyTo === 'join') {
           joined = true;
           this.send([this.protocol.announce()]);

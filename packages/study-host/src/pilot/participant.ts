@@ -26,6 +26,8 @@ export interface PilotTaskResult {
   conditionId: string | null;
   behaviour: Behaviour;
   outcome: 'submitted' | 'done' | 'gave-up';
+  /** What else they did where the condition allows it: `paused`, `took-over`, `rejected` (a proposed step). */
+  also: string[];
 }
 
 export interface PilotParticipantResult {
@@ -150,7 +152,10 @@ export async function runPilotParticipant(options: PilotParticipantOptions): Pro
       }
       const condition = options.conditionOf(room);
       const page = await pageFor(task);
+      const also: string[] = [];
       const done = await doTask(page, {
+        press: (control) => post('/control', { control }),
+        also,
         world: parseScenario(task.world),
         briefing: task.briefing,
         checklist: task.checklist,
@@ -161,7 +166,7 @@ export async function runPilotParticipant(options: PilotParticipantOptions): Pro
         rng: rng.fork(`task-${seen.taskIndex}`),
         pace,
       });
-      result.tasks.push({ taskId: task.id, conditionId: condition?.id ?? null, ...done });
+      result.tasks.push({ taskId: task.id, conditionId: condition?.id ?? null, ...done, also });
       result.problems.push(...page.problems.splice(0));
       page.close();
       open = null;
@@ -189,6 +194,9 @@ function think(pace: Pace, rng: Seeded, minMs: number, maxMs: number): Promise<v
 }
 
 interface TaskRun {
+  /** Presses one of the participant's controls (`POST /api/participant/control`); false when refused. */
+  press: (control: 'pause' | 'resume' | 'take-over' | 'hand-back') => Promise<boolean>;
+  also: string[];
   world: Scenario;
   briefing: string;
   checklist: string[];
@@ -232,10 +240,23 @@ async function withAgent(page: PilotPage, run: TaskRun): Promise<Pick<PilotTaskR
   const answered = new Set<string>();
   const openQuestion = () => {
     const last = page.view().messageHistory.at(-1);
-    return last?.role === 'agent' && last.text.includes('?') && !answered.has(last.id) ? last : null;
+    // A question about a proposed step is answered by the decision on it.
+    const open = last?.role === 'agent' && last.text.includes('?') && !answered.has(last.id);
+    return open && !page.proposalPrompts.has(last.id) ? last : null;
   };
   const answerAll = () => {
     for (const m of page.view().messageHistory) if (m.role === 'agent') answered.add(m.id);
+  };
+  // Step approval: each proposed step approved as it comes, but one in twenty (once a task)
+  // rejected with a wish from the checklist, which the agent takes as a correction.
+  let rejected = false;
+  page.onProposal = () => {
+    if (!rejected && run.checklist.length > 0 && rng.chance(0.05)) {
+      rejected = true;
+      run.also.push('rejected');
+      return { decision: 'reject', comment: `No, remember: ${rng.pick(run.checklist)}` };
+    }
+    return { decision: 'approve' };
   };
   await page.until(() => page.view().messageHistory.some((m) => m.role === 'agent'), 3000);
   answerAll();
@@ -298,6 +319,22 @@ async function withAgent(page: PilotPage, run: TaskRun): Promise<Pick<PilotTaskR
     await think(pace, rng, 1500, 6000);
     answers += 1;
     // Asked to book, they agree; asked anything else, they say the task's wishes again, the other way.
+    const controls = run.condition?.controls;
+    if (onConfirm && controls?.takeOver && rng.chance(0.1)) {
+      // They take the page over and book it themselves.
+      if (await run.press('take-over')) {
+        run.also.push('took-over');
+        const booked = page.act('next', {}) && submitted();
+        return { behaviour, outcome: booked ? 'submitted' : 'gave-up' };
+      }
+    } else if (onConfirm && controls?.pause && rng.chance(0.2)) {
+      // They pause the agent to look the booking over, then let it go on.
+      if (await run.press('pause')) {
+        run.also.push('paused');
+        await think(pace, rng, 3000, 10000);
+        await run.press('resume');
+      }
+    }
     page.say(onConfirm ? 'yes' : answers === 1 ? plain(run.briefing) : run.checklist.join('; ') || plain(run.briefing));
     if (onConfirm) {
       const booked = await page.until(submitted, patience);

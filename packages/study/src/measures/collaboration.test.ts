@@ -245,6 +245,38 @@ describe('collaboration measures, each on a hand-written log', () => {
     ]);
   });
 
+  it("a proposed step's prompt in the chat is the proposal's, not one of the agent's questions", () => {
+    const l = log()
+      .task()
+      .agentSays(1, 'What would you like to see?') // 1
+      .say(2, 'Paper Lanterns')
+      .records.concat([
+        {
+          at: T0 + 3000,
+          direction: 'in',
+          type: 'agent.proposal',
+          peer: 'agent-2',
+          payload: { proposalId: 'p1', tool: 'select', args: {}, reason: 'r' },
+        },
+        {
+          at: T0 + 3000,
+          direction: 'in',
+          type: 'agent.message',
+          peer: 'agent-2',
+          payload: { text: 'Next step: select it. Approve or reject?' },
+        },
+        {
+          at: T0 + 4000,
+          direction: 'out',
+          type: 'participant.proposal',
+          payload: { proposalId: 'p1', decision: 'approve' },
+        },
+        { at: T0 + 5000, direction: 'in', type: 'agent.message', peer: 'agent-2', payload: { text: 'Which day?' } }, // 2
+      ]);
+    const m = measureTask(l, { ...AGENT, proposals: true });
+    expect([m.agentQuestions, m.rejectedProposals]).toEqual([2, 0]);
+  });
+
   it("the agent's questions and each side's chat turns", () => {
     const l = log()
       .task()

@@ -214,8 +214,12 @@ export function measureTask(records: readonly MeasureRecord[], features: Conditi
     lastSide = side;
   };
 
+  let lastFromAgent: string | null = null;
   for (const [index, r] of records.entries()) {
     const p = obj(r.payload);
+    const from = lastFromAgent;
+    if (r.direction === 'in' && ['tool.call', 'agent.message', 'agent.proposal'].includes(r.type))
+      lastFromAgent = r.type;
     if (r.type === 'tool.call' && r.direction === 'in') caller = r.peer ?? null;
     const actor = actorOf(r, caller);
     if (r.type === 'tool.call' && r.direction === 'in') {
@@ -235,7 +239,9 @@ export function measureTask(records: readonly MeasureRecord[], features: Conditi
       }
     } else if (r.type === 'agent.message' && r.direction === 'in') {
       chat('agent');
-      if (actor === 'agent' && (str(p?.text) ?? '').includes('?')) {
+      // The chat line that asks about a step just proposed ("Approve or reject?") is the proposal's, not a question.
+      const prompt = from === 'agent.proposal';
+      if (actor === 'agent' && !prompt && (str(p?.text) ?? '').includes('?')) {
         agentQuestions += 1;
         openQuestion = { stage };
       }
