@@ -94,10 +94,13 @@ export async function runPilot(
       registry,
       registryPath,
       hooks: {
-        taskStarted: (p, condition) => supervisor?.start(p.room, p.id, condition),
+        // The task's id too: the supervisor gives the agent that task's scripted mistakes.
+        taskStarted: (p, condition) => supervisor?.start(p.room, p.id, condition, p.plan.tasks[p.taskIndex]?.taskId),
         taskEnded: (p) => supervisor?.stop(p.room),
         roomIdle: (room) => supervisor?.idle(room),
       },
+      // As usher serve: the agents' model, and the manifest settled with this (new) registry.
+      agents: { llm: llmConfigFromEnv(process.env), accept: false },
       pilot: { random: rng.fork('assignment').next, bytes: rng.fork('ids').bytes },
     },
   });
@@ -106,6 +109,8 @@ export async function runPilot(
     studyId: study.id,
     episodesDir: paths.episodes,
     llm: llmConfigFromEnv(process.env),
+    // Its records in the study log (each scripted mistake's `agent.mistake`), as usher serve's.
+    record: (room, type, payload) => server.relay.record(room, type, payload),
     log: (line) => {
       if (/error|fail|warn|refus|cannot|could not/i.test(line)) warnings.push(`agent: ${line}`);
     },

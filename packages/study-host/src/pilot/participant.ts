@@ -1,4 +1,11 @@
-import { candidateShowings, parseScenario, type Scenario } from '@usher/booking';
+import {
+  bookingFromSummary,
+  Catalog,
+  candidateShowings,
+  checkBooking,
+  parseScenario,
+  type Scenario,
+} from '@usher/booking';
 import type { ParticipantView } from '@usher/protocol';
 import type { Condition, Study } from '@usher/study';
 import { seededAnswers } from './answers.ts';
@@ -309,6 +316,7 @@ async function withAgent(page: PilotPage, run: TaskRun): Promise<Pick<PilotTaskR
     }
   }
   let answers = 0;
+  let checked = false;
   for (;;) {
     const asked = await page.until(() => submitted() || openQuestion() !== null, patience);
     if (submitted()) return { behaviour, outcome: 'submitted' };
@@ -318,6 +326,15 @@ async function withAgent(page: PilotPage, run: TaskRun): Promise<Pick<PilotTaskR
     answerAll();
     await think(pace, rng, 1500, 6000);
     answers += 1;
+    // Asked to book, half of them look the booking over first: what breaks a wish, they say, once.
+    if (onConfirm && !checked) {
+      checked = true;
+      const wrong = rng.chance(0.5) ? brokenWish(page, run) : null;
+      if (wrong) {
+        page.say(`No, that is not right: ${wrong}`);
+        continue;
+      }
+    }
     // Asked to book, they agree; asked anything else, they say the task's wishes again, the other way.
     const controls = run.condition?.controls;
     if (onConfirm && controls?.takeOver && rng.chance(0.1)) {
@@ -419,4 +436,13 @@ function adjacentSeats(
     }
   }
   return runs.length > 0 ? rng.pick(runs) : free.slice(0, count).map((s) => s.id);
+}
+
+/** The first wish of the task the booking on the confirm stage breaks, in the checker's words; null when it keeps them all. */
+function brokenWish(page: PilotPage, run: TaskRun): string | null {
+  const booking = bookingFromSummary(new Catalog(run.world), page.view().uiSpec?.state?.booking);
+  if (!booking) return null;
+  const check = checkBooking(run.world, booking, { text: run.title, ...run.success });
+  const failed = check.hard.find((h) => !h.ok);
+  return failed ? failed.detail : null;
 }
