@@ -7,7 +7,8 @@
 export const SESSIONS = (studyId: string) => `
   CREATE TABLE sessions AS
   SELECT file, session_id, (payload->>'participantId') AS participant_id, (payload->>'conditionId') AS condition_id,
-         (payload->>'taskId') AS task_id, ts AS started_at
+         (payload->>'taskId') AS task_id, ts AS started_at,
+         coalesce(CAST(json_extract(payload, '$.pilot') AS VARCHAR) = 'true', false) AS pilot
   FROM (
     SELECT file, arg_min(session_id, event_index) AS session_id, arg_min(payload, event_index) AS payload,
            arg_min(ts, event_index) AS ts
@@ -52,7 +53,7 @@ export const RECORDS = `
              OVER (PARTITION BY file ORDER BY event_index ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS caller
     FROM raw_records
   )
-  SELECT s.participant_id, s.condition_id, s.task_id, s.session_id, s.started_at AS session_started_at,
+  SELECT s.participant_id, s.condition_id, s.task_id, s.session_id, s.started_at AS session_started_at, s.pilot,
          r.rid, r.file, r.event_index, r.ts, r.direction, r.type, r.message_id, r.reply_to, r.peer,
          r.p.ok AS ok, r.p.reason AS reason, r.p.uiSpec.stage AS stage, r.p.uiSpec.state.booking AS booking,
          CASE WHEN r.type = 'state.updated' THEN r.p.source END AS source,
@@ -155,6 +156,7 @@ export const TASK_FACTS = `
   CREATE TABLE task_facts AS
   SELECT participant_id, task_id,
          count(DISTINCT file) AS sessions,
+         bool_or(pilot) AS pilot,
          string_agg(DISTINCT session_id, ' ' ORDER BY session_id) AS session_ids,
          min(ts) FILTER (WHERE type = 'study.task') AS started_at,
          max(ts) FILTER (WHERE type = 'study.task-ended') AS ended_at,

@@ -27,6 +27,7 @@ import {
 import { CONSENT_GRACE_MS, type Study, type StudyRegistry } from '@usher/study';
 import {
   AgentChangedError,
+  type PilotRun,
   type StudyAgentOptions,
   type StudyConsole,
   StudyHost,
@@ -81,6 +82,8 @@ export interface ServerOptions {
      * agent manifest, study-host's `supervisor/manifest.ts`); no model and no change by default.
      */
     agents?: StudyAgentOptions;
+    /** A pilot's run (`usher pilot`): seeded, and its records marked `pilot: true`. */
+    pilot?: PilotRun;
   };
   warn?: (line: string) => void;
   /** Folder of the web host's built assets, served at `/`. */

@@ -10,7 +10,7 @@ import { AnswersLog } from './study/answers-log.ts';
 import { ArrivalExpiry } from './study/arrival-expiry.ts';
 import { pageAbsence } from './study/page-presence.ts';
 import { ParticipantControls } from './study/participant-controls.ts';
-import { StudyMode, type TaskHooks } from './study/study-mode.ts';
+import { type PilotRun, StudyMode, type TaskHooks } from './study/study-mode.ts';
 import { manifestRecord, type SettledManifest } from './supervisor/manifest.ts';
 
 export interface StudyHostOptions {
@@ -33,6 +33,8 @@ export interface StudyHostOptions {
   warn: (line: string) => void;
   /** The study's agent manifest as settled with the registry (`settleManifest`): every study log starts with its condition's. */
   manifest?: SettledManifest;
+  /** A pilot's run (`usher pilot`): seeded, and its records marked. */
+  pilot?: PilotRun;
 }
 
 /** What the routes need of the server's HTTP side. */
@@ -81,6 +83,7 @@ export class StudyHost implements RoomHooks {
       },
       (participant) => pageAbsence(logs, logsDir, participant, now()),
       (conditionId) => (options.manifest ? manifestRecord(options.manifest, conditionId) : null),
+      options.pilot ?? null,
     );
     this.console = new StudyConsole(this.mode, relay, logsDir);
     this.controls = new ParticipantControls(this.mode, relay, () => this.console.agents);

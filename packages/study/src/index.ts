@@ -5,6 +5,14 @@
 export { AssignmentError, type Plan, type PlannedTask, pickBalanced, planParticipant } from './assignment/assign.ts';
 export { balancedLatinSquare, latinOrder } from './assignment/latin-square.ts';
 export {
+  type ConditionFeatures,
+  conditionFeatures,
+  type MeasureRecord,
+  measureTask,
+  type TaskMeasures,
+} from './measures/collaboration.ts';
+export { type ConditionSummary, type SummaryInput, summariseConditions } from './measures/summary.ts';
+export {
   ANSWER_PROBLEMS,
   type Answer,
   type AnswerProblem,

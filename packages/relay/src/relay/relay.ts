@@ -127,6 +127,8 @@ export class Relay {
       taskId: string;
       /** Opened again mid-task (after a restart, or a session closed for idleness). */
       resumed?: boolean;
+      /** A simulated participant's task (`usher pilot`). */
+      pilot?: boolean;
       page?: object;
     },
     /** The address (its limit key) whose request opens it, counted by {@link roomsHeldBy}. */

@@ -42,6 +42,15 @@ export interface StudyRoomLimits {
 }
 
 /**
+ * A pilot run of a study (`usher pilot`): its participants are simulated, so its randomness is
+ * seeded (the same seed, the same assignments, ids and rooms) and its records say `pilot: true`.
+ */
+export interface PilotRun {
+  random: () => number;
+  bytes: (n: number) => Buffer;
+}
+
+/**
  * A study run by the server (`usher serve --study`): participants come in through the study
  * link, are admitted by the registry (their assignment and an unguessable room of their own), and
  * move through consent → briefing → task (a study session opened by the server in their room,
@@ -79,6 +88,8 @@ export class StudyMode {
      * or null for none.
      */
     private readonly manifestOf: (conditionId: string) => Record<string, unknown> | null = () => null,
+    /** A pilot's run (`usher pilot`): its seeded randomness, and every task's `study.task` says `pilot: true`. */
+    private readonly pilot: PilotRun | null = null,
   ) {}
 
   /**
@@ -218,6 +229,7 @@ export class StudyMode {
       recruitment: recruitmentFrom(query),
       ...(condition !== null && { linkCondition: condition }),
       now: this.now(),
+      ...(this.pilot && { random: this.pilot.random, bytes: this.pilot.bytes }),
     });
     if (!admitted.returning) this.changed(admitted.participant.id);
     return admitted;
@@ -306,6 +318,7 @@ export class StudyMode {
         conditionId: planned.conditionId,
         taskId: planned.taskId,
         ...extra,
+        ...(this.pilot && { pilot: true }),
       },
       from,
       manifest ? [{ type: 'agent.manifest', payload: manifest }] : [],

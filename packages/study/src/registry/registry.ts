@@ -156,7 +156,14 @@ export class StudyRegistry {
    */
   admit(
     study: Pick<StudyFile, 'id' | 'tasks' | 'conditions' | 'assignment'>,
-    arrival: { recruitment: Recruitment; linkCondition?: string; now: Date; random?: () => number },
+    arrival: {
+      recruitment: Recruitment;
+      linkCondition?: string;
+      now: Date;
+      random?: () => number;
+      /** Random bytes for the id, room and return key (node:crypto's by default; a pilot's seeded ones). */
+      bytes?: (n: number) => Buffer;
+    },
   ): { participant: Participant; returning: boolean; returnKey?: string } {
     const externalId = arrival.recruitment.PROLIFIC_PID ?? arrival.recruitment.participant ?? null;
     return this.db
@@ -174,15 +181,16 @@ export class StudyRegistry {
         });
         const at = arrival.now.toISOString();
         // The participant's browser keeps this (a cookie) to come back; the registry keeps its hash.
-        const returnKey = randomBytes(24).toString('base64url');
+        const bytes = arrival.bytes ?? randomBytes;
+        const returnKey = bytes(24).toString('base64url');
         const row: Row = {
-          id: `p-${randomBytes(8).toString('hex')}`,
+          id: `p-${bytes(8).toString('hex')}`,
           study_id: study.id,
           external_id: externalId,
           recruitment: JSON.stringify(arrival.recruitment),
           condition_id: plan.conditionId,
           plan: JSON.stringify(plan),
-          room: `r-${randomBytes(12).toString('base64url')}`,
+          room: `r-${bytes(12).toString('base64url')}`,
           status: 'consent',
           task_index: 0,
           created_at: at,
