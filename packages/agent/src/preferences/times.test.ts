@@ -279,6 +279,7 @@ describe('a clock with "or later" after "at"', () => {
   it.each([
     ['starting at 8pm or later', { after: '20:00' }],
     ['at 7 or later', { after: '19:00' }],
+    ['(starting at 5 pm or later)', { after: '17:00' }],
     ['at 9pm at the latest', { before: '21:00' }],
   ])('"%s" is a bound, not an exact start', (text, bound) => {
     expect(start(`2 adults, ${text}`)).toEqual({ kind: 'startTime', ...bound });

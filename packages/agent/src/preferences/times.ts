@@ -227,7 +227,7 @@ export const startTimeRule: Rule = (scan) => {
     }),
     ...hits(
       scan,
-      `(?:(${AT})\\s+)?(${CLOCK})${NOT_A_TIME}(?!\\s+(?:or later|or after|at the earliest|or earlier|or before|at the latest)\\b)`,
+      `(?:(${AT})\\s+)?(${CLOCK})${NOT_A_TIME}(?!\\s*(?:am|pm)?\\s+(?:or later|or after|at the earliest|or earlier|or before|at the latest)\\b)`,
       (m) => {
         // Without "at", and always after "for" ("for 7" may be seven people), only a clear clock counts.
         const needExplicit = m[1] === undefined || /^for$/i.test(m[1]);
