@@ -418,3 +418,14 @@ describe('parties said as people say them (spent held-out set z)', () => {
     expect(party('my parents, both over 65, and me')).toContainEqual({ kind: 'ticketMix', adult: 1, senior: 2 });
   });
 });
+
+describe('"for me," opening a list of people', () => {
+  it('is the speaker among them, not the speaker alone', () => {
+    expect(party('Starlit Voyage on Tuesday for me, my partner and our two kids (4 and 6).')).toContainEqual({
+      kind: 'ticketMix',
+      adult: 2,
+      child: 2,
+    });
+    expect(party('just me, thanks')).toContainEqual({ kind: 'seatCount', count: 1 });
+  });
+});

@@ -304,7 +304,7 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
     () => ({ type: 'total', n: 2 }),
   ],
   [
-    String.raw`(?:treat(?:ing)?|spoil(?:ing)?)\s+myself|(?:just|only)\s+(?:me|myself|for me|one)(?!\s*(?:and|&|\+|,|with|n)\b)|(?:by|for) myself|on my own|alone|solo|a single ticket|for me(?!\s*(?:and|&|\+|,|with|n)\b)(?=\s*(?:[.,;!?]|$))`,
+    String.raw`(?:treat(?:ing)?|spoil(?:ing)?)\s+myself|(?:just|only)\s+(?:me|myself|for me|one)(?!\s*(?:(?:and|&|\+|with|n)\b|,))|(?:by|for) myself|on my own|alone|solo|a single ticket|for me(?!\s*(?:(?:and|&|\+|with|n)\b|,))(?=\s*(?:[.,;!?]|$))`,
     () => ({ type: 'total', n: 1 }),
   ],
   [
