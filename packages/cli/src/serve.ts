@@ -9,6 +9,7 @@ import { loadStudyFile, type Study, StudyFileError, StudyRegistry } from '@usher
 import { AgentSupervisor } from '@usher/study-host';
 import { InvalidArgumentError } from 'commander';
 import { agentFromFlags } from './agent.ts';
+import { LOOP_STATS_PREFIX, loopStatsInterval, startLoopStats } from './loop-stats.ts';
 import { stopSignal } from './signals.ts';
 
 export interface ServeFlags {
@@ -239,12 +240,17 @@ export async function serve(flags: ServeFlags): Promise<number> {
   // Listening for the stop before saying it is ready: a supervisor may send it at once.
   const stopped = stopSignal();
   console.log(lines.join('\n'));
+  const loopStatsMs = loopStatsInterval(process.env);
+  const stopLoopStats = loopStatsMs
+    ? startLoopStats(loopStatsMs, (stats) => console.log(`${LOOP_STATS_PREFIX}${JSON.stringify(stats)}`))
+    : null;
   agent
     ?.run()
     .then((result) => console.log(`agent ${result.status} after ${result.toolCalls} tool calls: ${result.message}`))
     .catch((err: Error) => console.error(`agent stopped: ${err.message}`));
 
   await stopped;
+  stopLoopStats?.();
   agent?.stop();
   supervisor?.stopAll();
   await server.close();

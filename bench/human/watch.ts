@@ -1,0 +1,98 @@
+import { readdirSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { procCpuSeconds, procMemory } from '../lib/proc.ts';
+
+/** The server's figures over a window: from /proc/<pid> each second, and its own loop-stats lines. */
+export interface ServerFigures {
+  /** CPU time per second of the window (1 = one core busy). */
+  cores: number;
+  rssMaxMiB: number;
+  fdsMax: number;
+  /** The event loop's delay: the highest p99 and max of the server's one-second reports in the window. */
+  loopP99MaxMs: number;
+  loopMaxMs: number;
+  /** The mean of the reports' utilization. */
+  loopUtilization: number;
+  /** The load generator (this process): CPU and its own loop delay's p99, for judging the figures. */
+  loadCores: number;
+  loadLoopP99Ms: number;
+}
+
+interface LoopReport {
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  utilization: number;
+}
+
+const PREFIX = 'usher-loop-stats ';
+const AGENT_DONE = /^supervisor: agent in \S+ done after \d+ tool calls$/;
+
+function openFds(pid: number): number {
+  return readdirSync(`/proc/${pid}/fd`).length;
+}
+
+/** Watches the server process `pid`; `stdout` takes its output (where the loop-stats lines come). */
+export class ServerWatch {
+  private reports: LoopReport[] | null = null;
+  private samples: Array<{ rssKiB: number; fds: number }> = [];
+  private timer: NodeJS.Timeout | null = null;
+  private start = { at: 0, cpu: 0, load: 0 };
+  private pending = '';
+  private readonly loadLoop = monitorEventLoopDelay({ resolution: 10 });
+
+  constructor(private readonly pid: number) {}
+
+  /** Feeds the server's stdout; lines other than loop stats are shown. */
+  readonly stdout = (text: string): void => {
+    const lines = (this.pending + text).split('\n');
+    this.pending = lines.pop() ?? '';
+    for (const line of lines) {
+      if (!line.startsWith(PREFIX)) {
+        // Each agent's end of work is expected, thousands of times; anything else is news.
+        if (line.trim() && !AGENT_DONE.test(line)) console.log(`[usher study] ${line}`);
+        continue;
+      }
+      this.reports?.push(JSON.parse(line.slice(PREFIX.length)) as LoopReport);
+    }
+  };
+
+  begin(): void {
+    this.reports = [];
+    this.samples = [];
+    this.start = { at: performance.now(), cpu: procCpuSeconds(this.pid), load: ownCpuSeconds() };
+    this.loadLoop.reset();
+    this.loadLoop.enable();
+    this.timer = setInterval(() => this.sample(), 1000);
+    this.sample();
+  }
+
+  end(): ServerFigures {
+    if (this.timer) clearInterval(this.timer);
+    this.sample();
+    this.loadLoop.disable();
+    const seconds = (performance.now() - this.start.at) / 1000;
+    const reports = this.reports ?? [];
+    this.reports = null;
+    const max = (values: number[]) => values.reduce((a, b) => Math.max(a, b), 0);
+    return {
+      cores: (procCpuSeconds(this.pid) - this.start.cpu) / seconds,
+      rssMaxMiB: max(this.samples.map((s) => s.rssKiB)) / 1024,
+      fdsMax: max(this.samples.map((s) => s.fds)),
+      loopP99MaxMs: max(reports.map((r) => r.p99Ms)),
+      loopMaxMs: max(reports.map((r) => r.maxMs)),
+      loopUtilization: reports.reduce((sum, r) => sum + r.utilization, 0) / Math.max(1, reports.length),
+      loadCores: (ownCpuSeconds() - this.start.load) / seconds,
+      loadLoopP99Ms: this.loadLoop.percentile(99) / 1e6,
+    };
+  }
+
+  private sample(): void {
+    this.samples.push({ rssKiB: procMemory(this.pid).rssKiB, fds: openFds(this.pid) });
+  }
+}
+
+function ownCpuSeconds(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+}
