@@ -206,11 +206,14 @@ async function runLoadBench(options: SuiteOptions): Promise<Table[]> {
         'admissionsPerMinute=1000000',
         '--limit',
         'maxTasksPerAddress=1000000',
+        // BENCH_LOAD_AGENT_THREADS=0 runs the agents in the server's own thread, as before agent threads.
+        ...(process.env.BENCH_LOAD_AGENT_THREADS ? ['--agent-threads', process.env.BENCH_LOAD_AGENT_THREADS] : []),
       ],
       env: { USHER_BENCH_LOOP_STATS_MS: '1000' },
       cwd: options.root,
       portPattern: LISTENING,
       stdout: (text) => watch?.stdout(text),
+      stderr: (text) => watch?.stderr(text),
     });
     watch = new ServerWatch(server.pid);
     const base = `http://127.0.0.1:${server.port}`;

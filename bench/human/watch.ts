@@ -26,7 +26,9 @@ interface LoopReport {
 }
 
 const PREFIX = 'usher-loop-stats ';
-const AGENT_DONE = /^supervisor: agent in \S+ done after \d+ tool calls$/;
+/** What the server says of its agents as a matter of course, thousands of times a step. */
+const AGENT_DONE =
+  /^supervisor: agent in \S+ done after \d+ tool calls$|: agent: no host in the room yet; waiting for one to join$/;
 
 function openFds(pid: number): number {
   return readdirSync(`/proc/${pid}/fd`).length;
@@ -42,6 +44,13 @@ export class ServerWatch {
   private readonly loadLoop = monitorEventLoopDelay({ resolution: 10 });
 
   constructor(private readonly pid: number) {}
+
+  /** Feeds the server's stderr: what it says of its agents as a matter of course is left out. */
+  readonly stderr = (text: string): void => {
+    for (const line of text.split('\n')) {
+      if (line.trim() && !AGENT_DONE.test(line)) console.error(`[usher study] ${line}`);
+    }
+  };
 
   /** Feeds the server's stdout; lines other than loop stats are shown. */
   readonly stdout = (text: string): void => {

@@ -11,6 +11,7 @@ import {
   parsePort,
   parseRelayUrl,
   parseRoom,
+  parseThreads,
   parseTrustedProxy,
 } from './options.ts';
 import { type OrchestratorFlags, parseSeconds, parseToken, runOrchestrator } from './orchestrator.ts';
@@ -104,6 +105,12 @@ export async function main(argv: string[]): Promise<number> {
       new Option('--study <file>', 'run a study file (participants open the printed study link)').argParser(
         parseNonEmpty,
       ),
+    )
+    .addOption(
+      new Option(
+        '--agent-threads <n>',
+        "worker threads that run a study's agents (0: in the server's own thread; default: the cores less one, 1 to 4)",
+      ).argParser(parseThreads),
     )
     .addOption(
       new Option('--limit <name=value>', 'set a limit, e.g. maxRooms=200 (repeatable; see the server README)')

@@ -15,4 +15,5 @@ export { ArrivalExpiry, EXPIRY_EVERY_MS } from './study/arrival-expiry.ts';
 export { AnswersRefused } from './study/questionnaires.ts';
 export { FlowError, StudyFullError, StudyMode, type StudyRoomLimits, type TaskHooks } from './study/study-mode.ts';
 export { StudyHost, type StudyHostOptions, type StudyRouteDeps } from './study-host.ts';
+export { AgentThreads } from './supervisor/agent-threads.ts';
 export { type AgentFeedEvent, AgentSupervisor, type SupervisorOptions } from './supervisor/supervisor.ts';

@@ -1,5 +1,7 @@
-import { Agent, type AgentResult, createLlmPlanner, type Episode, EpisodicLog, type LlmConfig } from '@usher/agent';
+import type { AgentResult, Episode, LlmConfig } from '@usher/agent';
 import type { Condition } from '@usher/study';
+import { type AgentHandle, type AgentSpec, runAgent } from './agent-spec.ts';
+import type { AgentThreads } from './agent-threads.ts';
 
 export interface SupervisorOptions {
   /** The relay the agents join, like any agent (`ws://…`): the protocol boundary stays real. */
@@ -14,10 +16,12 @@ export interface SupervisorOptions {
   log: (line: string) => void;
   /** Restarts of one task's agent after it failed, before the supervisor gives up on it. */
   maxRestarts?: number;
+  /** Worker threads to run the agents in; without them the agents run in the server's own thread. */
+  threads?: AgentThreads | null;
 }
 
 interface Running {
-  agent: Agent;
+  agent: AgentHandle;
   restarts: number;
   participantId: string;
   condition: Condition;
@@ -162,7 +166,7 @@ export class AgentSupervisor {
   }
 
   private watch(room: string, participantId: string, condition: Condition, entry: Running): void {
-    entry.agent.run().then(
+    entry.agent.result.then(
       (result: AgentResult) => {
         this.options.log(`supervisor: agent in ${room} ${result.status} after ${result.toolCalls} tool calls`);
         // Its work for this task is over (booked, or stopped): the room keeps no agent.
@@ -178,37 +182,38 @@ export class AgentSupervisor {
         }
         this.options.log(`supervisor: agent in ${room} failed (${why}); starting it again`);
         entry.restarts += 1;
-        entry.agent = this.agentFor(room, participantId, condition);
         setTimeout(() => {
-          if (this.running.get(room) === entry) this.watch(room, participantId, condition, entry);
+          if (this.running.get(room) !== entry) return;
+          entry.agent = this.agentFor(room, participantId, condition);
+          this.watch(room, participantId, condition, entry);
         }, 500 * entry.restarts).unref();
       },
     );
   }
 
-  private agentFor(room: string, participantId: string, condition: Condition): Agent {
-    const log = (line: string) => this.options.log(`${room}: ${line}`);
-    const llm = condition.planner === 'llm' ? this.options.llm : null;
-    const agent: Agent = new Agent({
-      url: this.options.relayUrl,
-      room,
-      study: this.options.studyId,
-      participant: participantId,
-      mode: condition.agent === 'assist' ? 'assist' : 'autopilot',
+  private agentFor(room: string, participantId: string, condition: Condition): AgentHandle {
+    const spec: AgentSpec = {
+      relayUrl: this.options.relayUrl,
       ...(this.options.token && { token: this.options.token }),
+      room,
+      studyId: this.options.studyId,
+      participantId,
+      mode: condition.agent === 'assist' ? 'assist' : 'autopilot',
       paceMs: condition.paceMs,
       pageTools: condition.pageTools,
       confirmInChat: condition.confirmBeforeSubmit,
-      episodes: new EpisodicLog({
-        dir: this.options.episodesDir,
-        onRecord: (episode) => {
-          // A stopped agent's last records (its stop note) belong to no room's feed any more.
-          if (this.running.get(room)?.agent === agent) this.remember(room, episode);
-        },
-      }),
-      ...(llm && { planner: createLlmPlanner(llm, undefined, { log }) }),
-      log,
-    });
-    return agent;
+      episodesDir: this.options.episodesDir,
+      llm: condition.planner === 'llm' ? this.options.llm : null,
+    };
+    const listener = {
+      log: (line: string) => this.options.log(`${room}: ${line}`),
+      episode: (episode: Episode) => {
+        // A stopped agent's last records (its stop note) belong to no room's feed any more.
+        if (this.running.get(room)?.agent === handle) this.remember(room, episode);
+      },
+    };
+    const threads = this.options.threads;
+    const handle: AgentHandle = threads ? threads.run(spec, listener) : runAgent(spec, listener);
+    return handle;
   }
 }
