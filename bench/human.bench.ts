@@ -220,6 +220,9 @@ async function runLoadBench(options: SuiteOptions): Promise<Table[]> {
     for (const target of plan.steps) {
       const step = await runStep(base, target, plan, world, watch, paths, options.progress);
       steps.push(step);
+      options.progress(
+        `${target} participants: first visible p99 ${num(step.visible[2] ?? Number.NaN, 0)} ms, server CPU ${num(step.server.cores * 100, 0)}%, loop p99 ${num(step.server.loopP99MaxMs, 0)} ms, ${step.completed} done, ${step.failed} failed`,
+      );
       if (broke(step)) {
         options.progress(
           `${target} participants: broke (${step.failures.join('; ') || step.checks.problems.join('; ') || 'p99 over 10 s'}); no larger step`,
@@ -263,6 +266,7 @@ function tables(steps: StepResult[], plan: Plan): Table[] {
       columns: [
         'at once',
         'server CPU',
+        'waited for CPU',
         'RSS MiB',
         'fds',
         'loop p99 / max ms',
@@ -273,6 +277,7 @@ function tables(steps: StepResult[], plan: Plan): Table[] {
       rows: steps.map((s) => [
         String(s.target),
         `${num(s.server.cores * 100, 0)}%`,
+        `${num(s.server.runQueueWait * 100, 0)}%`,
         num(s.server.rssMaxMiB, 0),
         num(s.server.fdsMax, 0),
         `${num(s.server.loopP99MaxMs, 0)} / ${num(s.server.loopMaxMs, 0)}`,
@@ -282,6 +287,7 @@ function tables(steps: StepResult[], plan: Plan): Table[] {
       ]),
       notes: [
         "RSS and fds: the highest of one-second samples from /proc/<pid>; loop: the worst one-second p99 and max of the server's event-loop delay (USHER_BENCH_LOOP_STATS_MS), and the share of the window its loop was busy.",
+        "waited for CPU: the time the server's threads were ready to run but waited for a core (/proc/<pid>/task/*/schedstat), per second: the machine's other work; a loop busy beyond its CPU and this wait is blocked in the kernel (a synchronous fsync).",
         'load: this process, which plays every participant (plain ws and fetch, no browser) on the same 2 cores.',
       ],
     },

@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { procCpuSeconds, procMemory } from '../lib/proc.ts';
 
@@ -13,6 +13,8 @@ export interface ServerFigures {
   loopMaxMs: number;
   /** The mean of the reports' utilization. */
   loopUtilization: number;
+  /** Time the server's threads waited for a core, per second of the window (/proc/<pid>/schedstat): others' work on the machine. */
+  runQueueWait: number;
   /** The load generator (this process): CPU and its own loop delay's p99, for judging the figures. */
   loadCores: number;
   loadLoopP99Ms: number;
@@ -39,7 +41,7 @@ export class ServerWatch {
   private reports: LoopReport[] | null = null;
   private samples: Array<{ rssKiB: number; fds: number }> = [];
   private timer: NodeJS.Timeout | null = null;
-  private start = { at: 0, cpu: 0, load: 0 };
+  private start = { at: 0, cpu: 0, load: 0, waited: 0 };
   private pending = '';
   private readonly loadLoop = monitorEventLoopDelay({ resolution: 10 });
 
@@ -69,7 +71,12 @@ export class ServerWatch {
   begin(): void {
     this.reports = [];
     this.samples = [];
-    this.start = { at: performance.now(), cpu: procCpuSeconds(this.pid), load: ownCpuSeconds() };
+    this.start = {
+      at: performance.now(),
+      cpu: procCpuSeconds(this.pid),
+      load: ownCpuSeconds(),
+      waited: runQueueSeconds(this.pid),
+    };
     this.loadLoop.reset();
     this.loadLoop.enable();
     this.timer = setInterval(() => this.sample(), 1000);
@@ -91,6 +98,7 @@ export class ServerWatch {
       loopP99MaxMs: max(reports.map((r) => r.p99Ms)),
       loopMaxMs: max(reports.map((r) => r.maxMs)),
       loopUtilization: reports.reduce((sum, r) => sum + r.utilization, 0) / Math.max(1, reports.length),
+      runQueueWait: (runQueueSeconds(this.pid) - this.start.waited) / seconds,
       loadCores: (ownCpuSeconds() - this.start.load) / seconds,
       loadLoopP99Ms: this.loadLoop.percentile(99) / 1e6,
     };
@@ -99,6 +107,19 @@ export class ServerWatch {
   private sample(): void {
     this.samples.push({ rssKiB: procMemory(this.pid).rssKiB, fds: openFds(this.pid) });
   }
+}
+
+/** Seconds the threads of `pid` have waited on a run queue (the second field of each thread's schedstat). */
+function runQueueSeconds(pid: number): number {
+  let ns = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[1]);
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+  return ns / 1e9;
 }
 
 function ownCpuSeconds(): number {
