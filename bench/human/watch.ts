@@ -15,6 +15,8 @@ export interface ServerFigures {
   loopUtilization: number;
   /** Time the server's threads waited for a core, per second of the window (/proc/<pid>/schedstat): others' work on the machine. */
   runQueueWait: number;
+  /** The main thread (the relay and the HTTP API) per second of the window: on a core, waiting for one, and neither while its loop was busy (blocked in the kernel). */
+  main: { cpu: number; waited: number; blocked: number };
   /** The load generator (this process): CPU and its own loop delay's p99, for judging the figures. */
   loadCores: number;
   loadLoopP99Ms: number;
@@ -41,7 +43,7 @@ export class ServerWatch {
   private reports: LoopReport[] | null = null;
   private samples: Array<{ rssKiB: number; fds: number }> = [];
   private timer: NodeJS.Timeout | null = null;
-  private start = { at: 0, cpu: 0, load: 0, waited: 0 };
+  private start = { at: 0, cpu: 0, load: 0, waited: 0, main: { cpu: 0, waited: 0 } };
   private pending = '';
   private readonly loadLoop = monitorEventLoopDelay({ resolution: 10 });
 
@@ -76,6 +78,7 @@ export class ServerWatch {
       cpu: procCpuSeconds(this.pid),
       load: ownCpuSeconds(),
       waited: runQueueSeconds(this.pid),
+      main: threadSeconds(this.pid, this.pid),
     };
     this.loadLoop.reset();
     this.loadLoop.enable();
@@ -99,14 +102,29 @@ export class ServerWatch {
       loopMaxMs: max(reports.map((r) => r.maxMs)),
       loopUtilization: reports.reduce((sum, r) => sum + r.utilization, 0) / Math.max(1, reports.length),
       runQueueWait: (runQueueSeconds(this.pid) - this.start.waited) / seconds,
+      main: this.mainThread(seconds, reports),
       loadCores: (ownCpuSeconds() - this.start.load) / seconds,
       loadLoopP99Ms: this.loadLoop.percentile(99) / 1e6,
     };
   }
 
+  private mainThread(seconds: number, reports: LoopReport[]): ServerFigures['main'] {
+    const now = threadSeconds(this.pid, this.pid);
+    const cpu = (now.cpu - this.start.main.cpu) / seconds;
+    const waited = (now.waited - this.start.main.waited) / seconds;
+    const busy = reports.reduce((sum, r) => sum + r.utilization, 0) / Math.max(1, reports.length);
+    return { cpu, waited, blocked: Math.max(0, busy - cpu - waited) };
+  }
+
   private sample(): void {
     this.samples.push({ rssKiB: procMemory(this.pid).rssKiB, fds: openFds(this.pid) });
   }
+}
+
+/** Seconds one thread has run on a core and waited on a run queue (its schedstat's first two fields). */
+function threadSeconds(pid: number, tid: number): { cpu: number; waited: number } {
+  const [cpu = '0', waited = '0'] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ');
+  return { cpu: Number(cpu) / 1e9, waited: Number(waited) / 1e9 };
 }
 
 /** Seconds the threads of `pid` have waited on a run queue (the second field of each thread's schedstat). */
