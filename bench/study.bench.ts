@@ -1,8 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FaultyHost } from '@usher/agent/testing';
 import { parseScenario, type Scenario } from '@usher/booking';
+import { PilotPage } from '@usher/study-host/pilot';
 import { type RunningChild, startNodeChild } from './lib/child.ts';
 import { atExit } from './lib/cleanup.ts';
 import { procMemory } from './lib/proc.ts';
@@ -40,7 +40,7 @@ async function step(base: string, room: string, body: object): Promise<void> {
   if (!response.ok) throw new Error(`step ${JSON.stringify(body)}: HTTP ${response.status} ${await response.text()}`);
 }
 
-const said = (host: FaultyHost, text: string) => host.protocol.view().messageHistory.some((m) => m.text.includes(text));
+const said = (host: PilotPage, text: string) => host.protocol.view().messageHistory.some((m) => m.text.includes(text));
 
 async function until(check: () => boolean, timeoutMs: number): Promise<void> {
   const end = Date.now() + timeoutMs;
@@ -51,12 +51,12 @@ async function until(check: () => boolean, timeoutMs: number): Promise<void> {
 }
 
 /** One participant: the link, consent, the task with the agent booking it after a yes. `hold` keeps them mid-task. */
-async function participant(base: string, id: string, world: Scenario, hold?: Promise<void>): Promise<FaultyHost> {
+async function participant(base: string, id: string, world: Scenario, hold?: Promise<void>): Promise<PilotPage> {
   const link = await fetch(`${base}/s/bench?participant=${id}`, { redirect: 'manual' });
   const room = new URL(link.headers.get('location') as string, base).searchParams.get('room') as string;
   await step(base, room, { step: 'consent' });
   await step(base, room, { step: 'start-task' });
-  const host = await FaultyHost.join({ url: base, room, scenario: world });
+  const host = await PilotPage.open({ url: base, room, scenario: world });
   await until(() => said(host, 'What would you like'), 30_000);
   if (hold) await hold;
   host.say('Two adults for Orbital Drift tomorrow evening in IMAX, seats together');

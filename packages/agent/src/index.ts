@@ -16,6 +16,13 @@ export {
   llmConfigFromEnv,
   llmContextUse,
 } from './planning/llm/index.ts';
+export type {
+  MistakeChoice,
+  MistakeKind,
+  MistakeRecord,
+  MistakeScript,
+  ScriptedMistake,
+} from './planning/mistakes.ts';
 export type { ActionOutcome, NavigationPlan } from './planning/plan.ts';
 export {
   describeModel,
@@ -28,6 +35,7 @@ export {
 } from './preferences/index.ts';
 export { Agent } from './runtime/agent.ts';
 export type {
+  AgentActivity,
   AgentObserver,
   AgentOptions,
   AgentPhase,
@@ -36,4 +44,5 @@ export type {
   InstructionResult,
   ObservedCall,
 } from './runtime/agent-options.ts';
+export { type AgentBehaviour, agentBehaviour, behaviourOf } from './runtime/behaviour.ts';
 export { RelayClient, RelayRequestError } from './runtime/relay-client.ts';

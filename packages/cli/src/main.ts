@@ -1,6 +1,6 @@
 import { LlmConfigError } from '@usher/agent';
 import { StartupError, VERSION } from '@usher/server';
-import { Argument, Command, CommanderError, Option } from 'commander';
+import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { type AgentFlags, runAgent } from './agent.ts';
 import { type ExportFlags, runExport } from './export.ts';
 import {
@@ -15,6 +15,7 @@ import {
   parseTrustedProxy,
 } from './options.ts';
 import { type OrchestratorFlags, parseSeconds, parseToken, runOrchestrator } from './orchestrator.ts';
+import { MAX_PILOT_PARTICIPANTS, type PilotFlags, runPilot } from './pilot.ts';
 import { collectDirs, parseMilliseconds, runStdio, type StdioFlags } from './runtime.ts';
 import { parseLimit, type ServeFlags, serve } from './serve.ts';
 import { checkStudy } from './study.ts';
@@ -106,6 +107,11 @@ export async function main(argv: string[]): Promise<number> {
         parseNonEmpty,
       ),
     )
+    .option(
+      '--accept-agent-change',
+      'go on with a study whose agent changed since its first participant (recorded in the registry and every study log)',
+      false,
+    )
     .addOption(
       new Option(
         '--agent-threads <n>',
@@ -152,6 +158,37 @@ export async function main(argv: string[]): Promise<number> {
     )
     .action((flags: ExportFlags) => {
       run = () => runExport(flags);
+    });
+
+  program
+    .command('pilot')
+    .description(
+      'Pilot a study with simulated participants on a server of its own (every condition, task and questionnaire), export it and report.',
+    )
+    .argument('<file>', 'the study file')
+    .addOption(
+      new Option('--participants <n>', `how many simulated participants (1–${MAX_PILOT_PARTICIPANTS})`)
+        .default(20)
+        .argParser(parseParticipants),
+    )
+    .addOption(
+      new Option('--seed <seed>', 'seeds every choice: the same seed, the same pilot')
+        .default('1')
+        .argParser(parseLabel),
+    )
+    .addOption(
+      new Option('--pace <pace>', "fast: agents and participants without pauses; real: the study's pace and a person's")
+        .choices(['fast', 'real'])
+        .default('fast'),
+    )
+    .addOption(
+      new Option(
+        '--dir <dir>',
+        'a new folder for its data, logs and export (default ./pilot/<study>-seed-<seed>)',
+      ).argParser(parseNonEmpty),
+    )
+    .action((file: string, flags: PilotFlags) => {
+      run = () => runPilot(file, flags);
     });
 
   program
@@ -332,4 +369,13 @@ export async function main(argv: string[]): Promise<number> {
     }
     throw err;
   }
+}
+
+/** `--participants`: a whole number from 1 to {@link MAX_PILOT_PARTICIPANTS}. */
+function parseParticipants(value: string): number {
+  const n = Number(value);
+  if (!/^\d{1,7}$/.test(value) || n < 1 || n > MAX_PILOT_PARTICIPANTS) {
+    throw new InvalidArgumentError(`expected a whole number from 1 to ${MAX_PILOT_PARTICIPANTS}`);
+  }
+  return n;
 }

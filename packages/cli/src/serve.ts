@@ -6,7 +6,7 @@ import { llmConfigFromEnv } from '@usher/agent';
 import { defaultScenario } from '@usher/booking';
 import { DEFAULT_LIMITS, loadSecret, type RelayLimits, SecretError } from '@usher/relay';
 import { loadScenarioFile, StartupError, startServer } from '@usher/server';
-import { loadStudyFile, type Study, StudyFileError, StudyRegistry } from '@usher/study';
+import { loadStudyFile, type Participant, type Study, StudyFileError, StudyRegistry } from '@usher/study';
 import { AgentSupervisor, AgentThreads } from '@usher/study-host';
 import { InvalidArgumentError } from 'commander';
 import { agentFromFlags } from './agent.ts';
@@ -45,6 +45,8 @@ export interface ServeFlags {
   agentThreads?: number;
   /** A study file to run (study mode). */
   study?: string;
+  /** Go on with a study whose agent changed since its first participant (recorded). */
+  acceptAgentChange?: boolean;
 }
 
 /** The web host's built assets (`npm run build` makes them). */
@@ -114,8 +116,13 @@ export async function serve(flags: ServeFlags): Promise<number> {
   // The agents beside participants start once the server listens (they reach it over the relay).
   let supervisor: AgentSupervisor | null = null;
   const hooks = {
-    taskStarted: (participant: { id: string; room: string }, condition: Study['conditions'][number]) =>
-      supervisor?.start(participant.room, participant.id, condition),
+    taskStarted: (participant: Participant, condition: Study['conditions'][number]) =>
+      supervisor?.start(
+        participant.room,
+        participant.id,
+        condition,
+        participant.plan.tasks[participant.taskIndex]?.taskId,
+      ),
     taskEnded: (participant: { room: string }) => supervisor?.stop(participant.room),
     roomIdle: (room: string) => supervisor?.idle(room),
   };
@@ -135,7 +142,16 @@ export async function serve(flags: ServeFlags): Promise<number> {
     frameAncestors: flags.frameAncestors,
     trustProxy: flags.trustProxy,
     limits: flags.limit,
-    ...(study && registry && { study: { study, registry, hooks, registryPath: join(flags.data, 'registry.sqlite') } }),
+    ...(study &&
+      registry && {
+        study: {
+          study,
+          registry,
+          hooks,
+          registryPath: join(flags.data, 'registry.sqlite'),
+          agents: { llm: llmConfigFromEnv(process.env), accept: flags.acceptAgentChange === true },
+        },
+      }),
   });
   // The last line of defence: a fault nothing caught ends every open study log with a record saying why.
   const fatal = (err: unknown) => {
@@ -187,6 +203,7 @@ export async function serve(flags: ServeFlags): Promise<number> {
       llm: llmConfigFromEnv(process.env),
       log: (line) => console.error(line),
       threads: agentThreads,
+      record: (room, type, payload) => server.relay.record(room, type, payload),
     });
     if (server.console) server.console.agents = supervisor;
     // Participants who were mid-task when the server stopped, their page still there or gone less

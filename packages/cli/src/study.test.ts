@@ -23,7 +23,9 @@ describe('usher study check', () => {
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/study "demo-01"/);
     expect(result.stdout).toContain('shown as        "Booking movie tickets" (participantTitle)');
-    expect(result.stdout).toMatch(/conditions\s+alone \(no agent\), autopilot \(autopilot, rules\)/);
+    expect(result.stdout).toMatch(
+      /conditions\s+alone \(no agent\), autopilot \(autopilot, rules, asks before submitting\), step-approval \(autopilot, rules, proposes each step\)\n/,
+    );
     expect(result.stdout).toMatch(
       /questionnaires\s+after each task: about-task \(5 items\); at the end: sus, last \(12 items\)/,
     );
@@ -39,6 +41,30 @@ describe('usher study check', () => {
     expect(result.stderr).toContain(`${file}:4:8: tasks: a study needs at least one task`);
     expect(result.stderr).toMatch(/:6:21: conditions\[0\]\.agent: /);
     expect(result.stderr).toContain('3 problems');
+  });
+
+  it('names a wrong guard or control by line and field, and describes the guard and the controls turned off', () => {
+    const scenario = join(root, 'packages/booking/scenarios/default.json');
+    const head = `id: g\ntitle: G\nconsent: ok\ntasks:\n  - { id: t, title: T, scenario: ${scenario}, briefing: b, success: { hard: [{ kind: adjacent }] } }\nconditions:\n`;
+    const bad = join(work, 'guard.study.yaml');
+    writeFileSync(
+      bad,
+      `${head}  - { id: a, agent: autopilot, guard: ask-often }\n  - { id: b, agent: none, controls: { takeOver: true } }\n`,
+    );
+    const refused = usher('study', 'check', bad);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/guard\.study\.yaml:7:39: conditions\[0\]\.guard: .*"each-step"/);
+    expect(refused.stderr).toMatch(/guard\.study\.yaml:8:49: conditions\[1\]\.controls\.takeOver: .*no agent/);
+    const good = join(work, 'guarded.study.yaml');
+    writeFileSync(
+      good,
+      `${head}  - { id: a, agent: autopilot, confirmBeforeSubmit: false, controls: { pause: false } }\n  - { id: b, agent: assist, guard: each-step }\n`,
+    );
+    const checked = usher('study', 'check', good);
+    expect(checked.status).toBe(0);
+    expect(checked.stdout).toMatch(
+      /conditions\s+a \(autopilot, rules, never asks, no pause\), b \(assist, rules, proposes each step\)\n/,
+    );
   });
 });
 
@@ -69,6 +95,28 @@ describe('a malformed questionnaire', () => {
     expect(result.status).toBe(1);
     expect(result.stderr).toContain(
       `${file}:12:11: questionnaires.perTask[0].items[0].anchors: missing (expected array)`,
+    );
+  });
+});
+
+describe('usher study check, scripted mistakes', () => {
+  it("counts a condition's scripted mistakes, and names the line and field of a wrong one", () => {
+    const scenario = join(root, 'packages/booking/scenarios/default.json');
+    const file = join(work, 'mistakes.study.yaml');
+    const write = (mistake: string) =>
+      writeFileSync(
+        file,
+        `id: m\ntitle: M\nconsent: ok\ntasks:\n  - { id: t, title: T, scenario: ${scenario}, briefing: b, success: { hard: [{ kind: adjacent }] } }\nconditions:\n  - id: slip\n    agent: autopilot\n    mistakes:\n      - { task: t, stage: time, kind: later-showing }\n      - ${mistake}\n`,
+      );
+    write('{ task: t, stage: seat, kind: seats-apart }');
+    const ok = usher('study', 'check', file);
+    expect(ok.status).toBe(0);
+    expect(ok.stdout).toMatch(/conditions\s+slip \(autopilot, rules, asks before submitting, 2 scripted mistakes\)/);
+    write('{ task: t, stage: time, kind: seats-apart }');
+    const bad = usher('study', 'check', file);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(
+      /:11:\d+: conditions\[0\]\.mistakes\[1\]\.stage: a "seats-apart" mistake is made on the seat stage/,
     );
   });
 });

@@ -94,6 +94,71 @@ async function expectEventsCsv(outDir: string) {
   expect(states).toBeGreaterThan(0);
 }
 
+/**
+ * The collaboration table against the synthetic run's truth (its actions and overrides, which are
+ * the agent's undone selections), and the conditions summary against the participant tasks.
+ */
+async function expectCollaboration(
+  outDir: string,
+  tasks: Array<Record<string, unknown>>,
+  truths: SyntheticTruth[],
+): Promise<void> {
+  const rows = await readExportTable(join(outDir, 'collaboration.parquet'));
+  expect(rows).toHaveLength(truths.length);
+  const byKey = new Map(rows.map((r) => [`${r.participant_id} ${r.task_id}`, r]));
+  for (const truth of truths) {
+    const row = byKey.get(`${truth.participantId} ${truth.taskId}`) as Record<string, unknown>;
+    const started = truth.outcome !== 'not-started';
+    const condition = DEMO.conditions.find((c) => c.id === truth.conditionId);
+    const withAgent = condition?.agent !== 'none';
+    const stepApproval = condition?.guard === 'each-step';
+    const actions = truth.agentActions + truth.participantActions;
+    expect({
+      key: `${truth.participantId} ${truth.taskId}`,
+      agent_actions: Number(row.agent_actions),
+      actions: row.actions === null ? null : Number(row.actions),
+      agent_share: row.agent_share,
+      undone: row.undone_agent_selections === null ? null : Number(row.undone_agent_selections),
+      pauses: row.pauses === null ? null : Number(row.pauses),
+      rejected: row.rejected_proposals === null ? null : Number(row.rejected_proposals),
+      mistakes: row.mistakes_caught,
+      pilot: row.pilot,
+    }).toEqual({
+      key: `${truth.participantId} ${truth.taskId}`,
+      agent_actions: truth.agentActions,
+      actions: started ? actions : null,
+      agent_share: started && actions > 0 ? Math.round((truth.agentActions / actions) * 1000) / 1000 : null,
+      // Empty where it does not apply: no agent (alone), or never started.
+      undone: started && withAgent ? truth.overrides : null,
+      pauses: started && withAgent ? 0 : null,
+      // Step approval's rejections apply only where its guard is each-step (none in a synthetic run).
+      rejected: started && stepApproval ? 0 : null,
+      mistakes: null,
+      pilot: false,
+    });
+  }
+  const conditions = await readExportTable(join(outDir, 'conditions.parquet'));
+  expect(conditions.map((c) => c.condition_id)).toEqual(DEMO.conditions.map((c) => c.id));
+  for (const c of conditions) {
+    const mine = tasks.filter((t) => t.condition_id === c.condition_id);
+    const started = mine.filter((t) => Number(t.sessions) > 0);
+    expect({
+      participants: Number(c.participants),
+      tasks_started: Number(c.tasks_started),
+      successes: Number(c.successes),
+      undone: c.undone_agent_selections === null ? null : Number(c.undone_agent_selections),
+    }).toEqual({
+      participants: new Set(mine.map((t) => t.participant_id)).size,
+      tasks_started: started.length,
+      successes: mine.filter((t) => t.success === true).length,
+      undone:
+        c.condition_id === 'alone'
+          ? null
+          : truths.filter((t) => t.conditionId === c.condition_id).reduce((n, t) => n + t.overrides, 0),
+    });
+  }
+}
+
 describe('exportStudy', () => {
   // 100 participants have every shape of the 1,000 the bench exports (npm run bench -- export) at a tenth of the cost.
   it('exports a synthetic study: every participant task as it happened', async () => {
@@ -120,6 +185,7 @@ describe('exportStudy', () => {
     expect(result.tables.find((t) => t.name === 'participants')?.rows).toBe(100);
     expect(result.logFiles).toBe(readdirSync(w.logsDir).length);
     await expectEventsCsv(w.outDir);
+    await expectCollaboration(w.outDir, rows, truths);
   }, 120_000);
 
   it('leaves hostile lines out, reports each, and exports the rest', async () => {

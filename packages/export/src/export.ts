@@ -5,15 +5,29 @@ import { basename, join, resolve } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { bookingFromSummary, Catalog } from '@usher/booking';
 import type { Study } from '@usher/study';
+import { MEASURE_COLUMNS, measureTasks, summariseTasks } from './collaboration.ts';
 import { countUnconfirmedSubmits } from './confirmations.ts';
 import { addProblem, type LogProblem, listLogFiles, loadLogs } from './logs.ts';
-import { AGENT_FAILURES, OVERRIDES, RECORDS, SESSIONS, STATES, SUBMITS, TASK_FACTS } from './queries.ts';
+import {
+  AGENT_FAILURES,
+  MANIFESTS,
+  MISTAKES,
+  OVERRIDES,
+  RECORDS,
+  SESSIONS,
+  STATES,
+  SUBMITS,
+  TASK_FACTS,
+  TASK_MISTAKES,
+} from './queries.ts';
 import { questionnaireTables } from './questionnaires.ts';
 import { readRegistry } from './registry.ts';
 import { csvTextCell, loadTable, sqlIdent, sqlString } from './sql.ts';
 import { stageRegistry } from './staging.ts';
 import { taskSuccess } from './success.ts';
 import {
+  COLLABORATION,
+  CONDITIONS,
   EVENTS,
   EVENTS_CSV,
   EVENTS_PARQUET,
@@ -21,6 +35,7 @@ import {
   LOG_PROBLEMS,
   PARTICIPANT_TASKS,
   PARTICIPANTS,
+  PILOTS,
 } from './tables.ts';
 
 export interface ExportOptions {
@@ -106,6 +121,10 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
       SUBMITS,
       AGENT_FAILURES,
       TASK_FACTS,
+      MANIFESTS,
+      MISTAKES,
+      TASK_MISTAKES,
+      PILOTS,
     ]) {
       await conn.run(step);
     }
@@ -116,6 +135,7 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
     copying.catch(() => {}); // awaited below; a failure meanwhile must not go unhandled
     await judgeBookings(conn, study, notes);
     await countUnconfirmedSubmits(conn);
+    const measured = await measureTasks(conn, study);
     await reportStrangers(conn);
 
     const tables: ExportResult['tables'] = [];
@@ -139,6 +159,9 @@ export async function exportStudy(options: ExportOptions): Promise<ExportResult>
       tables.push({ name, rows: await count(conn, `out_${name}`) });
     };
     await write('participant_tasks', PARTICIPANT_TASKS);
+    await write('collaboration', COLLABORATION(MEASURE_COLUMNS.map(([name]) => name)));
+    await summariseTasks(conn, study, measured);
+    await write('conditions', CONDITIONS(sqlString(study.id)));
     await write('events', EVENTS, { csv: EVENTS_CSV, parquet: EVENTS_PARQUET });
     await write('participants', PARTICIPANTS);
     await write('expired_arrivals', EXPIRED_ARRIVALS);

@@ -7,7 +7,8 @@
 export const SESSIONS = (studyId: string) => `
   CREATE TABLE sessions AS
   SELECT file, session_id, (payload->>'participantId') AS participant_id, (payload->>'conditionId') AS condition_id,
-         (payload->>'taskId') AS task_id, ts AS started_at
+         (payload->>'taskId') AS task_id, ts AS started_at,
+         coalesce(CAST(json_extract(payload, '$.pilot') AS VARCHAR) = 'true', false) AS pilot
   FROM (
     SELECT file, arg_min(session_id, event_index) AS session_id, arg_min(payload, event_index) AS payload,
            arg_min(ts, event_index) AS ts
@@ -52,7 +53,7 @@ export const RECORDS = `
              OVER (PARTITION BY file ORDER BY event_index ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS caller
     FROM raw_records
   )
-  SELECT s.participant_id, s.condition_id, s.task_id, s.session_id, s.started_at AS session_started_at,
+  SELECT s.participant_id, s.condition_id, s.task_id, s.session_id, s.started_at AS session_started_at, s.pilot,
          r.rid, r.file, r.event_index, r.ts, r.direction, r.type, r.message_id, r.reply_to, r.peer,
          r.p.ok AS ok, r.p.reason AS reason, r.p.uiSpec.stage AS stage, r.p.uiSpec.state.booking AS booking,
          CASE WHEN r.type = 'state.updated' THEN r.p.source END AS source,
@@ -73,7 +74,8 @@ export const RECORDS = `
                ELSE 'host'
              END
            WHEN r.direction = 'out' THEN 'host'
-           WHEN r.type LIKE 'study.%' THEN 'server'
+           WHEN r.type LIKE 'study.%' OR r.type = 'agent.manifest' THEN 'server'
+           WHEN r.type = 'agent.mistake' THEN 'agent'
            ELSE 'relay'
          END AS actor
   FROM r JOIN sessions s USING (file)`;
@@ -85,7 +87,7 @@ export const RECORDS = `
  */
 export const STATES = `
   CREATE TABLE states AS
-  SELECT participant_id, task_id, rid, ts, actor, tool_name,
+  SELECT participant_id, task_id, rid, ts, actor, tool_name, session_started_at, file, event_index,
          row_number() OVER (PARTITION BY participant_id, task_id ORDER BY session_started_at, file, event_index) AS k,
          stage IS NULL AS no_spec, stage,
          booking.movie.id AS movie, booking.theater.id AS theater, booking.date AS date, booking.showing.id AS showing,
@@ -154,6 +156,7 @@ export const TASK_FACTS = `
   CREATE TABLE task_facts AS
   SELECT participant_id, task_id,
          count(DISTINCT file) AS sessions,
+         bool_or(pilot) AS pilot,
          string_agg(DISTINCT session_id, ' ' ORDER BY session_id) AS session_ids,
          min(ts) FILTER (WHERE type = 'study.task') AS started_at,
          max(ts) FILTER (WHERE type = 'study.task-ended') AS ended_at,
@@ -171,3 +174,83 @@ export const TASK_FACTS = `
          count(*) FILTER (WHERE type = 'participant.action') AS participant_actions,
          count(*) AS events
   FROM records GROUP BY participant_id, task_id`;
+
+/**
+ * The agent's manifest of each participant task: its first session's \`agent.manifest\` (the
+ * condition's agent as the study ran it; supervisor/manifest.ts in @usher/study-host).
+ */
+export const MANIFESTS = `
+  CREATE TABLE manifests AS
+  SELECT r.participant_id, r.task_id,
+         arg_min(CAST(l.payload AS VARCHAR), (r.session_started_at, r.file, r.event_index)) AS payload,
+         count(DISTINCT l.payload->>'hash') AS manifests
+  FROM records r JOIN log_rows l ON l.rowid = r.rid
+  WHERE r.type = 'agent.manifest' AND r.direction = 'internal'
+  GROUP BY ALL`;
+
+/** A mistake's \`chosen\` as the SQL below reads it. */
+const MISTAKE_FIELDS = JSON.stringify({
+  mistakeId: 'VARCHAR',
+  kind: 'VARCHAR',
+  chosen: { showing: 'VARCHAR', date: 'VARCHAR', seats: ['VARCHAR'] },
+});
+
+/**
+ * Scripted mistakes (README "Data dictionary", \`mistakes_*\`): each \`agent.mistake\` of a task, and
+ * whether it was caught before submitting: when a booking was submitted after it, the first such
+ * booking no longer holds the mistaken choice; when none was, the participant's own action changed
+ * the booking away from it. A booking holds a \`later-showing\` while its showing is the one chosen,
+ * a \`next-day\` while its day is, and \`seats-apart\` while its seats are those chosen.
+ */
+export const MISTAKES = `
+  CREATE TABLE mistakes AS
+  WITH m AS (
+    SELECT r.participant_id, r.task_id, r.session_started_at, r.file, r.event_index,
+           try(json_transform(l.payload, '${MISTAKE_FIELDS}')) AS p
+    FROM records r JOIN log_rows l ON l.rowid = r.rid
+    WHERE r.type = 'agent.mistake' AND r.direction = 'internal'
+  ), placed AS (
+    -- The states before the mistake: those after it are the ones that can catch it.
+    SELECT m.*, coalesce(max(s.k), 0) AS k_before
+    FROM m LEFT JOIN states s ON s.participant_id = m.participant_id AND s.task_id = m.task_id
+      AND (s.session_started_at, s.file, s.event_index) < (m.session_started_at, m.file, m.event_index)
+    GROUP BY ALL
+  ), st AS (
+    SELECT *, lag(stage) OVER w AS prev_stage, lag(showing) OVER w AS prev_showing, lag(date) OVER w AS prev_date,
+           lag(seats) OVER w AS prev_seats
+    FROM states WINDOW w AS (PARTITION BY participant_id, task_id ORDER BY k)
+  ), judged AS (
+    SELECT placed.participant_id, placed.task_id, placed.session_started_at, placed.file, placed.event_index,
+           p.mistakeId AS mistake_id, p.kind AS kind,
+           -- The first booking submitted after the mistake: does its confirm stage still hold the choice?
+           (SELECT CASE p.kind
+                     WHEN 'later-showing' THEN st.prev_showing IS NOT DISTINCT FROM p.chosen.showing
+                     WHEN 'next-day' THEN st.prev_date IS NOT DISTINCT FROM p.chosen.date
+                     ELSE list_sort(coalesce(try(json_transform(st.prev_seats, '["VARCHAR"]')), []))
+                          = list_sort(coalesce(p.chosen.seats, []))
+                   END
+            FROM st WHERE st.participant_id = placed.participant_id AND st.task_id = placed.task_id
+              AND st.k > placed.k_before AND st.no_spec AND st.prev_stage = 'confirm'
+            ORDER BY st.k LIMIT 1) AS held_at_submit,
+           -- Or, with nothing submitted after it, a state the participant caused that no longer holds it.
+           EXISTS (SELECT 1 FROM st WHERE st.participant_id = placed.participant_id AND st.task_id = placed.task_id
+              AND st.k > placed.k_before AND st.actor = 'participant' AND NOT st.no_spec
+              AND NOT CASE p.kind
+                        WHEN 'later-showing' THEN st.showing IS NOT DISTINCT FROM p.chosen.showing
+                        WHEN 'next-day' THEN st.date IS NOT DISTINCT FROM p.chosen.date
+                        ELSE list_sort(coalesce(try(json_transform(st.seats, '["VARCHAR"]')), []))
+                             = list_sort(coalesce(p.chosen.seats, []))
+                      END) AS changed_by_participant
+    FROM placed
+  )
+  SELECT *, CASE WHEN held_at_submit IS NOT NULL THEN NOT held_at_submit ELSE changed_by_participant END AS caught
+  FROM judged`;
+
+/** The mistakes of each participant task, counted and named (in the order they were made). */
+export const TASK_MISTAKES = `
+  CREATE TABLE task_mistakes AS
+  SELECT participant_id, task_id, count(*) AS mistakes_made, count(*) FILTER (WHERE caught) AS mistakes_caught,
+         string_agg(mistake_id, ' ' ORDER BY session_started_at, file, event_index) AS mistake_ids,
+         string_agg(mistake_id, ' ' ORDER BY session_started_at, file, event_index) FILTER (WHERE caught)
+           AS mistakes_caught_ids
+  FROM mistakes GROUP BY ALL`;

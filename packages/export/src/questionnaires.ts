@@ -37,8 +37,10 @@ export async function questionnaireTables(
       ['value', 'VARCHAR'],
       ['attention_expected', 'VARCHAR'],
       ['answered_at', 'TIMESTAMPTZ'],
+      // The registry's order (an answer's place in its questionnaire), which ties in time keep.
+      ['seq', 'BIGINT'],
     ],
-    (answers ?? []).map((a) => [
+    (answers ?? []).map((a, seq) => [
       a.participant_id,
       a.condition_id,
       a.task_id,
@@ -49,6 +51,7 @@ export async function questionnaireTables(
       a.value,
       a.attention_expected,
       a.answered_at,
+      seq,
     ]),
   );
   await loadTable(
@@ -62,8 +65,9 @@ export async function questionnaireTables(
       ['instrument', 'VARCHAR'],
       ['score', 'DOUBLE'],
       ['scored_at', 'TIMESTAMPTZ'],
+      ['seq', 'BIGINT'],
     ],
-    (scores ?? []).map((s) => [
+    (scores ?? []).map((s, seq) => [
       s.participant_id,
       s.condition_id,
       s.task_id,
@@ -71,6 +75,7 @@ export async function questionnaireTables(
       s.instrument,
       s.score,
       s.scored_at,
+      seq,
     ]),
   );
   await conn.run(`
@@ -91,7 +96,7 @@ export async function questionnaireTables(
       select: `SELECT p.study_id, a.participant_id, p.external_id, a.condition_id, a.task_id, a.questionnaire,
                       a.section_id, a.item_id, a.kind, a.value, a.attention_expected, a.answered_at
                FROM q_answers a LEFT JOIN participants_in p USING (participant_id)
-               ORDER BY p.created_at, a.participant_id, a.answered_at`,
+               ORDER BY p.created_at, a.participant_id, a.answered_at, a.seq`,
     });
   }
   if (scores !== null) {
@@ -100,7 +105,7 @@ export async function questionnaireTables(
       select: `SELECT p.study_id, s.participant_id, p.external_id, s.condition_id, s.task_id, s.questionnaire,
                       s.instrument, s.score, s.scored_at
                FROM q_scores s LEFT JOIN participants_in p USING (participant_id)
-               ORDER BY p.created_at, s.participant_id, s.scored_at`,
+               ORDER BY p.created_at, s.participant_id, s.scored_at, s.seq`,
     });
   }
   const [row] = (

@@ -18,6 +18,19 @@ export const PARTICIPANT_TASKS = `
          coalesce(f.experimenter_actions, 0) AS experimenter_actions,
          coalesce(f.messages_from_experimenter, 0) AS messages_from_experimenter,
          coalesce(o.overrides, 0) AS overrides,
+         coalesce(tm.mistakes_made, 0) AS mistakes_made, coalesce(tm.mistakes_caught, 0) AS mistakes_caught,
+         tm.mistake_ids, tm.mistakes_caught_ids,
+         m.payload->>'hash' AS agent_manifest_hash,
+         m.payload->'manifest'->>'usher' AS agent_usher_version,
+         m.payload->'manifest'->>'planner' AS agent_planner,
+         m.payload->'manifest'->>'reader' AS agent_reader,
+         m.payload->'manifest'->'model'->>'name' AS agent_model,
+         TRY_CAST(m.payload->'manifest'->>'paceMs' AS BIGINT) AS agent_pace_ms,
+         m.payload->'manifest'->>'guard' AS agent_guard,
+         TRY_CAST(m.payload->'manifest'->>'pageTools' AS BOOLEAN) AS agent_page_tools,
+         m.payload->'manifest'->'behaviour'->>'hash' AS agent_behaviour_hash,
+         coalesce(m.manifests, 0) > 1 AS agent_manifest_changed,
+         CAST(m.payload->'manifest' AS VARCHAR) AS agent_manifest,
          coalesce(f.events, 0) AS events,
          CASE
            WHEN f.participant_id IS NULL THEN CASE WHEN pt.status = 'dropped' THEN 'dropped' ELSE 'not-started' END
@@ -26,7 +39,8 @@ export const PARTICIPANT_TASKS = `
                WHEN 'submitted' THEN 'booked' WHEN 'done' THEN 'done' WHEN 'gave-up' THEN 'gave-up' ELSE 'ended' END
            WHEN pt.status = 'dropped' THEN 'dropped'
            ELSE 'unfinished'
-         END AS outcome
+         END AS outcome,
+         coalesce(f.pilot, pp.pilot, false) AS pilot
   FROM plan_tasks pt
   LEFT JOIN task_defs t USING (task_id)
   LEFT JOIN condition_defs c USING (condition_id)
@@ -36,7 +50,28 @@ export const PARTICIPANT_TASKS = `
   LEFT JOIN confirmations uc USING (participant_id, task_id)
   LEFT JOIN successes sc USING (participant_id, task_id)
   LEFT JOIN overrides o USING (participant_id, task_id)
+  LEFT JOIN task_mistakes tm USING (participant_id, task_id)
+  LEFT JOIN manifests m USING (participant_id, task_id)
+  LEFT JOIN pilots pp USING (participant_id)
   ORDER BY pt.created_at, pt.participant_id, pt.task_index`;
+
+/**
+ * The collaboration measures, one row per participant task (as \`participant_tasks\`, whose
+ * columns it repeats to be read alone), from @usher/study's \`measureTask\` (collaboration.ts);
+ * empty for a task never started, and each measure empty where the condition has no such feature.
+ */
+export const COLLABORATION = (measureColumns: readonly string[]) => `
+  SELECT pt.study_id, pt.participant_id, pt.external_id, pt.condition_id, pt.agent, pt.task_id, pt.task_index, pt.pilot,
+         pt.outcome, pt.booked, pt.success, pt.time_on_task_s, pt.agent_actions, pt.participant_actions, pt.experimenter_actions,
+         ${measureColumns.map((c) => `CASE WHEN pt.sessions > 0 THEN m.${c} END AS ${c}`).join(', ')}
+  FROM out_participant_tasks pt LEFT JOIN measures m USING (participant_id, task_id)`;
+
+/** The per-condition summary (collaboration.ts, @usher/study's \`summariseConditions\`). */
+export const CONDITIONS = (studyId: string) => `SELECT ${studyId} AS study_id, * FROM condition_summary`;
+
+/** Participants any of whose task sessions were a pilot's (\`usher pilot\`): their \`study.task\` said \`pilot: true\`. */
+export const PILOTS = `
+  CREATE TABLE pilots AS SELECT participant_id, bool_or(pilot) AS pilot FROM sessions GROUP BY participant_id`;
 
 /**
  * What a `state.updated` payload loses in `events.csv`: the page's lists (`uiSpec.items`,
@@ -71,8 +106,9 @@ export const EVENTS_PARQUET = `${EVENT_COLUMNS}, payload, payload_bytes, source_
 
 export const PARTICIPANTS = `
   SELECT study_id, participant_id, external_id, prolific_pid, prolific_study_id, prolific_session_id,
-         participant_param, condition_id, conditions, task_order, status, task_index, tasks_total, created_at, updated_at
-  FROM participants_in ORDER BY created_at, participant_id`;
+         participant_param, condition_id, conditions, task_order, status, task_index, tasks_total, created_at, updated_at,
+         coalesce(pp.pilot, false) AS pilot
+  FROM participants_in LEFT JOIN pilots pp USING (participant_id) ORDER BY created_at, participant_id`;
 
 export const EXPIRED_ARRIVALS = `
   SELECT study_id, condition_id, arrivals FROM expired ORDER BY condition_id NULLS FIRST`;

@@ -25,7 +25,16 @@ import {
   TrustedProxies,
 } from '@usher/relay';
 import { CONSENT_GRACE_MS, type Study, type StudyRegistry } from '@usher/study';
-import { type StudyConsole, StudyHost, type StudyMode, type TaskHooks } from '@usher/study-host';
+import {
+  AgentChangedError,
+  type PilotRun,
+  type StudyAgentOptions,
+  type StudyConsole,
+  StudyHost,
+  type StudyMode,
+  settleStudyManifest,
+  type TaskHooks,
+} from '@usher/study-host';
 import { createApp } from './http/app.ts';
 
 export interface ServerOptions {
@@ -68,6 +77,13 @@ export interface ServerOptions {
     hooks?: TaskHooks;
     /** The registry's file: the experimenter's export download reads it (none without). */
     registryPath?: string;
+    /**
+     * Its agents' model and whether a change of agent since the first participant is accepted (the
+     * agent manifest, study-host's `supervisor/manifest.ts`); no model and no change by default.
+     */
+    agents?: StudyAgentOptions;
+    /** A pilot's run (`usher pilot`): seeded, and its records marked `pilot: true`. */
+    pilot?: PilotRun;
   };
   warn?: (line: string) => void;
   /** Folder of the web host's built assets, served at `/`. */
@@ -127,9 +143,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const now = options.now ?? (() => new Date());
   const access = accessFrom(options);
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const manifest = options.study && settleAgent(options.study, now());
   const relay = startRelay(options, access.trustedProxies, warn);
   const studyHost = options.study
-    ? new StudyHost({ ...options.study, relay, logsDir: options.logsDir, limits, now, warn })
+    ? new StudyHost({
+        ...options.study,
+        relay,
+        logsDir: options.logsDir,
+        limits,
+        now,
+        warn,
+        ...(manifest && { manifest }),
+      })
     : null;
   let headlessHost: HeadlessHost | null = null;
   const app = createApp({
@@ -176,6 +201,24 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       return http.close();
     },
   };
+}
+
+/**
+ * The study's agent manifest, checked against the one its registry holds (refused with the
+ * fields that changed when the agent changed since the first participant and no one accepted it).
+ */
+function settleAgent(study: NonNullable<ServerOptions['study']>, now: Date) {
+  try {
+    return settleStudyManifest(study.registry, study.study, {
+      usher: VERSION,
+      llm: study.agents?.llm ?? null,
+      accept: study.agents?.accept ?? false,
+      now,
+    });
+  } catch (err) {
+    if (err instanceof AgentChangedError) throw new StartupError(err.message);
+    throw err;
+  }
 }
 
 /** Who may connect and ask: credentials (token mode), the origins allowed, the proxies trusted, the sites that may frame study pages. */

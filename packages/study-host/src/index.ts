@@ -13,7 +13,29 @@ export { MAX_RETURN_KEYS, mountStudyRoutes } from './http/study-routes.ts';
 export { AnswersLog } from './study/answers-log.ts';
 export { ArrivalExpiry, EXPIRY_EVERY_MS } from './study/arrival-expiry.ts';
 export { AnswersRefused } from './study/questionnaires.ts';
-export { FlowError, StudyFullError, StudyMode, type StudyRoomLimits, type TaskHooks } from './study/study-mode.ts';
+export {
+  FlowError,
+  type PilotRun,
+  StudyFullError,
+  StudyMode,
+  type StudyRoomLimits,
+  type TaskHooks,
+} from './study/study-mode.ts';
 export { StudyHost, type StudyHostOptions, type StudyRouteDeps } from './study-host.ts';
 export { AgentThreads } from './supervisor/agent-threads.ts';
+export {
+  AgentChangedError,
+  type AgentManifest,
+  conditionManifest,
+  hashOf,
+  type ManifestSource,
+  manifestChanges,
+  manifestRecord,
+  type SettledManifest,
+  type StudyAgentOptions,
+  type StudyManifest,
+  settleManifest,
+  settleStudyManifest,
+  studyManifest,
+} from './supervisor/manifest.ts';
 export { type AgentFeedEvent, AgentSupervisor, type SupervisorOptions } from './supervisor/supervisor.ts';

@@ -9,7 +9,9 @@ import { mountStudyRoutes } from './http/study-routes.ts';
 import { AnswersLog } from './study/answers-log.ts';
 import { ArrivalExpiry } from './study/arrival-expiry.ts';
 import { pageAbsence } from './study/page-presence.ts';
-import { StudyMode, type TaskHooks } from './study/study-mode.ts';
+import { ParticipantControls } from './study/participant-controls.ts';
+import { type PilotRun, StudyMode, type TaskHooks } from './study/study-mode.ts';
+import { manifestRecord, type SettledManifest } from './supervisor/manifest.ts';
 
 export interface StudyHostOptions {
   study: Study;
@@ -29,6 +31,10 @@ export interface StudyHostOptions {
   >;
   now: () => Date;
   warn: (line: string) => void;
+  /** The study's agent manifest as settled with the registry (`settleManifest`): every study log starts with its condition's. */
+  manifest?: SettledManifest;
+  /** A pilot's run (`usher pilot`): seeded, and its records marked. */
+  pilot?: PilotRun;
 }
 
 /** What the routes need of the server's HTTP side. */
@@ -55,6 +61,8 @@ type Fail = (code: string, message: string, status: 400 | 401 | 403 | 404 | 409 
 export class StudyHost implements RoomHooks {
   readonly mode: StudyMode;
   readonly console: StudyConsole;
+  /** The participant's controls over the agent beside them (the supervisor the console holds). */
+  readonly controls: ParticipantControls;
   private readonly expiry: ArrivalExpiry;
 
   constructor(private readonly options: StudyHostOptions) {
@@ -74,8 +82,11 @@ export class StudyHost implements RoomHooks {
         idleSessionMs: limits.idleSessionMs,
       },
       (participant) => pageAbsence(logs, logsDir, participant, now()),
+      (conditionId) => (options.manifest ? manifestRecord(options.manifest, conditionId) : null),
+      options.pilot ?? null,
     );
     this.console = new StudyConsole(this.mode, relay, logsDir);
+    this.controls = new ParticipantControls(this.mode, relay, () => this.console.agents);
     // Arrivals who never consent are removed after arrivalRetentionMs, and counted (arrival-expiry.ts).
     this.expiry = new ArrivalExpiry(registry, study.id, limits.arrivalRetentionMs, now, warn);
     relay.attach(this);
@@ -105,6 +116,16 @@ export class StudyHost implements RoomHooks {
     return condition ? condition.agent !== 'none' && condition.confirmBeforeSubmit : false;
   }
 
+  /**
+   * Whether the agent beside the participant in `room` proposes each step for their approval (the
+   * condition's `guard: each-step`): the relay then lets through only the calls they approved.
+   */
+  approvesEachStep(room: string): boolean {
+    const participant = this.mode.byRoom(room);
+    const condition = participant && this.mode.conditionOf(participant);
+    return condition?.guard === 'each-step';
+  }
+
   /** The study link and the participant's API, the console's API and, with a registry file, the export download. */
   mountRoutes(app: Hono<{ Variables: { capability: Capability | null } }>, deps: StudyRouteDeps): void {
     const fail: Fail = (code, message, status) => Response.json({ error: { code, message } }, { status });
@@ -116,6 +137,7 @@ export class StudyHost implements RoomHooks {
       this.options.limits.admissionsPerMinute,
       deps.client,
       deps.participantPage,
+      this.controls,
     );
     mountConsoleRoutes(app, this.console, fail);
     if (this.options.registryPath) {

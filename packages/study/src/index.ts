@@ -5,6 +5,14 @@
 export { AssignmentError, type Plan, type PlannedTask, pickBalanced, planParticipant } from './assignment/assign.ts';
 export { balancedLatinSquare, latinOrder } from './assignment/latin-square.ts';
 export {
+  type ConditionFeatures,
+  conditionFeatures,
+  type MeasureRecord,
+  measureTask,
+  type TaskMeasures,
+} from './measures/collaboration.ts';
+export { type ConditionSummary, type SummaryInput, summariseConditions } from './measures/summary.ts';
+export {
   ANSWER_PROBLEMS,
   type Answer,
   type AnswerProblem,
@@ -24,6 +32,7 @@ export {
   scoreTrust,
 } from './questionnaire/instruments.ts';
 export * from './questionnaire/schema.ts';
+export type { AcceptedChange, StoredManifest } from './registry/manifest-table.ts';
 export type { QuestionnaireRecord, StoredAnswer, StoredScore } from './registry/questionnaire-tables.ts';
 export {
   CONSENT_GRACE_MS,
@@ -41,4 +50,5 @@ export {
   StudyFileError,
   type StudyFileProblem,
 } from './study-file/load.ts';
+export * from './study-file/mistakes.ts';
 export * from './study-file/schema.ts';

@@ -2,7 +2,16 @@ import type { UiSpec } from '@usher/protocol';
 import type { PlannerInput } from './deterministic.ts';
 import type { NavigationPlan } from './plan.ts';
 import type { RankedOption } from './solver/index.ts';
-import { bestSurveyed, better, describe, type Finding, type Survey, type SurveyGoal, surveyGoal } from './survey.ts';
+import {
+  bestSurveyed,
+  better,
+  describe,
+  type Finding,
+  provenBest,
+  type Survey,
+  type SurveyGoal,
+  surveyGoal,
+} from './survey.ts';
 import type { SurveyMoves } from './survey-step.ts';
 
 /*
@@ -132,8 +141,21 @@ export function filmSearched(input: PlannerInput, survey: Survey, moves: SurveyM
   films.surveys.set(film, survey);
   const finding = bestSurveyed(survey);
   films.results.set(film, finding);
-  if (!films.candidates.some((f) => !films.results.has(f))) return undefined;
   const said = finding ? describe(films.goal, finding) : 'no showing fits';
+  if (!films.candidates.some((f) => !films.results.has(f))) {
+    // The last film compared: booked here only when no film before it did better for sure.
+    const best = bestFilm(films);
+    const mine = finding && !Number.isNaN(finding.value) ? finding.value : undefined;
+    const beaten =
+      best !== undefined &&
+      best.film !== film &&
+      (mine === undefined ? provenBest(films.goal, best.finding.value) : better(films.goal, best.finding.value, mine));
+    if (!beaten) return undefined;
+    return moves.back(
+      'movie',
+      `${films.labels.get(film)}: ${said}; going back to ${films.labels.get(best.film)}, the best of the films compared.`,
+    );
+  }
   return moves.back('movie', `${films.labels.get(film)}: ${said}; comparing another film.`);
 }
 
@@ -147,5 +169,7 @@ function goalWords(goal: SurveyGoal): string {
       return 'cheapest showing';
     case 'window':
       return 'showing at the time you prefer';
+    case 'closest':
+      return 'showing at the closest theater';
   }
 }

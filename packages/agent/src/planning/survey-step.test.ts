@@ -1,10 +1,11 @@
 import type { Stage, UiSpec } from '@usher/protocol';
 import { describe, expect, it } from 'vitest';
 import { freshExploration, type PlannerInput } from './deterministic.ts';
+import { filmSearched } from './film-survey.ts';
 import type { NavigationPlan } from './plan.ts';
 import type { StageDecision } from './solver/index.ts';
-import { MAX_PROBES, startSurvey } from './survey.ts';
-import { type SurveyMoves, surveyOnBooking } from './survey-step.ts';
+import { MAX_PROBES, slotKey, startSurvey } from './survey.ts';
+import { type SurveyMoves, surveyOnBooking, surveyStep } from './survey-step.ts';
 
 /** Moves that record what the search asked for. */
 function recorder() {
@@ -95,5 +96,74 @@ describe('a trip to a ticket stage to read a format price', () => {
     expect(input.exploration.survey?.prices.size).toBe(0);
     expect(input.exploration.survey?.probe).toBeNull();
     expect(input.exploration.survey?.probes).toBe(MAX_PROBES);
+  });
+});
+
+describe('a best showing that led nowhere after it was noted', () => {
+  it('is the best no more: the date stage takes the next best day instead of coming back to it', () => {
+    const input = inputWithProbe();
+    const survey = input.exploration.survey as NonNullable<PlannerInput['exploration']['survey']>;
+    survey.probe = null;
+    survey.done = true;
+    survey.dates.set('dome', ['2026-11-26', '2026-11-27']);
+    // Both days have a Standard showing (cost 0); the first day's showtimes all failed on the seat stage since.
+    survey.found.set(slotKey('dome', '2026-11-26'), {
+      theater: 'dome',
+      date: '2026-11-26',
+      value: 0,
+      priced: true,
+      itemId: 'sh-1',
+    });
+    survey.found.set(slotKey('dome', '2026-11-27'), {
+      theater: 'dome',
+      date: '2026-11-27',
+      value: 0,
+      priced: true,
+      itemId: 'sh-2',
+    });
+    const { done, moves } = recorder();
+    const day = (id: string) => ({ itemId: id, label: id, score: 1, reason: '', why: '' });
+    const dateSpec = spec('date', [
+      { id: '2026-11-26', value: '2026-11-26' },
+      { id: '2026-11-27', value: '2026-11-27' },
+    ]);
+    surveyStep(input, dateSpec, [day('2026-11-27')], new Set(['2026-11-26']), moves);
+    expect(done).toEqual(['select 2026-11-27']);
+  });
+});
+
+describe('the last film compared', () => {
+  it('goes back to a film before it that is surely better, instead of booking its own unpriced format', () => {
+    const input = inputWithProbe();
+    const survey = input.exploration.survey as NonNullable<PlannerInput['exploration']['survey']>;
+    survey.probe = null;
+    survey.done = true;
+    survey.dates.set('dome', ['2026-11-26']);
+    // This film's only list has 3D, whose price is not known yet.
+    survey.found.set(slotKey('dome', '2026-11-26'), {
+      theater: 'dome',
+      date: '2026-11-26',
+      value: Number.NaN,
+      priced: false,
+      itemId: 'sh-3d',
+      format: '3D',
+    });
+    input.exploration.films = {
+      goal: 'cheapest',
+      candidates: ['paper', 'overtime'],
+      labels: new Map([
+        ['paper', 'Paper Moons'],
+        ['overtime', 'Overtime Heroes'],
+      ]),
+      surveys: new Map(),
+      // The first film has a Standard showing: nothing can be cheaper.
+      results: new Map([['paper', { theater: 'lumen', date: '2026-11-26', value: 0, priced: true }]]),
+      current: 'overtime',
+      away: true,
+      done: false,
+    };
+    const { done, moves } = recorder();
+    filmSearched(input, survey, moves);
+    expect(done).toEqual(['back movie']);
   });
 });

@@ -95,6 +95,11 @@ function dateStep(
   for (const o of viable) survey.labels.set(o.itemId, o.label);
   const here = survey.labels.get(theater);
   if (survey.done) {
+    // A day whose showtimes all led nowhere since it was noted (no seats that fit): its best is the best no more.
+    for (const [key, found] of survey.found) {
+      if (found.theater === theater && dead.has(found.date) && !Number.isNaN(found.value))
+        survey.found.set(key, ledNowhere(found));
+    }
     const best = bestSurveyed(survey);
     if (best?.theater !== theater || !viable.some((o) => o.itemId === best.date)) return undefined;
     return moves.selectOrNext(best.date, `${survey.labels.get(best.date)} at ${here}: ${describe(survey.goal, best)}`);
@@ -167,10 +172,17 @@ function timeStep(
         `${where}: its best fitting format is ${unpriced.format}; on to the ticket stage to see what it costs, to compare formats`,
       );
     }
+    // For the closest, a showing that fits here makes the theater's distance the value.
+    const value =
+      survey.goal === 'closest'
+        ? Number.isNaN(m.value)
+          ? m.value
+          : (survey.distances.get(theater) ?? Number.NaN)
+        : m.value;
     const finding: Finding = {
       theater,
       date,
-      value: m.value,
+      value,
       priced: m.priced,
       ...(m.itemId && { itemId: m.itemId }),
       ...(m.label && { label: m.label }),
@@ -178,7 +190,7 @@ function timeStep(
       ...(m.formats && { formats: m.formats }),
     };
     survey.found.set(key, finding);
-    if (provenBest(survey.goal, m.value) || !more) survey.done = true;
+    if (provenBest(survey.goal, m.value) || !more || closestProven(survey, value)) survey.done = true;
     if (!survey.done) {
       const next = nextToSurvey(survey, new Set());
       const to: Stage = next?.theater === theater ? 'date' : 'theater';
@@ -198,7 +210,13 @@ function timeStep(
   const best = here && survey.goal === 'cheapest' && !here.priced && here.itemId ? here : bestSurveyed(survey);
   if (!best) return undefined;
   if (best.theater === theater && best.date === date) {
-    if (!best.itemId || !viable.some((o) => o.itemId === best.itemId)) return undefined;
+    if (!best.itemId) return undefined;
+    if (!viable.some((o) => o.itemId === best.itemId)) {
+      // The best showing led nowhere since it was noted (no seats that fit): it is the best no more,
+      // so the search does not come back to it.
+      survey.found.set(key, ledNowhere(best));
+      return undefined;
+    }
     let label = viable.find((o) => o.itemId === best.itemId)?.reason ?? best.itemId;
     const known = bestSurveyed(survey);
     if (!best.priced && known)
@@ -291,4 +309,18 @@ export function seatMapCost(model: PreferenceModel, spec: UiSpec): number {
   if (prices.length === 0 || prices.some((p) => !Number.isFinite(p))) return Number.NaN;
   const count = Math.max(1, requiredSeats(model).count);
   return Math.round(count * Math.min(...prices) * 100) / 100;
+}
+
+/** A finding whose showing led nowhere after it was noted: no value, and no formats to price it again by. */
+function ledNowhere(found: Finding): Finding {
+  const { formats: _formats, itemId: _itemId, ...rest } = found;
+  return { ...rest, value: Number.NaN, priced: false };
+}
+
+/** For the closest: a theater with a showing that fits, and no theater left to look at is nearer. */
+function closestProven(survey: Survey, value: number): boolean {
+  if (survey.goal !== 'closest' || Number.isNaN(value)) return false;
+  return survey.candidates.every(
+    (t) => survey.found.has(slotKey(t, survey.dates.get(t)?.[0] ?? '')) || (survey.distances.get(t) ?? 0) >= value,
+  );
 }

@@ -24,7 +24,9 @@ describe('the search across theaters', () => {
   it('runs for a wish the showtime decides, unless one theater is required', () => {
     expect(surveyGoal({ hard: [], soft: [{ kind: 'earliest' }] })).toBe('earliest');
     expect(surveyGoal({ hard: [], soft: [{ kind: 'latest' }] })).toBe('latest');
-    expect(surveyGoal({ hard: [], soft: [{ kind: 'closest' }] })).toBe(null);
+    // The closest theater that has a showing, compared across films; for one film named, the theater order serves it.
+    expect(surveyGoal({ hard: [], soft: [{ kind: 'closest' }] })).toBe('closest');
+    expect(surveyGoal({ hard: [{ kind: 'title', is: ['Encore'] }], soft: [{ kind: 'closest' }] })).toBe(null);
     expect(surveyGoal({ hard: [{ kind: 'theater', is: ['Lumen'] }], soft: [{ kind: 'earliest' }] })).toBe(null);
     expect(surveyGoal({ hard: [], soft: [{ kind: 'cheapest' }] })).toBe('cheapest');
     // One format required: the seats decide the price, no theater does better by its format.
@@ -47,12 +49,12 @@ describe('the search across theaters', () => {
     ]);
   });
 
-  it('compares days for the cheapest and a window, only the first day for earliest and latest', () => {
+  it('compares days for the cheapest, a window and the latest, only the first day for earliest', () => {
     const days = ['2026-11-21', '2026-11-22', '2026-11-23', '2026-11-24'].map(option);
     expect(datesToLook('cheapest', days)).toEqual(['2026-11-21', '2026-11-22', '2026-11-23']);
     expect(datesToLook('window', days)).toHaveLength(MAX_DATES);
     expect(datesToLook('earliest', days)).toEqual(['2026-11-21']);
-    expect(datesToLook('latest', days)).toEqual(['2026-11-21']);
+    expect(datesToLook('latest', days)).toHaveLength(MAX_DATES);
     // One theater is enough to search when days are to be compared.
     expect(startSurvey('cheapest', [option('a')]).done).toBe(false);
     expect(startSurvey('earliest', [option('a')]).done).toBe(true);

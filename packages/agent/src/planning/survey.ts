@@ -43,7 +43,7 @@ export const MAX_LOOKS = 8;
 /** At most this many trips to a ticket stage to read a format's prices. */
 export const MAX_PROBES = 2;
 
-export type SurveyGoal = 'earliest' | 'latest' | 'cheapest' | 'window';
+export type SurveyGoal = 'earliest' | 'latest' | 'cheapest' | 'window' | 'closest';
 
 /** What one showtime list (a theater on a day) gave: how well its best fitting showing meets the goal. */
 export interface Finding {
@@ -97,6 +97,8 @@ export interface Survey {
   done: boolean;
   /** At most this many lists ({@link MAX_LOOKS}, fewer while films are compared). */
   maxLooks: number;
+  /** For the closest: each theater's distance as the theater stage shows it. */
+  distances: Map<string, number>;
 }
 
 export const slotKey = (theater: string, date: string) => `${theater}@${date}`;
@@ -118,6 +120,11 @@ export function surveyGoal(model: PreferenceModel): SurveyGoal | null {
   );
   if (named) return named.kind as SurveyGoal;
   if (model.soft.some((c) => c.kind === 'startTime' || c.kind === 'endTime')) return 'window';
+  // The closest theater with a showing that fits, compared across films ("whatever's on at the
+  // closest place"): for one film named, the solver's theater order already serves it.
+  const title = model.hard.find((c) => c.kind === 'title');
+  const filmNamed = title?.kind === 'title' && (title.is?.length ?? 0) > 0;
+  if (!filmNamed && model.soft.some((c) => c.kind === 'closest')) return 'closest';
   return null;
 }
 
@@ -176,22 +183,32 @@ export function startSurvey(
     probes: 0,
     rebooked: false,
     labels: new Map(candidates.map((o) => [o.itemId, o.label])),
+    distances: new Map(
+      candidates.flatMap((o) => {
+        const km = spec?.items.find((i) => i.id === o.itemId)?.distanceKm;
+        return typeof km === 'number' ? [[o.itemId, km] as const] : [];
+      }),
+    ),
     // One theater still has days to compare for the cheapest and a time window; while films are
     // compared, its showing is still to be noted.
     done:
       candidates.length === 0 ||
-      (maxLooks === undefined && candidates.length < 2 && (goal === 'earliest' || goal === 'latest')),
+      (maxLooks === undefined &&
+        candidates.length < 2 &&
+        (goal === 'earliest' || goal === 'latest' || goal === 'closest')),
     maxLooks: maxLooks ?? MAX_LOOKS,
   };
 }
 
 /**
  * The days to look at at a theater, from the date stage's fitting options (best first): only the
- * first for earliest (the solver puts the earliest day first) and latest (a late showtime, judged
- * within its day); up to MAX_DATES for the cheapest and a time window, which any day may meet best.
+ * first for earliest (the solver puts the earliest day first) and the closest (any day with a
+ * showing that fits proves the theater); up to MAX_DATES for the latest ("the
+ * very last screening this weekend" is on the last day that has one), the cheapest and a time
+ * window, which any day may meet best.
  */
 export function datesToLook(goal: SurveyGoal, options: readonly RankedOption[]): string[] {
-  const n = goal === 'earliest' || goal === 'latest' ? 1 : MAX_DATES;
+  const n = goal === 'earliest' || goal === 'closest' ? 1 : MAX_DATES;
   return options.slice(0, n).map((o) => o.itemId);
 }
 
@@ -235,6 +252,7 @@ export function bestSurveyed(survey: Survey): Finding | undefined {
 
 /** Whether a value found proves no other list can do better (nothing beats 0 outside the window, or Standard). */
 export function provenBest(goal: SurveyGoal, value: number): boolean {
+  if (goal === 'closest') return false;
   return (goal === 'cheapest' || goal === 'window') && value === 0;
 }
 
@@ -347,6 +365,7 @@ export function describe(goal: SurveyGoal, finding: Pick<Finding, 'value' | 'for
   const { value } = finding;
   if (Number.isNaN(value) && (goal !== 'cheapest' || finding.format === undefined)) return 'no showing there fits';
   if (goal === 'earliest' || goal === 'latest') return `the ${goal} showing that fits starts at ${clock(value)}`;
+  if (goal === 'closest') return `it has a showing that fits, ${value} km away`;
   if (goal === 'cheapest') {
     if (value === 0) return 'it has a Standard showing, without a premium-format surcharge';
     if (!finding.priced)

@@ -117,3 +117,11 @@ describe('date phrasings', () => {
     expect(dates('the 2nd row')).toBeUndefined();
   });
 });
+
+describe('"sat" and "sun" after this, next or coming', () => {
+  it('are days whatever follows ("this sat please")', () => {
+    expect(dates('2 tickets this sat please')).toEqual({ kind: 'date', dates: ['2026-11-21'] });
+    expect(dates('next sun works')).toEqual({ kind: 'date', dates: ['2026-11-22'] });
+    expect(dates('we sat near the front last time')).toBeUndefined();
+  });
+});

@@ -106,6 +106,9 @@ export function resolveDayOfMonth(today: string, day: number): string | undefine
   return undefined;
 }
 
+/** A weekday by its name or a usual short form, as a group. */
+const WEEKDAY_WORD =
+  '(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|weds|thu|thurs?|fri|sat|sun)';
 const WEEKDAY = '(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|weds|thu|thurs?|fri)';
 const ANY_WEEKDAY = String.raw`(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+)`;
 const MONTH =
@@ -124,6 +127,14 @@ const NAMED_DAY =
 const PATTERNS: Array<[string, (m: RegExpExecArray, today: string) => string[]]> = [
   [String.raw`(\d{4})-(\d{2})-(\d{2})`, (m, t) => opt(resolveDayMonth(t, Number(m[3]), Number(m[2]), Number(m[1])))],
   [String.raw`(?:the\s+)?day after tomorrow`, (_m, t) => [addDays(t, 2)]],
+  // "I'm working friday. the day after": the day after the last day named before it in the message.
+  [
+    String.raw`(?:the\s+)?(?:day|night|evening)\s+after(?!\s+(?:tomorrow|that|this|next|work|school|\w+ing)\b)(?=\s*(?:[,.;!?]|$|instead|then|please|pls|same|works|is|would))`,
+    (m, t) => {
+      const said = [...m.input.slice(0, m.index).matchAll(new RegExp(String.raw`\b${WEEKDAY_WORD}\b`, 'gi'))].at(-1);
+      return said ? [addDays(nextWeekday(t, weekdayOf(said[1] ?? '')), 1)] : [];
+    },
+  ],
   // "In two days", "in 3 days' time": that many days from today.
   [
     String.raw`in\s+(a|one|two|three|four|five|six|\d)\s+days?(?:'?\s*time)?`,
@@ -137,8 +148,18 @@ const PATTERNS: Array<[string, (m: RegExpExecArray, today: string) => string[]]>
     String.raw`(before|after)\s+the\s+weekend`,
     (m, t) => (m[1]?.toLowerCase() === 'before' ? weekdaysBeforeWeekend(t) : weekdaysAfterWeekend(t)),
   ],
-  // "A weekday", "on weekdays", "any weeknight": Monday to Friday of the coming seven days.
+  // "A weekday", "on weekdays", "any weeknight": Monday to Friday of the coming seven days (the
+  // time rules read the night of a weeknight).
   [String.raw`(?:a|any|on|on a)?\s*week(?:day|night)s?`, (_m, t) => weekdaysAhead(t)],
+  // "Friday to Sunday", "from mon till wed": every day from the first to the second.
+  [
+    String.raw`(?:from\s+)?${WEEKDAY_WORD}\s+(?:to|till|until|through|thru|-)\s+${WEEKDAY_WORD}(?!\s*(?:\d|the\s+\d))`,
+    (m, t) => {
+      const first = nextWeekday(t, weekdayOf(m[1] ?? ''));
+      const span = (weekdayOf(m[2] ?? '') - weekdayOf(m[1] ?? '') + 7) % 7;
+      return Array.from({ length: span + 1 }, (_, i) => addDays(first, i));
+    },
+  ],
   [String.raw`today|tonight|this(?=\s+(?:evening|afternoon|morning)\b)`, (_m, t) => [t]],
   ['tomorrow|tmrw', (_m, t) => [addDays(t, 1)]],
   [
@@ -168,10 +189,12 @@ const PATTERNS: Array<[string, (m: RegExpExecArray, today: string) => string[]]>
   ],
   [
     // "encore sun, 2 ppl": "sat" and "sun" are days only where a day fits (after "on", before a comma or a period of the day).
-    String.raw`(?:(next|this|on)\s+)?(sat|sun)\.?(?=\s*(?:[,.;!?]|$)|\s+(?:morning|afternoon|evening|night|at|for)\b)`,
+    // After "this", "next" or "coming" they are days wherever they stand ("this sat please").
+    String.raw`(?:(next|this|on|coming)\s+)?(sat|sun)\.?(?=\s*(?:[,.;!?]|$)|\s+(?:morning|afternoon|evening|night|at|for)\b)|(next|this|coming)\s+(sat|sun)\b\.?`,
     (m, t) => {
-      const day = nextWeekday(t, weekdayOf(m[2] ?? ''));
-      return [m[1]?.toLowerCase() === 'next' && day === t ? addDays(t, 7) : day];
+      const [prefix, word] = m[2] ? [m[1], m[2]] : [m[3], m[4]];
+      const day = nextWeekday(t, weekdayOf(word ?? ''));
+      return [prefix?.toLowerCase() === 'next' && day === t ? addDays(t, 7) : day];
     },
   ],
   // "Christmas day", "new year's eve": this year's, or next year's once past.

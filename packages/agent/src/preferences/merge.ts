@@ -1,5 +1,6 @@
 import type { Constraint, ConstraintKind } from '@usher/booking';
 import { byKind, isHardConstraint, PREFERENCE_KINDS } from './kinds.ts';
+import { CHANGE_OF_MIND } from './text.ts';
 import { clock, minutesOf } from './times.ts';
 import type { KnownFilm, Op, PreferenceModel, Strength } from './types.ts';
 
@@ -384,6 +385,12 @@ export function supersedeFilm(
   let drop: { kind: 'title' | 'genre'; side: 'is' | 'include' } | null = null;
   if (named('genre', 'include') && !named('title', 'is') && had('title', 'is')) drop = { kind: 'title', side: 'is' };
   if (!drop && !named('title', 'is') && had('title', 'is') && ruledOut(after, ops, films))
+    drop = { kind: 'title', side: 'is' };
+  // "Changed my mind, whatever's rated highest instead": a film chosen by its rating in a change of mind.
+  const byRating = ops.some(
+    (op) => op.type === 'set' && (op.constraint.kind === 'highestRated' || op.constraint.kind === 'rating'),
+  );
+  if (!drop && byRating && !named('title', 'is') && had('title', 'is') && CHANGE_OF_MIND.test(text))
     drop = { kind: 'title', side: 'is' };
   if (named('title', 'is') && !named('genre', 'include') && had('genre', 'include'))
     drop = { kind: 'genre', side: 'include' };

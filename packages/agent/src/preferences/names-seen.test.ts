@@ -54,3 +54,37 @@ describe('places named in lower case', () => {
     expect(theaterFromPlaces(places, THEATERS)).toBe('Northgate Stadium 16');
   });
 });
+
+describe('places named loosely, more than once or before a venue word', () => {
+  it('takes the newest place that names a theater: a later message replaces an earlier one', () => {
+    const first = placesNamed('2 for overtime heroes friday night at lakeside pls', ['lakeside', 'pls']);
+    const later = placesNamed('scratch that, make it northgate instead', ['northgate']);
+    expect(theaterFromPlaces([...later, ...first], THEATERS)).toBe('Northgate Stadium 16');
+  });
+
+  it('remembers unread words before a venue word ("lakeside cinema on sunday"), not "the" or "local"', () => {
+    expect(placesNamed('lakeside cinema on sunday, afternoon showing', ['lakeside', 'cinema'])).toEqual(['lakeside']);
+    expect(theaterFromPlaces(['lakeside'], THEATERS)).toBe('Lakeside 12');
+    expect(placesNamed('the local cinema on sunday', ['the', 'local', 'cinema'])).toEqual([]);
+  });
+});
+
+describe('a theater named with a venue word its name lacks', () => {
+  it('takes "Lakeside Cinema" as Lakeside 12 once the stage lists it, and not where it lists no Lakeside', () => {
+    const model = { hard: [{ kind: 'theater' as const, is: ['Lakeside Cinema'] }], soft: [] };
+    expect(matchTheaters(model, THEATERS)?.hard).toEqual([{ kind: 'theater', is: ['Lakeside 12'] }]);
+    expect(
+      matchTheaters(
+        model,
+        THEATERS.filter((t) => !t.name.startsWith('Lakeside')),
+      ),
+    ).toBeNull();
+  });
+});
+
+describe('a misspelt stadium', () => {
+  it('takes "Nortgate Stadium" as Northgate Stadium 16', () => {
+    const model = { hard: [{ kind: 'theater' as const, is: ['Nortgate Stadium'] }], soft: [] };
+    expect(matchTheaters(model, THEATERS)?.hard).toEqual([{ kind: 'theater', is: ['Northgate Stadium 16'] }]);
+  });
+});

@@ -12,6 +12,9 @@ import type { PreferenceModel } from './types.ts';
  * A name that fits none, or several, stays as written: the solver then says which theaters there are.
  */
 
+/** Words that say a place is a cinema without naming it. */
+const VENUE_WORDS = /\b(?:cinemas?|theat(?:er|re)s?|multiplex|cineplex|movies|pictures)\b/gi;
+
 /** Letters and digits only, lower case: "Riverside Art House" and "riverside arthouse" read alike. */
 const compact = (name: string) =>
   name
@@ -41,7 +44,11 @@ export function matchTheaters(
   const fix = (names: string[] | undefined) =>
     names?.map((wanted) => {
       if (theaters.some((t) => theaterNamed(t, wanted))) return wanted;
-      const loose = theaters.filter((t) => looselyNamed(wanted, t.name));
+      // "Lakeside Cinema" for Lakeside 12: the venue word says what it is, not which.
+      const bare = wanted.replace(VENUE_WORDS, ' ').trim();
+      const loose = theaters.filter(
+        (t) => looselyNamed(wanted, t.name) || (bare !== '' && bare !== wanted.trim() && theaterNamed(t, bare)),
+      );
       const [only] = loose;
       if (loose.length !== 1 || !only) return wanted;
       changed = true;
@@ -66,13 +73,31 @@ export const MAX_PLACES = 8;
 export function placesNamed(text: string, unread: readonly string[]): string[] {
   const left = new Set(unread.map((w) => w.toLowerCase()));
   const places: string[] = [];
-  for (const m of text.toLowerCase().matchAll(/\b(?:at|in)\s+(?:the\s+)?([a-z][\w'-]*(?:\s+[a-z0-9][\w'-]*){0,3})/g)) {
+  for (const m of text
+    .toLowerCase()
+    .matchAll(
+      /\b(?:at|in|make it|try|switch to|go to|change (?:it )?to)\s+(?:the\s+)?([a-z][\w'-]*(?:\s+[a-z0-9][\w'-]*){0,3})/g,
+    )) {
     const words = (m[1] ?? '').split(/\s+/);
     // The longest run of unread words from the start: "old mil" of "old mil on monday".
     const run: string[] = [];
     for (const w of words) {
       if (!left.has(w)) break;
       run.push(w);
+    }
+    if (run.length > 0) places.push(run.join(' '));
+  }
+  // A place named before its venue word, anywhere: "lakeside cinema on sunday".
+  for (const m of text
+    .toLowerCase()
+    .matchAll(/\b((?:[a-z][\w'-]*\s+){1,3})(?:cinema|theat(?:er|re)|multiplex|cineplex)\b/g)) {
+    const words = (m[1] ?? '').trim().split(/\s+/);
+    // The longest run of unread words that ends at the venue word: "lakeside" of "for lakeside cinema".
+    const run: string[] = [];
+    for (const w of words.reverse()) {
+      if (!left.has(w) || /^(?:the|a|an|any|that|this|which|whichever|whatever|local|nearest|closest|my|our)$/.test(w))
+        break;
+      run.unshift(w);
     }
     if (run.length > 0) places.push(run.join(' '));
   }
@@ -86,23 +111,20 @@ export function placesNamed(text: string, unread: readonly string[]): string[] {
 
 /**
  * The theater wish a remembered place gives once the theater stage lists `theaters`: the one theater
- * it names loosely (the place, or its first words), or null when it names none or several.
+ * the newest place that names exactly one names loosely (the place, or its first words), or null
+ * when none does.
  */
 export function theaterFromPlaces(
   places: readonly string[],
   theaters: ReadonlyArray<{ id: string; name: string }>,
 ): string | null {
-  const found = new Set<string>();
+  // Newest first: a place named in a later message ("make it northgate instead") replaces one named before.
   for (const place of places) {
     const words = place.split(' ');
     for (let n = words.length; n > 0; n--) {
       const matches = theaters.filter((t) => looselyNamed(words.slice(0, n).join(' '), t.name));
-      if (matches.length === 1 && matches[0]) {
-        found.add(matches[0].name);
-        break;
-      }
+      if (matches.length === 1 && matches[0]) return matches[0].name;
     }
   }
-  const [only] = found;
-  return found.size === 1 && only ? only : null;
+  return null;
 }

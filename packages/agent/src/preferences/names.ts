@@ -30,6 +30,8 @@ const NOT_NAME_WORDS = new Set([
   ...'january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec'.split(
     ' ',
   ),
+  // Named days: "on Christmas Eve" is a date, not a film.
+  ..."christmas xmas eve halloween hallowe'en valentine's valentines boxing".split(' '),
   ...'imax standard regular adult adults kid kids child children senior seniors student students ticket tickets seat seats row rows premium wheelchair movie movies film films showing showings screening screenings show shows'.split(
     ' ',
   ),

@@ -351,3 +351,53 @@ describe('someone described before the counts', () => {
     ).toContainEqual({ kind: 'ticketMix', adult: 2, child: 1 });
   });
 });
+
+describe('a count with words that describe the tickets', () => {
+  it.each([
+    ['2 imax tickets for iron tempest', 2],
+    ['Two of the big recliner seats next to each other', 2],
+    ['2 uni students, skint af', 2],
+    ['three standard tickets please', 3],
+  ])('"%s" counts %i, and the describing words are still read', (text, n) => {
+    expect(party(text)).toContainEqual({ kind: 'seatCount', count: n });
+    expect(read(text).model.questions ?? []).toEqual([]);
+  });
+
+  it('leaves the format and the seat kind to their own rules', () => {
+    expect(hard('2 imax tickets')).toContainEqual({ kind: 'format', is: ['IMAX'] });
+    expect(hard('Two of the big recliner seats').map((c) => c.kind)).toContain('seatKind');
+  });
+});
+
+describe('a ticket named for someone already named, and for the speaker', () => {
+  it.each([
+    [
+      "my mum and i want to see harbor lights. she's 69 so a senior ticket for her, adult for me.",
+      { adult: 1, senior: 1 },
+    ],
+    ['my mum and i. senior ticket for her, adult for me.', { adult: 1, senior: 1 }],
+    ['a senior ticket for her and an adult one for me', { adult: 1, senior: 1 }],
+  ])('"%s"', (text, mix) => {
+    expect(party(text)).toContainEqual({ kind: 'ticketMix', ...mix });
+  });
+
+  it('does not count "one of the wheelchair spaces" as the party', () => {
+    expect(
+      party(
+        'Booking for me and my wife. I use a wheelchair, so I need one of the wheelchair spaces with her seat right beside it.',
+      ),
+    ).toContainEqual({ kind: 'seatCount', count: 2 });
+  });
+});
+
+describe('counts by type said after the people they are', () => {
+  it.each([
+    ['me and my wife. two adult tickets', { adult: 2 }],
+    ["Me and my 16 year old. Two adult tickets (he's too old for the child price now, sadly).", { adult: 2 }],
+    ['me and my wife and 2 children', { adult: 2, child: 2 }],
+    ['Taking my three (4, 6 and 9) to the film, just me as the adult.', { adult: 1, child: 3 }],
+    ["It's my son's 8th birthday! Him + 4 friends (all 7 or 8) + me and my wife.", { adult: 2, child: 5 }],
+  ])('"%s"', (text, mix) => {
+    expect(party(text)).toContainEqual({ kind: 'ticketMix', ...mix });
+  });
+});

@@ -29,6 +29,10 @@ const TYPES: Array<[RegExp, TicketTypeId]> = [
   [/^(?:seniors?|pensioners?|oaps?)$/i, 'senior'],
 ];
 const TYPE_WORD = '(adults?|grown[- ]?ups?|kids?|child|children|little ones|kiddos|kiddies|seniors?|pensioners?|oaps?)';
+/** Words that describe counted tickets or people without being the count's noun. */
+const DESCRIBING =
+  '(?:imax|3d|2d|standard|regular|normal|premium|recliner|reclining|vip|luxury|comfy|big|good|cheap|cheapest|uni|university|college|student)';
+const COUNTED_DESCRIBED = String.raw`(?<!\brows?\s+)\b(${SPELLED_OR_DIGITS})(?=\s+(?:of the\s+)?(?:${DESCRIBING}\s+){1,2}(?:tickets?|seats?|people|persons|students)\b)`;
 const AGE = String.raw`(\d{1,2})(?:\s*(?:years?|yrs?|y/?o)(?:[- ]old)?)?`;
 const YEAR_OLD = String.raw`(\d{1,2})[- ](?:years?|yrs?)[- ]olds?|(\d{1,2})\s*y/?o`;
 /** "my 8 year old daughter": read in the whole message, since "suitable for a 6 year old" is a rating and a person. */
@@ -63,8 +67,8 @@ type Piece =
   | { type: 'about'; ages: number[]; ticket?: TicketTypeId; all?: boolean; pronoun?: boolean }
   /** One ticket type for the whole party ("all adults"); `n` when the words count it ("both"). */
   | { type: 'allOf'; ticket: TicketTypeId; n?: number }
-  /** The speaker comes; `age` when they say it ("I'm 71"). */
-  | { type: 'self'; age?: number };
+  /** The speaker comes; `age` when they say it ("I'm 71"), `ticket` when they name theirs ("adult for me"). */
+  | { type: 'self'; age?: number; ticket?: TicketTypeId };
 
 const countOf = (token: string | undefined) => (token === undefined ? undefined : parseCount(token));
 
@@ -112,6 +116,27 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
     },
   ],
   [
+    // "a senior ticket for her", "child's one for him": the ticket of someone already named.
+    String.raw`(?:(?:a|an|one)\s+)?(adult|child|kid|senior|pensioner)(?:'s)?\s+(?:(?:ticket|one|price|fare)\s+)?for\s+(?:him|her)\b`,
+    (m) => {
+      const ticket = TYPES.find(([re]) => re.test(m[1] ?? ''))?.[1];
+      return ticket ? { type: 'about', ages: [], ticket, pronoun: true } : undefined;
+    },
+  ],
+  [
+    // "just me as the adult", "me as the only grown-up": the speaker comes, as an adult; not "just me".
+    String.raw`(?:(?:just|only)\s+)?(?:me|myself)\s+as\s+the\s+(?:only\s+|one\s+)?(?:adult|grown[- ]?up)`,
+    () => ({ type: 'self', ticket: 'adult' }),
+  ],
+  [
+    // "adult for me", "a senior ticket for myself": the speaker comes, on that ticket.
+    String.raw`(?:(?:a|an|one)\s+)?(adult|senior|pensioner)(?:'s)?\s+(?:(?:ticket|one|price|fare)\s+)?for\s+(?:me|myself)\b`,
+    (m) => {
+      const ticket = TYPES.find(([re]) => re.test(m[1] ?? ''))?.[1];
+      return ticket ? { type: 'self', ticket } : undefined;
+    },
+  ],
+  [
     // "he'll need a senior ticket", "she gets a child's ticket": the ticket of someone already named.
     String.raw`(?:he|she)(?:'ll|\s+will)?\s+(?:needs?|gets?|has|have|should (?:get|have)|qualif(?:y|ies) for)\s+(?:a|an)\s+(adult|child|kid|senior|pensioner)(?:'s)?\s+(?:ticket|price|fare|discount)`,
     (m) => {
@@ -149,6 +174,19 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
         related: m[5] !== undefined || /^(?:my|our|his|her)$/i.test(m[1] ?? ''),
       };
     },
+  ],
+  [
+    // "my son's 8th birthday": the son, 8 (turning 8, so still a child's ticket at 8).
+    `(?:my|our)\\s+(${RELATION})'s\\s+(\\d{1,2})(?:st|nd|rd|th)\\s+birthday`,
+    (m) => {
+      const base = person(m[1] ?? '', 1);
+      return base.type === 'person' ? { ...base, n: 1, ages: [Number(m[2])] } : undefined;
+    },
+  ],
+  [
+    // "4 friends (all 7 or 8)", "(both 10)": one age, the youngest said, for each of the people just named.
+    String.raw`\(\s*(?:all|both|each)\s+(?:aged\s+)?(\d{1,2})(?:\s*(?:or|-|to|and|/)\s*\d{1,2})?\s*\)`,
+    (m) => ({ type: 'about', ages: [Number(m[1])] }),
   ],
   [
     // "my dad is 72", "my mom who is 68", "my grandparents are both over 70"
@@ -210,6 +248,10 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
       return m[2] ? { type: 'more', n } : { type: 'total', n };
     },
   ],
+  // Words between the count and its noun that describe the tickets or the people ("2 imax
+  // tickets", "two of the big recliner seats", "2 uni students"): read in the whole message, the
+  // count alone, so the rules of those words (format, seat kind) still read them.
+  [COUNTED_DESCRIBED, total(1)],
   [String.raw`another (?:ticket|seat|person)|plus one|\+1`, () => ({ type: 'more', n: 1 })],
   [
     `(?:tickets?|seats?|table|room)\\s+for\\s+(${SPELLED_OR_DIGITS})(?!\\s*(?:am|pm|:|o'?clock|h\\b))(?:\\s+(?:people|persons|of us))?`,
@@ -236,7 +278,11 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
     `(?:make (?:that|it)|change (?:that|it) to|just|only|(?:it'?s|we'?re) actually|actually)\\s+(${SPELLED_OR_DIGITS})(?:\\s+now)?${NOT_TIME}(?!\\s+\\w+s\\b)`,
     total(1),
   ],
-  [`(?:get|grab|book|reserve|need|want)\\s+(${SPELLED_OR_DIGITS})(?=\\s+(?:for|to|of)\\b)`, total(1)],
+  // Not "one of the wheelchair spaces": one among those on offer, not the party.
+  [
+    `(?:get|grab|book|reserve|need|want)\\s+(${SPELLED_OR_DIGITS})(?=\\s+(?:for|to|of)\\b)(?!\\s+of\\s+(?:the|those|these|your|its)\\b)`,
+    total(1),
+  ],
   // "one for encore on tuesday", "2 for the 7pm": a count that opens the message, before "for".
   [`^\\s*(${SPELLED_OR_DIGITS})(?=\\s+for\\b)`, total(1)],
   // "$30 for both", "tickets for the both of us": two people, unless "both" names days or films.
@@ -261,16 +307,21 @@ function total(group: number) {
   };
 }
 
+const NOT_THEIR_TICKET =
+  /\btoo\s+(?:old|young)\s+for\s+(?:the\s+|a\s+|an\s+)?(?:adult|child|kid|senior|pensioner|student)(?:'s|s)?(?:\s+(?:price|prices|ticket|tickets|fare|fares|discount|rate))?/gi;
+
 /* "Plus a child", "another adult", "my son is coming too": add to the party already known. */
 const ADDING = /\b(?:plus|another|additional|extra|one more|as well|too|also|joining|tagging along|coming along)\b/i;
 /* "No, just one adult": a correction of the named ticket types only. */
 const CORRECTING = /\b(?:no|just|only|actually|make it|make that|instead|sorry|change)\b/i;
 
 /** Seat count, ticket mix and implied age rating from every piece of the party the message names. */
-export const partyRule: Rule = (scan) => {
+export const partyRule: Rule = (input) => {
+  // "He's too old for the child price": a ticket someone does not get names nobody.
+  const scan = { ...input, text: input.text.replace(NOT_THEIR_TICKET, (m) => ' '.repeat(m.length)) };
   const found: Array<{ hit: Hit; piece: Piece }> = [];
   for (const [source, read] of PATTERNS) {
-    hits(source === AGED ? { ...scan, text: scan.original } : scan, source, (m) => {
+    hits(source === AGED || source === COUNTED_DESCRIBED ? { ...scan, text: scan.original } : scan, source, (m) => {
       const hit: Hit = { ...span(m), drafts: [] };
       const piece = read(m);
       // Earlier patterns are more specific: "two adults" is not also "two … people".
@@ -297,6 +348,7 @@ export const partyRule: Rule = (scan) => {
         scan,
         first.start,
         namedAsList(found, scan.original),
+        ticketsAfterPeople(found, scan.original),
       ),
     },
     ...found.slice(1).map((f) => f.hit),
@@ -304,6 +356,23 @@ export const partyRule: Rule = (scan) => {
 };
 
 type Person = Extract<Piece, { type: 'person' }>;
+
+/**
+ * Whether the counts by type are said after everyone named, as their tickets: in a later sentence
+ * ("me and my wife. two adult tickets") or as tickets ("my son and I, 2 adult tickets"); not "me
+ * and 2 kids and 1 adult friend", where the counts name more people.
+ */
+function ticketsAfterPeople(found: ReadonlyArray<{ hit: Hit; piece: Piece }>, text: string): boolean {
+  const named = found.filter((f) => f.piece.type === 'self' || f.piece.type === 'person');
+  const typed = found.filter((f) => f.piece.type === 'typed');
+  const lastNamed = named.at(-1);
+  const firstTyped = typed[0];
+  if (!lastNamed || !firstTyped || firstTyped.hit.start < lastNamed.hit.end) return false;
+  return (
+    /[.!?;]/.test(text.slice(lastNamed.hit.end, firstTyped.hit.start)) ||
+    typed.every((f) => /tickets?\s*$/i.test(text.slice(f.hit.start, f.hit.end)))
+  );
+}
 
 /** Age statements join the companion named just before them. */
 function attachAges(pieces: Piece[]): Piece[] {
@@ -371,7 +440,7 @@ function namedAgain(pieces: Piece[]): Piece[] {
   });
 }
 
-function decide(found: Piece[], scan: Scan, at: number, listed: boolean): Draft[] {
+function decide(found: Piece[], scan: Scan, at: number, listed: boolean, ticketsAfter: boolean): Draft[] {
   const pieces = namedAgain(attachAges(found));
   const people = pieces.filter((p): p is Person => p.type === 'person');
   const self = pieces.some((p) => p.type === 'self');
@@ -379,7 +448,10 @@ function decide(found: Piece[], scan: Scan, at: number, listed: boolean): Draft[
   const selfAge = pieces.find(
     (p): p is Extract<Piece, { type: 'self' }> => p.type === 'self' && p.age !== undefined,
   )?.age;
-  const selfTicket = selfAge === undefined ? 'adult' : ticketForAge(selfAge);
+  const selfNamed = pieces.find(
+    (p): p is Extract<Piece, { type: 'self' }> => p.type === 'self' && p.ticket !== undefined,
+  )?.ticket;
+  const selfTicket = selfNamed ?? (selfAge === undefined ? 'adult' : ticketForAge(selfAge));
   const totals = pieces.filter((p) => p.type === 'total');
   const total = totals.length > 0 ? (totals[totals.length - 1] as { n: number }).n : undefined;
   const typed: Partial<Record<TicketTypeId, number>> = {};
@@ -420,7 +492,14 @@ function decide(found: Piece[], scan: Scan, at: number, listed: boolean): Draft[
     .slice(0, Math.max(0, firstTyped))
     .every((p) => p.type !== 'self' && (p.type !== 'person' || !p.related));
   const countsFirst = firstTyped >= 0 && (firstNamed < 0 || firstTyped < firstNamed || describedOnly);
-  const wholeParty = (stated.adult ?? 0) > 0 && !adding && total === undefined && countsFirst;
+  // Counts by type said after the people, as their tickets and as many as they are ("me and my
+  // wife. two adult tickets"), are their tickets, not more people.
+  const namedCount = counted.every((p) => p.n !== undefined)
+    ? (self ? 1 : 0) + counted.reduce((sum, p) => sum + (p.n ?? 0), 0)
+    : undefined;
+  const statedSum = (stated.adult ?? 0) + (stated.child ?? 0) + (stated.senior ?? 0);
+  const theirTickets = ticketsAfter && namedCount !== undefined && namedCount > 1 && statedSum === namedCount;
+  const wholeParty = (stated.adult ?? 0) > 0 && !adding && total === undefined && (countsFirst || theirTickets);
   if (self && selfTicket !== 'adult') typed[selfTicket] = (typed[selfTicket] ?? 0) + 1;
   const ofPeople: Partial<Record<TicketTypeId, number>> = self && selfTicket === 'adult' ? { adult: 1 } : {};
   if (self && selfTicket !== 'adult') ofPeople[selfTicket] = 1;

@@ -214,3 +214,61 @@ describe('near the front', () => {
     expect(soft('2 adults tomorrow, not too close to the screen')).toContainEqual({ kind: 'rows', notFirst: 3 });
   });
 });
+
+describe('refusals, named days and ranges said as people say them', () => {
+  it('reads "we don\'t do action films or thrillers" as a refusal of both', () => {
+    expect(hard("Any film as long as it's not violent: we don't do action films or thrillers.")).toContainEqual({
+      kind: 'genre',
+      exclude: ['Action', 'Thriller'],
+    });
+  });
+
+  it('reads a format that "gives me a migraine" as refused', () => {
+    expect(hard('just a regular screening, 3D gives me a migraine')).toContainEqual({
+      kind: 'format',
+      is: ['Standard'],
+      not: ['3D'],
+    });
+  });
+
+  it('reads a whodunnit as a mystery', () => {
+    expect(hard('fancy a whodunnit monday night')).toContainEqual({ kind: 'genre', include: ['Mystery'] });
+  });
+
+  it('reads "on Christmas Eve" as the date, not a film', () => {
+    const h = hard('Could I book Orbital Drift on Christmas Eve for me and my three children (5, 7 and 10)?');
+    expect(h).toContainEqual({ kind: 'date', dates: ['2026-12-24'] });
+    expect(h).toContainEqual({ kind: 'title', is: ['Orbital Drift'] });
+  });
+
+  it('reads "any weeknight" as weekdays in the evening, and "Friday to Sunday" as the three days', () => {
+    expect(hard('any weeknight works')).toContainEqual({ kind: 'startTime', after: '17:00' });
+    // The default scenario's today is Saturday 21 November 2026.
+    expect(hard('friday to sunday, 2 adults')).toContainEqual({
+      kind: 'date',
+      dates: ['2026-11-27', '2026-11-28', '2026-11-29'],
+    });
+    expect(hard('saturday evenings, 2 adults')).toContainEqual({ kind: 'startTime', after: '17:00' });
+  });
+});
+
+describe('a correction that names the new choice by reference', () => {
+  it('reads "I\'m working friday. the day after" as the Saturday, replacing the Friday', () => {
+    // The default scenario's today is Saturday 21 November 2026.
+    const h = hard(
+      '2 tickets for orbital drift this friday evening',
+      "no wait, I'm working friday. the day after, same sort of time",
+    );
+    expect(h).toContainEqual({ kind: 'date', dates: ['2026-11-28'] });
+    expect(h).toContainEqual({ kind: 'startTime', after: '17:00' });
+  });
+
+  it('drops the film named before for "changed my mind, whatever\'s rated highest instead"', () => {
+    const u = read(
+      'book me orbital drift tonight, 1 seat',
+      "meh changed my mind. whatever's rated highest tonight instead",
+    );
+    expect(u.model.hard.filter((c) => c.kind === 'title')).toEqual([]);
+    expect(u.model.soft).toContainEqual({ kind: 'highestRated' });
+  });
+});

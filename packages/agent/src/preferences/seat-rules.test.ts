@@ -109,3 +109,22 @@ describe('together, asked as a question', () => {
     expect(hard('can we all be next to each other in one row? 3 tickets')).toContainEqual({ kind: 'adjacent' });
   });
 });
+
+describe('a companion seated beside a wheelchair space', () => {
+  it.each([
+    'I need one of the wheelchair spaces with her seat right beside it',
+    'a wheelchair space for me and him in the seat next to it',
+  ])('"%s" wants the seats together', (text) => {
+    expect(hard(text)).toContainEqual({ kind: 'adjacent' });
+  });
+});
+
+describe('a party in one row', () => {
+  it.each(['all 5 of us in a row please', 'All 7 of us in one row please'])('"%s" wants the seats together', (text) => {
+    expect(hard(text)).toContainEqual({ kind: 'adjacent' });
+  });
+
+  it('is not a row named by its letter ("in row F")', () => {
+    expect(hard('2 seats in row F')).not.toContainEqual({ kind: 'adjacent' });
+  });
+});

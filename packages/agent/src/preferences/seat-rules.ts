@@ -181,6 +181,22 @@ export const adjacentRule: Rule = (scan) => [
       return { start, end, drafts: [p === 'negative' ? { remove: 'adjacent' } : { set: { kind: 'adjacent' } }] };
     },
   ),
+  // "all 5 of us in a row", "all 7 in one row": seated side by side.
+  ...hits(scan, String.raw`\bin\s+(?:a|one|a single|1)\s+(?:row|line)\b(?!\s*(?:[a-z]\b|\d))`, (m) => {
+    const p = polarity(scan.original, m.index ?? 0);
+    if (p === 'skip') return { ...span(m), drafts: [] };
+    return { ...span(m), drafts: [p === 'negative' ? { remove: 'adjacent' } : { set: { kind: 'adjacent' } }] };
+  }),
+  // "a wheelchair space with her seat right beside it", "him in the seat next to it".
+  ...hits(
+    scan,
+    String.raw`\bseat\s+(?:right\s+|directly\s+|just\s+)?(?:beside|next to|alongside|by)\s+(?:it|that|that one|mine|me|him|her|the space|the wheelchair space)\b`,
+    (m) => {
+      const p = polarity(scan.original, m.index ?? 0);
+      if (p === 'skip') return { ...span(m), drafts: [] };
+      return { ...span(m), drafts: [p === 'negative' ? { remove: 'adjacent' } : { set: { kind: 'adjacent' } }] };
+    },
+  ),
   ...hits(scan, String.raw`split(?:\s+(?:us|them))?\s+up|separated|spread out|apart`, (m) => {
     const [start] = clauseAt(scan.original, m.index ?? 0);
     const before = scan.original.slice(start, m.index ?? 0);

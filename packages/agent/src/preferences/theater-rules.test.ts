@@ -109,6 +109,11 @@ describe('theaters the agent can see (the theater stage)', () => {
     expect(changed.model.hard.filter((c) => c.kind === 'theater')).toEqual([
       { kind: 'theater', is: ['Harbour Screens'] },
     ]);
+    // Before a venue word it names the theater too: "harbour cinema on sunday".
+    expect(hear('harbour cinema on sunday, afternoon').model.hard).toContainEqual({
+      kind: 'theater',
+      is: ['Harbour Screens'],
+    });
     // A first word alone elsewhere names nothing ("the festival season"), nor a short or venue word.
     expect(hear('2 tickets, it is festival season').model.hard.filter((c) => c.kind === 'theater')).toEqual([]);
   });
@@ -121,5 +126,32 @@ describe('a venue named in lower case', () => {
       is: ['Grand Central Cinema'],
     });
     expect(hard('at the local cinema').filter((c) => c.kind === 'theater')).toEqual([]);
+  });
+
+  it('names none with "the cinema with the cafe" or "whichever cinema is nearest", even where a theater is called Cinema', () => {
+    const known = { ...CONTEXT, knownTheaters: ['Old Town Cinema', 'Harbour Screens'] };
+    for (const text of ['at the cinema with the cafe, tuesday', 'and at whichever cinema is nearest to us']) {
+      expect(
+        updatePreferences({ hard: [], soft: [] }, text, known).model.hard.filter((c) => c.kind === 'theater'),
+      ).toEqual([]);
+    }
+  });
+});
+
+describe('a lower-case venue opening a clause', () => {
+  it('reads "lakeside cinema on sunday" as a theater, and "no imax" or "any cinema" as none', () => {
+    expect(theater('lakeside cinema on sunday, afternoon showing')).toEqual([
+      { kind: 'theater', is: ['Lakeside Cinema'] },
+    ]);
+    expect(theater('2 tickets. any cinema works')).toEqual([]);
+    expect(hard('no imax')).toEqual([{ kind: 'format', not: ['IMAX'] }]);
+  });
+});
+
+describe('a stadium named in lower case', () => {
+  it('reads "nortgate stadium" between commas as a theater, mended once the stage lists its name', () => {
+    expect(theater("fri night, 2 adults, nortgate stadium. whatever they've got in 3d")).toEqual([
+      { kind: 'theater', is: ['Nortgate Stadium'] },
+    ]);
   });
 });

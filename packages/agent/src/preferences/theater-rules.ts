@@ -48,7 +48,7 @@ export const theaterRule: Rule = (scan) => {
   const taken = [...named, ...runs].reduce((text, hit) => blank(text, hit.start, hit.end), scan.text);
   // "at grand central cinema": a venue named in lower case, read up to its venue word.
   const lower = hits({ ...scan, text: taken }, LOWER_VENUE, (m) => {
-    const words = (m[1] ?? '').trim().split(/\s+/);
+    const words = (m[1] ?? m[2] ?? '').trim().split(/\s+/);
     if (words.some((w) => NOT_A_NAME.test(w))) return undefined;
     const written = words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ');
     const matches = known.filter((name) => theaterNamed({ id: '', name }, written));
@@ -60,7 +60,7 @@ export const theaterRule: Rule = (scan) => {
 
 /**
  * A theater on screen named by its first word alone, in any case, where a place is named ("at
- * lakeside", "make it northgate instead"): only a first word of five letters or more that no other
+ * lakeside", "make it northgate instead", "lakeside cinema on sunday"): only a first word of five letters or more that no other
  * theater on screen starts with and that is no venue word, so "grand" alone is never a theater.
  */
 function firstWords(known: readonly string[]): { source: string; lookup(word: string): string | undefined } {
@@ -81,17 +81,18 @@ function firstWords(known: readonly string[]): { source: string; lookup(word: st
     source:
       words === ''
         ? '(?!)'
-        : String.raw`(?:(?<=\b(?:at|in|to|from|near|make it|try)\s+(?:the\s+)?)(${words})\b(?!\s+(?:${words}))|\b(${words})(?=\s+instead\b))`,
+        : String.raw`(?:(?<=\b(?:at|in|to|from|near|make it|try)\s+(?:the\s+)?)(${words})\b(?!\s+(?:${words}))|\b(${words})(?=\s+(?:instead|cinema|theat(?:er|re)|multiplex|cineplex)\b))`,
     lookup: (word) => byWord.get(word.toLowerCase()),
   };
 }
 
 const VENUE_WORD = /^(?:cinema|cinemas|theater|theatre|multiplex|cineplex|odeon|movies|pictures|grand|royal|central)$/;
 
-const LOWER_VENUE = String.raw`(?:at|in)\s+(?:the\s+)?((?:[a-z]+\s+){1,3}(?:cinema|theater|theatre|multiplex|arthouse|imax|odeon|cineplex))`;
+/* "at grand central cinema", or opening a clause: "lakeside cinema on sunday". */
+const LOWER_VENUE = String.raw`(?:at|in)\s+(?:the\s+)?((?:[a-z]+\s+){1,3}(?:cinema|theater|theatre|multiplex|arthouse|imax|odeon|cineplex|stadium))|(?<=^|[,.;!?]\s*)((?:[a-z]+\s+){1,2}(?:cinema|theater|theatre|multiplex|cineplex|stadium))\b`;
 /* Words that describe a venue rather than name it: "at the local cinema" names none. */
 const NOT_A_NAME =
-  /^(?:a|an|any|local|nearest|closest|cheapest|nice|good|big|small|other|same|my|our|your|that|this|regular|normal|standard|3d|2d)$/i;
+  /^(?:a|an|the|no|not|just|only|any|which|whichever|whatever|wherever|every|some|one|local|nearest|closest|cheapest|nice|good|big|small|other|same|my|our|your|that|this|regular|normal|standard|3d|2d)$/i;
 
 function theaterDrafts(name: string, p: ReturnType<typeof polarity>): Draft[] {
   if (p === 'skip') return [];

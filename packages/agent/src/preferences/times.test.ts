@@ -248,3 +248,40 @@ describe('a leaning said of oneself', () => {
     expect(soft(`${text}, 2 tickets`)).toContainEqual(wish);
   });
 });
+
+describe('a clock someone is busy until, and "after that"', () => {
+  it('starts after the clock the busy clause names', () => {
+    expect(start('comedy tmrw, our lecture doesnt finish til 5 so after that')).toEqual({
+      kind: 'startTime',
+      after: '17:00',
+    });
+    expect(start('dinner at 8 and a film after that')).toEqual({ kind: 'startTime', after: '20:00' });
+  });
+
+  it('is no end time, and "for 2" is no clock', () => {
+    expect(end('our lecture doesnt finish till 5 so after that')).toBeUndefined();
+    expect(start('iron tempest tomorrow for 2, and after that we go home')).toBeUndefined();
+  });
+});
+
+describe('an early start the next day', () => {
+  it('is a reason, not a wish for the earliest or for that day', () => {
+    const u = read(
+      "latest showing of orbital drift on saturday that's finished by half eleven? just me, got an early start sunday",
+    );
+    expect(u.model.soft).toEqual([{ kind: 'latest' }]);
+    expect(u.model.hard).toContainEqual({ kind: 'date', dates: ['2026-11-21'] });
+    expect(u.model.hard).toContainEqual({ kind: 'endTime', before: '23:30' });
+  });
+});
+
+describe('a clock with "or later" after "at"', () => {
+  it.each([
+    ['starting at 8pm or later', { after: '20:00' }],
+    ['at 7 or later', { after: '19:00' }],
+    ['(starting at 5 pm or later)', { after: '17:00' }],
+    ['at 9pm at the latest', { before: '21:00' }],
+  ])('"%s" is a bound, not an exact start', (text, bound) => {
+    expect(start(`2 adults, ${text}`)).toEqual({ kind: 'startTime', ...bound });
+  });
+});

@@ -143,6 +143,19 @@ export const otherClockRule: Rule = (scan) =>
       String.raw`(?<!\b(?:after|before)\s+)\b(?:${ERRANDS})\b[^.,;!?]{0,24}?\bat\s+(?:${CLOCK})${NOT_A_TIME}`,
       (m) => ({ ...span(m), drafts: [] }),
     ),
+    // "got an early start sunday", "early shift tomorrow": the reason for a wish, never a wish for the earliest or that day.
+    hits(
+      scan,
+      String.raw`\b(?:got|have|'ve got|having|with)\s+(?:an?\s+|my\s+)?(?:early|late)\s+(?:start|morning|night|shift|flight|train|meeting)(?:\s+(?:on\s+)?(?:today|tomorrow|tmrw|(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?))?\b`,
+      (m) => ({ ...span(m), drafts: [] }),
+    ),
+    // "our lecture doesn't finish til 5", "I'm not free until 6": busy until then, a reason for a
+    // wish ("so after that"), never the showing's end.
+    hits(
+      scan,
+      String.raw`\b(?:${ERRANDS}|i|i'm|we|we're|he|she|they)\b[^.,;!?]{0,24}?\b(?:doesn'?t|does not|don'?t|do not|won'?t|will not|isn'?t|aren'?t|not)\s+(?:finish\w*|end\w*|get out|done|over|free|back|out)\s+(?:til|till|until)\s+(?:${CLOCK})${NOT_A_TIME}`,
+      (m) => ({ ...span(m), drafts: [] }),
+    ),
   );
 
 /** What else people do at a time of day: its clock is a reason for a wish ("… so it must be over by 3"). */
@@ -150,7 +163,7 @@ const ERRANDS =
   'school|work|office|shift|dinner|tea|lunch|breakfast|supper|train|bus|flight|meeting|appointment|class|lesson|practice|rehearsal|bedtime|pick(?:ing)?\\s+(?:\\w+\\s+){0,3}?up|collect(?:ing)?';
 
 /** A clock someone names as a time of day ("for 12", "at 11.30", "by 6pm"), which "then" can refer to. */
-const SAID_CLOCK = new RegExp(String.raw`\b(?:at|for|by|before|until|till|around)\s+(${CLOCK})${NOT_A_TIME}`, 'gi');
+const SAID_CLOCK = new RegExp(String.raw`\b(?:at|for|by|before|until|till|til|around)\s+(${CLOCK})${NOT_A_TIME}`, 'gi');
 
 function at(m: RegExpExecArray, minutes: number | undefined, drafts: (t: number) => Draft[]): Hit | undefined {
   return minutes === undefined ? undefined : { ...span(m), drafts: drafts(minutes) };
@@ -190,20 +203,40 @@ export const startTimeRule: Rule = (scan) => {
       `(?:can'?t|cannot|can not|won'?t be able to|unable to|couldn'?t)\\s+(?:\\w+\\s+){0,2}?(?:before|earlier than|until|till)\\s+(${CLOCK})${NOT_A_TIME}`,
       (m) => at(m, clockAt(m, m[1], false), (t) => [bound('startTime', 'after', t)]),
     ),
-    ...hits(scan, `(?:${AFTER})\\s+(${CLOCK})${NOT_A_TIME}|(${CLOCK})\\s+(?:at the earliest|or later)`, (m) =>
-      at(m, clockAt(m, m[1] ?? m[2], false), (t) => [bound('startTime', refused(scan, m) ? 'before' : 'after', t)]),
+    // "at 8pm or later": the "at" is the bound's, not an exact start.
+    ...hits(
+      scan,
+      `(?:${AFTER})\\s+(${CLOCK})${NOT_A_TIME}|(?:(?:at|from)\\s+)?(${CLOCK})\\s+(?:at the earliest|or later|or after)`,
+      (m) =>
+        at(m, clockAt(m, m[1] ?? m[2], false), (t) => [bound('startTime', refused(scan, m) ? 'before' : 'after', t)]),
     ),
-    ...hits(scan, `(?:${BEFORE})\\s+(${CLOCK})${NOT_A_TIME}|(${CLOCK})\\s+(?:at the latest|or earlier)`, (m) =>
-      at(m, clockAt(m, m[1] ?? m[2], false), (t) => [bound('startTime', refused(scan, m) ? 'after' : 'before', t)]),
+    ...hits(
+      scan,
+      `(?:${BEFORE})\\s+(${CLOCK})${NOT_A_TIME}|(?:at\\s+)?(${CLOCK})\\s+(?:at the latest|or earlier|or before)`,
+      (m) =>
+        at(m, clockAt(m, m[1] ?? m[2], false), (t) => [bound('startTime', refused(scan, m) ? 'after' : 'before', t)]),
     ),
-    ...hits(scan, `(?:(${AT})\\s+)?(${CLOCK})${NOT_A_TIME}`, (m) => {
-      // Without "at", and always after "for" ("for 7" may be seven people), only a clear clock counts.
-      const needExplicit = m[1] === undefined || /^for$/i.test(m[1]);
-      const ish = /ish$/i.test(m[2] ?? '');
-      return at(m, clockAt(m, m[2], needExplicit), (t) =>
-        ish ? [window('startTime', t - AROUND_MINUTES, t + AROUND_MINUTES)] : [window('startTime', t, t)],
-      );
+    // "lecture doesn't finish til 5 so after that", "dinner at 8 and a film after that": the clock said before.
+    ...hits(scan, String.raw`\b(?:after|from)\s+(?:that|then)\b`, (m) => {
+      const said = [...scan.original.slice(0, m.index ?? 0).matchAll(SAID_CLOCK)]
+        .filter((c) => !/^for\b/i.test(c[0]))
+        .at(-1);
+      return said
+        ? at(m, readClock(scan, said.index ?? 0, said[1], false), (t) => [bound('startTime', 'after', t)])
+        : undefined;
     }),
+    ...hits(
+      scan,
+      `(?:(${AT})\\s+)?(${CLOCK})${NOT_A_TIME}(?!\\s*(?:am|pm)?\\s+(?:or later|or after|at the earliest|or earlier|or before|at the latest)\\b)`,
+      (m) => {
+        // Without "at", and always after "for" ("for 7" may be seven people), only a clear clock counts.
+        const needExplicit = m[1] === undefined || /^for$/i.test(m[1]);
+        const ish = /ish$/i.test(m[2] ?? '');
+        return at(m, clockAt(m, m[2], needExplicit), (t) =>
+          ish ? [window('startTime', t - AROUND_MINUTES, t + AROUND_MINUTES)] : [window('startTime', t, t)],
+        );
+      },
+    ),
   ];
 };
 
@@ -232,9 +265,9 @@ const PERIODS: Array<[string, number, number | undefined]> = [
   ['after (?:lunch|lunchtime)', 12 * 60, undefined],
   ['(?:at |around |over )?lunch(?:time)?', 11 * 60 + 30, 14 * 60],
   ['after (?:dinner|supper|tea)', 19 * 60, undefined],
-  [String.raw`(?:this\s+|in the\s+)?morning`, 0, 12 * 60],
-  [String.raw`(?:this\s+|in the\s+)?afternoon|matinee`, 12 * 60, 17 * 60],
-  [String.raw`(?:this\s+|in the\s+)?evening|night|after work`, 17 * 60, undefined],
+  [String.raw`(?:this\s+|in the\s+)?mornings?`, 0, 12 * 60],
+  [String.raw`(?:this\s+|in the\s+)?afternoons?|matinees?`, 12 * 60, 17 * 60],
+  [String.raw`(?:this\s+|in the\s+)?evenings?|nights?|after work`, 17 * 60, undefined],
 ];
 
 const PERIOD = PERIODS.map(([source]) => `(?:${source})`).join('|');
@@ -285,6 +318,13 @@ export const periodRule: Rule = (scan) => [
     const to = a[1] === undefined || b[1] === undefined ? undefined : Math.max(a[1], b[1]);
     return { ...span(m), drafts: [{ set: periodWindow(Math.min(a[0], b[0]), to), rank: 0 }] };
   }),
+  // "any weeknight": the date rule read the days; the night is a time of day. Read in the whole
+  // message, since the date rule blanked the word; the span is its night.
+  ...hits({ ...scan, text: scan.original }, String.raw`\bweek-?nights?\b`, (m) =>
+    polarity(scan.original, m.index ?? 0) === 'positive'
+      ? { start: (m.index ?? 0) + 4, end: span(m).end, drafts: [{ set: periodWindow(17 * 60, undefined), rank: 0 }] }
+      : undefined,
+  ),
   ...PERIODS.flatMap(([source, from, to]) =>
     hits(scan, source, (m) => {
       // Refused only right after the refusal ("not in the evening", "not monday evening"), as a day is.

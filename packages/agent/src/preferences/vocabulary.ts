@@ -30,6 +30,10 @@ export const GENRE_WORDS: Entry<string>[] = [
     pattern: "family (?:films?|movies?|flicks?)|kids'? (?:films?|movies?)|children'?s (?:films?|movies?)",
     value: 'Family',
   },
+  {
+    pattern: 'myster(?:y|ies)|whodunn?its?|who-?dunn?-?its?|detective (?:films?|movies?|stor(?:y|ies))',
+    value: 'Mystery',
+  },
   { pattern: 'crime', value: 'Crime' },
   { pattern: 'documentar(?:y|ies)', value: 'Documentary' },
   { pattern: 'musicals?', value: 'Musical' },

@@ -17,6 +17,10 @@ export interface ActingPort {
   paceMs?: number;
   /** Cuts the pause short when the agent stops. */
   signal: AbortSignal;
+  /** The participant paused the agent: the call waiting to be sent is not sent. */
+  held(): boolean;
+  /** Aborts when the participant pauses the agent (a new signal after each resume). */
+  holdSignal(): AbortSignal;
   log(line: string): void;
   /** A tool call is about to go out: the page is told the agent is working. */
   working(): void;
@@ -35,6 +39,8 @@ export interface ActingPort {
  */
 export class Acting {
   private calls = 0;
+  /** A tool call is waiting out its pace or awaiting its result. */
+  busy = false;
 
   constructor(private readonly port: ActingPort) {}
 
@@ -91,15 +97,30 @@ export class Acting {
     if (observed) observer?.calling?.(observed);
     if (action.type === 'agent.message') observer?.said?.(action.text);
     if (action.type === 'tool.call') {
+      this.busy = true;
       this.port.working();
-      if (this.port.paceMs) await pause(this.port.paceMs, this.port.signal);
+      if (this.port.paceMs) await pause(this.port.paceMs, AbortSignal.any([this.port.signal, this.port.holdSignal()]));
     }
     // The participant acted or wrote during the pause: the plan was made on a page that has moved on.
     const moved = action.type === 'tool.call' && this.port.changes() !== changesBefore;
-    if (!moved) this.port.sending();
-    const outcome: ActionOutcome = moved
-      ? { ok: true, code: 'PAGE_MOVED', replan: true, detail: 'not sent: the page changed while it waited to be sent' }
-      : await execute(action, execution, stateTimeoutMs, before);
+    // The participant paused the agent: nothing more is sent until they resume it.
+    const held = action.type === 'tool.call' && !moved && this.port.held();
+    if (!moved && !held) this.port.sending();
+    let outcome: ActionOutcome;
+    try {
+      outcome = moved
+        ? {
+            ok: true,
+            code: 'PAGE_MOVED',
+            replan: true,
+            detail: 'not sent: the page changed while it waited to be sent',
+          }
+        : held
+          ? { ok: true, code: 'PAUSED', replan: true, detail: 'not sent: the participant paused the agent' }
+          : await execute(action, execution, stateTimeoutMs, before);
+    } finally {
+      this.busy = false;
+    }
     if (outcome.code === 'TIMEOUT_STATE_UPDATE' && action.type === 'tool.call') {
       // A host that never sends (or garbles) the update after a call costs a resync on every call: said, so it is seen.
       this.port.log(`agent: no usable state.updated after ${action.toolName}; read the state with snapshot.get`);

@@ -4,6 +4,7 @@ import type { EpisodicLog } from '../memory/episodic.ts';
 import type { PerceivedContext } from '../perception/perceive.ts';
 import type { PlannerInput } from '../planning/deterministic.ts';
 import type { LlmConfig } from '../planning/llm/config.ts';
+import type { MistakeScript } from '../planning/mistakes.ts';
 import type { ActionOutcome, NavigationPlan } from '../planning/plan.ts';
 import type { PreferenceModel } from '../planning/solver/index.ts';
 
@@ -45,6 +46,17 @@ export interface AgentOptions {
    * condition); an instruction's own `confirmSubmit` takes precedence.
    */
   confirmInChat?: boolean;
+  /**
+   * Propose each tool call for the participant's approval before sending it (a study condition's
+   * `guard: each-step`; runtime/step-approval.ts). Instructions (the operator's, an orchestrator's)
+   * are not asked about.
+   */
+  proposeEachStep?: boolean;
+  /**
+   * The participant handed the booking back to this agent (after taking over): with no request of
+   * theirs to go on with, it says it is back and asks what to do.
+   */
+  handedBack?: boolean;
   /** The machine's clock, read only when no host has said which day the study is on. */
   now?: () => Date;
   /**
@@ -52,7 +64,15 @@ export interface AgentOptions {
    * without it, or when its answer cannot be used, the deterministic reader does.
    */
   reader?: LlmConfig;
+  /**
+   * Mistakes to make on purpose in this task (a study's scripted mistakes, `planning/mistakes.ts`);
+   * none when omitted, and the agent then plans exactly as without the option.
+   */
+  mistakes?: MistakeScript;
 }
+
+/** What the agent is doing, as a participant's control press records it. */
+export type AgentActivity = 'idle' | 'acting' | 'asking' | 'waiting';
 
 export interface AgentResult {
   /** `declined`: the booking was ready but whoever was asked before submitting said no. */

@@ -1,19 +1,30 @@
+import { STAGES, type Stage } from '@usher/protocol';
 import { EpisodicLog } from '../memory/episodic.ts';
+import { contextKeyOf, fingerprintOf } from '../memory/fingerprint.ts';
 import { WorkingMemory } from '../memory/working.ts';
 import { freshExploration, GREETING, planNext } from '../planning/deterministic.ts';
+import { ScriptedMistakes } from '../planning/mistakes.ts';
 import type { NavigationPlan } from '../planning/plan.ts';
 import { requiredSeats } from '../planning/solver/index.ts';
 import { recoveryFor } from '../policies/retry.ts';
 import { unsafeBecause } from '../policies/safety.ts';
 import { fromStory } from '../preferences/index.ts';
 import { Acting } from './acting.ts';
-import type { AgentOptions, AgentPhase, AgentResult, Instruction, InstructionResult } from './agent-options.ts';
+import type {
+  AgentActivity,
+  AgentOptions,
+  AgentPhase,
+  AgentResult,
+  Instruction,
+  InstructionResult,
+} from './agent-options.ts';
 import { ChatQuestion, goingBackLine, offerAlternatives, submitDeclined, submitRefused } from './asking.ts';
 import { HostView } from './host-view.ts';
 import { type Heard, Listening } from './listening.ts';
 import { RelayClient, type RelayEvent } from './relay-client.ts';
 import { CurrentRequest } from './request.ts';
 import { RoomSync } from './room-sync.ts';
+import { StepApproval } from './step-approval.ts';
 
 /**
  * The agent runtime (spec §5): joins the room, starts the study session, then perceives, plans,
@@ -60,11 +71,24 @@ export class Agent {
   private greeted = false;
   /** The room refused a submit the participant had not confirmed: from then on the agent asks them in the chat. */
   private askInChat = false;
+  /** The task's scripted mistakes around the planner ({@link AgentOptions.mistakes}), if any. */
+  private readonly mistakes: ScriptedMistakes | null;
+  /** Each step proposed for the participant's approval ({@link AgentOptions.proposeEachStep}). */
+  private readonly steps: StepApproval;
+  /** The participant paused the agent ({@link hold}): it acts again once {@link release}d. */
+  private held = false;
+  /** Aborts the wait before a tool call when the agent is held. */
+  private holdAbort = new AbortController();
+  /** Wakes the wait of a held agent. */
+  private onRelease: (() => void) | null = null;
+  /** The agent waits for the participant to write or act. */
+  private waiting = false;
 
   constructor(private readonly options: AgentOptions) {
     if (options.story) this.request.open(0);
     this.episodes = options.episodes ?? new EpisodicLog({ dir: null });
     this.log = options.log ?? (() => {});
+    this.mistakes = options.mistakes ? new ScriptedMistakes(options.mistakes, options.planner ?? planNext) : null;
     this.listening = new Listening(options.story ? fromStory(options.story) : { hard: [], soft: [] }, {
       clock: options.now ?? (() => new Date()),
       log: (line) => this.log(line),
@@ -111,6 +135,8 @@ export class Agent {
       },
       paceMs: options.paceMs,
       signal: this.abort.signal,
+      held: () => this.held,
+      holdSignal: () => this.holdAbort.signal,
       log: (line) => this.log(line),
       working: () => this.showStatus('working'),
       sending: () => {
@@ -127,6 +153,44 @@ export class Agent {
       idle: () => this.showStatus('idle'),
       hear: (text) => this.hear(text),
     });
+    this.steps = new StepApproval({
+      propose: (payload) => this.relay.propose(payload),
+      say: (text) => this.say(text),
+      idle: () => this.showStatus('idle'),
+    });
+  }
+
+  /** What the agent is doing now: acting on the page, asking (a question or a proposal open), waiting for the participant, or idle. */
+  get activity(): AgentActivity {
+    if (this.steps.asking || this.question.open) return 'asking';
+    if (this.acting.busy) return 'acting';
+    return this.waiting ? 'waiting' : 'idle';
+  }
+
+  /**
+   * The participant paused the agent: the tool call waiting out its pace is not sent, a proposal
+   * open is withdrawn, and nothing more is sent until {@link release}. The call already on its way
+   * completes (the agent stops within one action).
+   */
+  hold(): void {
+    if (this.held) return;
+    this.held = true;
+    this.holdAbort.abort();
+    this.steps.withdraw();
+    this.view.wake();
+  }
+
+  /** Resumed: the agent reads the page as it is now and goes on with the request. */
+  release(): void {
+    if (!this.held) return;
+    this.held = false;
+    this.holdAbort = new AbortController();
+    this.onRelease?.();
+  }
+
+  /** Whether the participant has paused the agent. */
+  get isHeld(): boolean {
+    return this.held;
   }
 
   /** The runtime's phase (spec §4), as the connection and the action in flight leave it. */
@@ -198,6 +262,8 @@ export class Agent {
   /** Wakes every wait so the loop sees it should end. */
   private interrupt(): void {
     this.question.reply(null);
+    this.steps.withdraw();
+    this.onRelease?.();
     this.view.wake();
     this.sync.interrupt();
   }
@@ -248,6 +314,10 @@ export class Agent {
     while (!this.halted()) {
       await this.sync.ensureSynced();
       if (this.halted()) break;
+      if (this.held) {
+        await this.whileHeld();
+        continue;
+      }
       const cannotRead = (this.request.active || this.current) && this.cannotRead();
       if (cannotRead) {
         if (returnWhenBlocked) return { status: 'blocked', message: cannotRead, toolCalls: this.acting.toolCalls };
@@ -318,8 +388,17 @@ export class Agent {
       // Whoever gave the instruction may pick among equal options, and may be asked before the submit.
       const picked = await offerAlternatives(plan, this.current?.pick, this.view.context, () => this.halted());
       if (picked) this.picked.add(picked);
+      // Each step proposed for approval: the participant's approval of the submit is their confirmation too.
+      const approving = this.options.proposeEachStep === true && plan.nextAction.type === 'tool.call' && !this.current;
+      if (approving && plan.nextAction.type === 'tool.call') {
+        const decision = await this.approval(plan.nextAction);
+        if (this.halted()) break;
+        if (!decision) continue;
+      }
       const changesBeforeQuestion = this.view.changes;
-      const declined = await submitDeclined(plan.nextAction, this.view.context, this.confirmation());
+      const declined = approving
+        ? false
+        : await submitDeclined(plan.nextAction, this.view.context, this.confirmation());
       // Cancelled while a question was open: nothing is sent, whatever the answer.
       if (this.halted()) break;
       // An answer in the chat is itself a change (the message, its echo): only other changes count.
@@ -327,8 +406,9 @@ export class Agent {
         (this.options.confirmInChat || this.askInChat) && !this.current && this.view.changes !== changesBeforeQuestion;
       // A study's participant asked for a change instead: the agent goes on from the new wishes.
       if (declined && answeredInChat) continue;
-      // The participant acted while a question was open: look again.
-      if (this.view.changes !== changesBefore && !answeredInChat) continue;
+      // The participant acted while a question was open: look again. (Acting while a step was
+      // proposed withdrew it; an approved step goes ahead.)
+      if (this.view.changes !== changesBefore && !answeredInChat && !approving) continue;
       if (declined) {
         const text = 'I have not submitted the booking: it was not confirmed. Tell me what to change.';
         this.say(text);
@@ -380,6 +460,48 @@ export class Agent {
     return this.stoppedResult();
   }
 
+  /**
+   * Proposes the planned step and waits for the participant: true when approved. A rejection is a
+   * correction: words with it are read as wishes; a rejected choice among options is set aside, so
+   * the next plan takes the next best; a step rejected on this page is not proposed again, the
+   * agent asks what to do instead.
+   */
+  private async approval(action: Extract<NavigationPlan['nextAction'], { type: 'tool.call' }>): Promise<boolean> {
+    const context = this.view.context;
+    const page = fingerprintOf(context.uiSpec);
+    if (this.steps.rejectedHere(action, page)) {
+      this.say('You rejected that step. Tell me what to do instead, or go on on the page yourself.');
+      await this.participantSpeaks();
+      // They answered: whatever they said (a new wish, or "go on"), the step may be proposed again.
+      this.steps.forgetRejected();
+      return false;
+    }
+    const decision = await this.steps.propose(action, context, page);
+    if (decision.kind === 'approve') return !this.held;
+    if (decision.kind === 'withdrawn') return false;
+    this.log(`agent: the participant rejected ${action.toolName}${decision.comment ? ` ("${decision.comment}")` : ''}`);
+    if (decision.comment && this.hear(decision.comment)) return false;
+    const stage = context.uiSpec?.stage;
+    const itemId = action.params.itemId;
+    if (action.toolName === 'select' && stage && stage !== 'seat' && typeof itemId === 'string') {
+      this.memory.markTried(stage, contextKeyOf(stage, context.uiSpec?.state.booking), itemId);
+    }
+    return false;
+  }
+
+  /** Waits while the participant has the agent paused (or until it stops). */
+  private async whileHeld(): Promise<void> {
+    this.showStatus('idle');
+    while (this.held && !this.halted()) {
+      await new Promise<void>((resolve) => {
+        this.onRelease = resolve;
+      });
+      this.onRelease = null;
+    }
+    // The page may have moved meanwhile: the state is read again before the next plan.
+    this.sync.needsResync = true;
+  }
+
   /** Who is asked before the irreversible submit: whoever gave the instruction, else the participant in the chat. */
   private confirmation(): Instruction['confirmSubmit'] {
     const inChat = (summary: string) => this.question.ask(summary);
@@ -388,7 +510,7 @@ export class Agent {
   }
 
   private plan(): NavigationPlan | Promise<NavigationPlan> {
-    const planner = this.options.planner ?? planNext;
+    const planner = this.mistakes?.plan ?? this.options.planner ?? planNext;
     return planner(
       {
         context: this.view.context,
@@ -413,8 +535,20 @@ export class Agent {
     if (event.kind !== 'message') return;
     const message = event.message;
     this.view.receive(message);
-    // The participant's words answer the question open in the chat, or else refine the wishes.
-    if (message.type === 'user.message' && !this.question.reply(message.payload.text)) this.hear(message.payload.text);
+    if (message.type === 'participant.proposal') {
+      if (!this.steps.decided(message))
+        this.log(`agent: a decision on proposal ${message.payload.proposalId}, which is not open; ignored`);
+      return;
+    }
+    // The participant acted on the page while a step was proposed: the plan is made again from there.
+    if (message.type === 'state.updated' && message.payload.source === 'user' && message.payload.action) {
+      this.steps.withdraw();
+    }
+    if (message.type === 'user.message') this.mistakes?.participantSaid(message.payload.text);
+    // The participant's words decide the step proposed, answer the question open in the chat, or else refine the wishes.
+    if (message.type === 'user.message' && !this.steps.heard(message.payload.text)) {
+      if (!this.question.reply(message.payload.text)) this.hear(message.payload.text);
+    }
   }
 
   /** Reads a participant's words into the wishes and says what was understood; false when nothing in them was understood. */
@@ -433,8 +567,30 @@ export class Agent {
     // Words it understood are a request (a new one, or a change to the one open): its bounds start again.
     this.request.open(this.acting.toolCalls);
     this.wishesChanged(heard.understanding.summary);
+    this.revisitChoices(heard.understanding.changed);
     this.view.wake();
     return true;
+  }
+
+  /**
+   * A wish said after the stage it decides was passed ("changed my mind, whatever's rated highest",
+   * said on the confirm stage): the page goes back to that stage so the choice is made again with
+   * it. Only the agent's own choice is made again; the participant's stands.
+   */
+  private revisitChoices(changed: readonly string[]): void {
+    const spec = this.view.context.uiSpec;
+    if (!spec) return;
+    const model = this.listening.model;
+    const filmNamed = model.hard.some((c) => c.kind === 'title' && (c.is?.length ?? 0) > 0);
+    const revisit: Stage | null =
+      changed.includes('highestRated') && model.soft.some((c) => c.kind === 'highestRated') && !filmNamed
+        ? 'movie'
+        : null;
+    if (!revisit || STAGES.indexOf(spec.stage) <= STAGES.indexOf(revisit)) return;
+    const chosen = this.view.context.chosen[revisit as 'movie'];
+    if (chosen && this.view.participantChoices.has(chosen.id)) return;
+    this.exploration.backtrackTo = revisit;
+    this.exploration.why = 'A wish you added decides the film: choosing it again with it';
   }
 
   /**
@@ -449,17 +605,26 @@ export class Agent {
     const since = tail.slice(lastBooking + 1);
     if (since.some((m) => m.role === 'agent')) this.greeted = true;
     const theirs = since.filter((m) => m.role === 'participant');
-    if (theirs.length === 0) return;
+    if (theirs.length === 0) return this.backWithoutRequest();
     let summary: string | null = null;
     for (const message of theirs) {
       const heard = this.listening.read(message.text, this.view.context);
       if (this.listening.adopt(heard)) summary = heard.understanding.summary;
     }
     this.log(`agent: continuing in the room; ${theirs.length} earlier message(s) of the participant read`);
-    if (summary === null) return;
+    if (summary === null) return this.backWithoutRequest();
     this.request.open(this.acting.toolCalls);
     this.exploration = freshExploration(true);
     this.pendingReplies.push(`I am back, and I will carry on with what you asked. ${summary}`);
+  }
+
+  /** Handed the booking back with no request to go on with: the agent says it is back and asks. */
+  private backWithoutRequest(): void {
+    if (!this.options.handedBack) return;
+    this.greeted = true;
+    this.pendingReplies.push(
+      'Thanks, I have the booking again, as it is on the page now. What would you like me to do next?',
+    );
   }
 
   /** The first time the page goes back for a request, one short line in the chat says why. */
@@ -492,6 +657,7 @@ export class Agent {
   /** New wishes: the search starts again, options that failed the old ones may fit, and the participant hears what was understood. */
   private wishesChanged(summary: string): void {
     this.greeted = true;
+    this.steps.forgetRejected();
     this.exploration = freshExploration(true);
     this.memory.forgetTried();
     this.pendingReplies.push(summary);
@@ -508,10 +674,15 @@ export class Agent {
   }
 
   /** Waits for the participant to write or act (after a question, or when blocked), or for the host to change. */
-  private participantSpeaks(): Promise<void> {
+  private async participantSpeaks(): Promise<void> {
     this.showStatus('idle');
-    // Replies waiting to be said end the wait too: the loop says them and plans again.
-    return this.view.untilParticipant(() => this.pendingReplies.length > 0);
+    this.waiting = true;
+    try {
+      // Replies waiting to be said end the wait too, and so does a pause: the loop says them, or holds.
+      await this.view.untilParticipant(() => this.pendingReplies.length > 0 || this.held);
+    } finally {
+      this.waiting = false;
+    }
   }
 
   private result(status: AgentResult['status'], plan: NavigationPlan): AgentResult {

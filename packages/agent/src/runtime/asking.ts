@@ -28,6 +28,11 @@ export class ChatQuestion {
 
   constructor(private readonly chat: ChatPort) {}
 
+  /** A question waits for the participant's answer. */
+  get open(): boolean {
+    return this.answer !== null;
+  }
+
   /** Gives the participant's message to the open question (null: no answer is coming); false when none is open. */
   reply(text: string | null): boolean {
     if (!this.answer) return false;

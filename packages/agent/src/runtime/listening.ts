@@ -4,6 +4,7 @@ import { studyDayOf } from '../perception/study-day.ts';
 import type { LlmConfig } from '../planning/llm/config.ts';
 import { readWithLlm } from '../planning/llm/reader.ts';
 import type { PreferenceModel } from '../planning/solver/index.ts';
+import { amenitiesWished, MAX_AMENITIES, theatersOffering } from '../preferences/amenities.ts';
 import { describeModel, type PreferenceContext, type Understanding, updatePreferences } from '../preferences/index.ts';
 import { byKind, isHardConstraint } from '../preferences/kinds.ts';
 import { MAX_PLACES, matchTheaters, placesNamed, theaterFromPlaces } from '../preferences/names-seen.ts';
@@ -41,6 +42,10 @@ export class Listening {
    */
   /** Places the participant named in lower case that no rule read ({@link placesNamed}), newest first. */
   private places: string[] = [];
+  /** What the participant asked a theater to offer ({@link amenitiesWished}), newest first. */
+  private amenities: number[] = [];
+  /** The theater names of the last theater stage seen (bounded), so a later change of theater is read. */
+  private theatersSeen: string[] = [];
   private catalog: { titles: string[]; genres: string[]; films: KnownFilm[] } = { titles: [], genres: [], films: [] };
 
   constructor(
@@ -81,6 +86,7 @@ export class Listening {
   adopt({ text, understanding, reading }: Heard): boolean {
     if (understanding.unparsed) return false;
     this.places = [...placesNamed(text, understanding.unread ?? []), ...this.places].slice(0, MAX_PLACES);
+    this.amenities = [...new Set([...amenitiesWished(text), ...this.amenities])].slice(0, MAX_AMENITIES);
     // Read against the machine's clock (no host has said the study's day yet): kept to read again once one does.
     if (!this.studySure) this.clockReadings.note(this.model, text, reading);
     this.model = understanding.model;
@@ -95,6 +101,9 @@ export class Listening {
    */
   saw(context: PerceivedContext): Understanding | null {
     if (context.uiSpec?.stage === 'movie') this.rememberCatalog(context.uiSpec.items);
+    if (context.uiSpec?.stage === 'theater') {
+      this.theatersSeen = context.uiSpec.items.map((item) => String(item.name ?? item.value)).slice(0, MAX_CATALOG);
+    }
     const named = context.uiSpec?.stage === 'theater' ? this.theatersNamed(context.uiSpec) : null;
     if (named) return named;
     const seen = studyDayOf(context);
@@ -127,9 +136,14 @@ export class Listening {
   /** A theater the participant named loosely, now that the theater stage shows its name ({@link matchTheaters}). */
   private theatersNamed(spec: UiSpec): Understanding | null {
     const theaters = spec.items.map((item) => ({ id: item.id, name: String(item.name ?? item.value) }));
-    const model = matchTheaters(this.model, theaters) ?? this.theaterFromPlaces(theaters);
+    const named = matchTheaters(this.model, theaters) ?? this.theaterFromPlaces(theaters);
+    const model = named ?? this.theaterOffering(spec);
     if (!model) return null;
-    this.options.log('agent: a theater named before the theater stage matches one of its names as written there');
+    this.options.log(
+      named
+        ? 'agent: a theater named before the theater stage matches one of its names as written there'
+        : 'agent: the theaters that offer what the participant asked for, as the theater stage lists them',
+    );
     this.model = model;
     return {
       model,
@@ -146,12 +160,33 @@ export class Listening {
     if (this.places.length === 0 || [...this.model.hard, ...this.model.soft].some((c) => c.kind === 'theater')) {
       return null;
     }
+    // A place this stage does not list may be a theater another film plays at: kept until one names a theater.
     const name = theaterFromPlaces(this.places, theaters);
-    this.places = [];
     if (!name) return null;
+    this.places = [];
     return {
       ...this.model,
       hard: byKind([...this.model.hard, { kind: 'theater', is: [name] }]).filter(isHardConstraint),
+    };
+  }
+
+  /** A theater wish from what the participant asked a theater to offer, when no theater was wished for. */
+  private theaterOffering(spec: UiSpec): PreferenceModel | null {
+    if (this.amenities.length === 0 || [...this.model.hard, ...this.model.soft].some((c) => c.kind === 'theater')) {
+      return null;
+    }
+    const names = theatersOffering(
+      this.amenities,
+      spec.items.map((item) => ({
+        name: String(item.name ?? item.value),
+        amenities: Array.isArray(item.amenities) ? item.amenities.map(String) : undefined,
+      })),
+    );
+    this.amenities = [];
+    if (!names) return null;
+    return {
+      ...this.model,
+      hard: byKind([...this.model.hard, { kind: 'theater', is: names }]).filter(isHardConstraint),
     };
   }
 
@@ -173,9 +208,12 @@ export class Listening {
       knownTitles: this.catalog.titles,
       knownGenres: this.catalog.genres,
       knownFilms: this.catalog.films,
-      // On the theater stage the agent sees the theaters' names: "make it The Regent" is read as one.
+      // The theaters' names as the theater stage shows them, or showed them last: "make it The
+      // Regent", "make it northgate instead" on the confirm stage are read as one.
       knownTheaters:
-        context.uiSpec?.stage === 'theater' ? context.uiSpec.items.map((item) => String(item.name ?? item.value)) : [],
+        context.uiSpec?.stage === 'theater'
+          ? context.uiSpec.items.map((item) => String(item.name ?? item.value)).slice(0, MAX_CATALOG)
+          : this.theatersSeen,
     };
   }
 

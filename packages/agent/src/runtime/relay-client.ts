@@ -196,6 +196,11 @@ export class RelayClient {
     this.ws?.send(JSON.stringify(createMessage('agent.message', { text }, { id: `a${++this.seq}` })));
   }
 
+  /** Proposes a step for the participant's approval (`agent.proposal`, no reply; step approval). */
+  propose(payload: PayloadInputOf<'agent.proposal'>): void {
+    this.ws?.send(JSON.stringify(createMessage('agent.proposal', payload)));
+  }
+
   /** Tells the page whether the agent is acting or waiting (`agent.status`, no reply). */
   status(state: 'working' | 'idle'): void {
     this.ws?.send(JSON.stringify(createMessage('agent.status', { state })));

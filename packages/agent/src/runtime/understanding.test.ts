@@ -125,3 +125,89 @@ describe('the LLM reader, when a service is configured', () => {
     expect(host.submitted()).toMatchObject({ movieTitle: 'Night Ledger', date: '2026-11-22' });
   });
 });
+
+describe('a theater wished for by what it offers', () => {
+  it('books at a theater the theater stage lists with it ("a cinema with a bar")', async () => {
+    const { host, agent } = await studyRoom({ goal: '2 adults for Orbital Drift tomorrow, at a cinema with a bar' });
+    const result = await agent.run();
+    expect(result.status).toBe('done');
+    const booking = host.submitted() as { theaterName?: string; theaterId?: string };
+    expect(booking.theaterId ?? booking.theaterName).toMatch(/starlight/i);
+  });
+});
+
+describe('a change of theater after the theater stage', () => {
+  it('reads a theater named loosely on a later stage by the names the theater stage showed', async () => {
+    const { host, agent, agentSaid } = await studyRoom({
+      goal: '2 adults for Orbital Drift tomorrow evening at riverside pls',
+      confirmInChat: true,
+    });
+    const running = agent.run();
+    expect(await agentSaid('Riverside IMAX', 'Shall I book it?')).toBeDefined();
+    host.say('scratch that, make it starlight instead. same film same night');
+    expect(await agentSaid('Starlight Multiplex', 'Shall I book it?')).toBeDefined();
+    host.say('yes');
+    expect((await running).status).toBe('done');
+    const booking = host.submitted() as { theaterId?: string };
+    expect(booking.theaterId).toMatch(/starlight/i);
+  });
+});
+
+describe('the latest showing over several days', () => {
+  it('books the last screening of the weekend on its last day, not the latest of the first day', async () => {
+    const { host, agent } = await studyRoom({
+      goal: "What's the very last screening of Orbital Drift this weekend? 2 adults",
+    });
+    expect((await agent.run()).status).toBe('done');
+    // Computed from the scenario: the weekend's showings of the film, the last by day and time.
+    const scenario = defaultScenario();
+    const film = scenario.movies.find((m) => m.title === 'Orbital Drift')?.id;
+    const last = scenario.showings
+      .filter((s) => s.movieId === film && ['2026-11-21', '2026-11-22'].includes(s.date))
+      .map((s) => `${s.date} ${s.time}`)
+      .sort()
+      .at(-1);
+    const booking = host.submitted() as { date: string; time: string };
+    expect(`${booking.date} ${booking.time}`).toBe(last);
+  });
+});
+
+describe('the closest theater across films', () => {
+  it('books the film that plays closest when no film is named ("a thriller … at the nearest cinema")', async () => {
+    const { host, agent } = await studyRoom({
+      goal: 'a thriller tomorrow evening for 2 adults, at the nearest cinema',
+    });
+    expect((await agent.run()).status).toBe('done');
+    // Computed from the scenario: the nearest theater with a thriller starting from 17:00 tomorrow.
+    const scenario = defaultScenario();
+    const thrillers = new Set(scenario.movies.filter((m) => m.genres.includes('Thriller')).map((m) => m.id));
+    const distance = new Map(scenario.theaters.map((t) => [t.id, t.distanceKm]));
+    const nearest = scenario.showings
+      .filter((s) => thrillers.has(s.movieId) && s.date === '2026-11-22' && s.time >= '17:00')
+      .map((s) => s.theaterId)
+      .sort((a, b) => (distance.get(a) ?? 0) - (distance.get(b) ?? 0))[0];
+    expect((host.submitted() as { theaterId: string }).theaterId).toBe(nearest);
+  });
+});
+
+describe('a change of mind about what decides the film, said on the last step', () => {
+  it('goes back to the films and chooses again ("changed my mind, whatever\'s rated highest")', async () => {
+    const { host, agent, agentSaid } = await studyRoom({
+      goal: 'book me orbital drift tomorrow evening, 1 seat',
+      confirmInChat: true,
+    });
+    const running = agent.run();
+    expect(await agentSaid('Orbital Drift', 'Shall I book it?')).toBeDefined();
+    host.say("meh changed my mind. whatever's rated highest tomorrow evening instead");
+    // Computed from the scenario: the best-rated film with a showing from 17:00 tomorrow.
+    const scenario = defaultScenario();
+    const playing = new Set(
+      scenario.showings.filter((s) => s.date === '2026-11-22' && s.time >= '17:00').map((s) => s.movieId),
+    );
+    const best = scenario.movies.filter((m) => playing.has(m.id)).sort((a, b) => b.rating - a.rating)[0];
+    expect(await agentSaid(best?.title ?? '?', 'Shall I book it?')).toBeDefined();
+    host.say('yes');
+    expect((await running).status).toBe('done');
+    expect((host.submitted() as { movieTitle: string }).movieTitle).toBe(best?.title);
+  });
+});

@@ -214,6 +214,11 @@ export class FaultyHost {
     setTimeout(() => this.send(frames.slice(1)), delay);
   }
 
+  /** The participant decides on the agent's proposed step (`participant.proposal`), with a button or typed words. */
+  decide(proposalId: string, decision: 'approve' | 'reject', typed?: string): void {
+    this.send(this.protocol.participantDecision(proposalId, decision, typed));
+  }
+
   /** The participant acts in the UI (a `state.updated` with source `user`); throws when the host refuses it. */
   act(toolName: string, params: Record<string, unknown> = {}): void {
     this.send(this.protocol.participantAction(toolName, params));

@@ -27,6 +27,9 @@ export function changesBooking(source: string | undefined, toolName: string | un
   return isToolName(toolName) ? toolCategory(toolName) === 'interaction' : true;
 }
 
+/** How many of the agent's latest proposals a tracker remembers the tool of. */
+const KEPT_PROPOSALS = 32;
+
 /**
  * Follows one room's frames and says whether the participant has confirmed the booking on screen:
  * their last words since the booking last changed read as a plain yes. (Their own click on the
@@ -35,10 +38,33 @@ export function changesBooking(source: string | undefined, toolName: string | un
 export class ConfirmationTracker {
   /** The participant's last words since the booking last changed, or null. */
   private lastWords: string | null = null;
+  /** The participant approved the agent's proposed `next` since the booking last changed (step approval). */
+  private approvedNext = false;
+  /** The tool of each of the agent's latest proposals, by id (bounded: the oldest are forgotten). */
+  private readonly proposals = new Map<string, string>();
+
+  /** The agent proposed a step (`agent.proposal`), to be approved or rejected by the participant. */
+  proposed(proposalId: string, tool: string): void {
+    this.proposals.delete(proposalId);
+    this.proposals.set(proposalId, tool);
+    if (this.proposals.size > KEPT_PROPOSALS) this.proposals.delete(this.proposals.keys().next().value as string);
+  }
+
+  /**
+   * The participant decided on a proposal (`participant.proposal`): approving the agent's `next`
+   * agrees to it, and on the confirm stage that is the submit, so it confirms the booking as a yes
+   * would; a rejection takes back nothing said before.
+   */
+  decided(proposalId: string, decision: string): void {
+    if (decision === 'approve' && this.proposals.get(proposalId) === 'next') this.approvedNext = true;
+  }
 
   /** The host's state changed (`state.updated`'s `source` and its `action.toolName`, if any). */
   stateChanged(source: string | undefined, toolName: string | undefined): void {
-    if (changesBooking(source, toolName)) this.lastWords = null;
+    if (changesBooking(source, toolName)) {
+      this.lastWords = null;
+      this.approvedNext = false;
+    }
   }
 
   /** The participant wrote in the chat (`user.message`). */
@@ -48,7 +74,7 @@ export class ConfirmationTracker {
 
   /** The participant's last words since the booking last changed agree to submit it. */
   get confirmed(): boolean {
-    return this.lastWords !== null && isPlainYes(this.lastWords);
+    return this.approvedNext || (this.lastWords !== null && isPlainYes(this.lastWords));
   }
 }
 
@@ -70,7 +96,18 @@ export function unconfirmedSubmits(records: readonly ConfirmationRecord[]): numb
   const found: number[] = [];
   let stage: unknown = null;
   records.forEach((record, i) => {
+    const proposal = (record.payload ?? {}) as { proposalId?: unknown; tool?: unknown; decision?: unknown };
+    if (record.type === 'agent.proposal' && record.direction !== 'out') {
+      if (typeof proposal.proposalId === 'string' && typeof proposal.tool === 'string') {
+        tracker.proposed(proposal.proposalId, proposal.tool);
+      }
+      return;
+    }
     if (record.direction !== undefined && record.direction !== 'out') return;
+    if (record.type === 'participant.proposal' && typeof proposal.proposalId === 'string') {
+      tracker.decided(proposal.proposalId, String(proposal.decision));
+      return;
+    }
     const payload = (record.payload ?? {}) as {
       text?: unknown;
       source?: string;

@@ -96,6 +96,18 @@ export class HostProtocol {
     return [userMessage, this.stateUpdated('user')];
   }
 
+  /**
+   * The participant decided on the agent's proposed step (`participant.proposal`), with a button or
+   * by typing in the chat (`typed`: their words, kept in the chat and sent as the comment). The chat
+   * entry goes with the next state the host pushes: a state pushed now would reach the agent as the
+   * participant acting, and withdraw what they just approved.
+   */
+  participantDecision(proposalId: string, decision: 'approve' | 'reject', typed?: string): Message[] {
+    const comment = typed?.trim();
+    if (comment) this.engine.addMessage('participant', comment);
+    return [createMessage('participant.proposal', { proposalId, decision, ...(comment && { comment }) })];
+  }
+
   /** The participant acted in the UI. Throws a {@link ProtocolError} when the action is refused. */
   participantAction(toolName: string, params: Record<string, unknown> = {}): Message[] {
     this.engine.apply(toolName, params, 'participant');

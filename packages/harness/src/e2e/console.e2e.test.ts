@@ -117,6 +117,11 @@ describe('the experimenter’s console', () => {
     await watch.getByTestId('hand-back').click();
     await watch.getByTestId('take-over').waitFor();
 
+    // The collaboration measures per condition, live from the logs: this participant's task has started, with its actions.
+    const measures = page.getByTestId('measures');
+    await measures.getByRole('row', { name: /Tasks started\s+.*1/ }).waitFor();
+    await measures.getByRole('row', { name: /Booking met the task.*0 · 0%/ }).waitFor();
+
     // The task ends; its session replays from the log alone, every state checked.
     await step({ step: 'end-task', outcome: 'done' });
     await page.getByRole('button', { name: 'Replay' }).first().click();

@@ -184,12 +184,13 @@ describe('a participant’s way through a study', () => {
       const logs = readdirSync(server.logsDir).sort();
       expect(logs).toHaveLength(2);
       const first = readLog(join(server.logsDir, logs[0] as string));
-      expect(first[0]).toMatchObject({
+      expect(first[0]).toMatchObject({ type: 'agent.manifest', payload: { manifest: { agent: 'none' } } });
+      expect(first[1]).toMatchObject({
         type: 'study.task',
         payload: { studyId: 'solo-01', conditionId: 'cond-alone-7', taskId: 'task-imax-7' },
       });
       // The page's own moments beside the server's: when it showed the briefing, when the task started and ended.
-      const moments = (first[0]?.payload as { page: { briefingShownAt: string; at: string } } | undefined)?.page;
+      const moments = (first[1]?.payload as { page: { briefingShownAt: string; at: string } } | undefined)?.page;
       if (!moments) throw new Error('the task record has no page moments');
       expect(Date.parse(moments.at)).toBeGreaterThanOrEqual(Date.parse(moments.briefingShownAt));
       expect((first.at(-1)?.payload as { page?: { at: string } } | undefined)?.page?.at).toMatch(/^\d{4}-\d\d-\d\dT/);

@@ -100,3 +100,41 @@ export const AgentFeedEventSchema = z.discriminatedUnion('kind', [
   }),
 ]);
 export type AgentFeedEvent = z.infer<typeof AgentFeedEventSchema>;
+
+const count = z.number().int().min(0).nullable();
+const measure = z.number().nullable();
+
+/**
+ * One condition's collaboration measures, live (`GET /api/console/summary`): the export's
+ * `conditions` table, row for row (docs/data-dictionary.md defines each; null where the
+ * condition has no such feature, or nothing to average yet).
+ */
+export const ConsoleConditionSummarySchema = z.object({
+  conditionId: z.string(),
+  agent: z.string(),
+  pilot: z.boolean(),
+  participants: z.number().int().min(0),
+  tasksStarted: z.number().int().min(0),
+  booked: z.number().int().min(0),
+  successes: z.number().int().min(0),
+  successRate: measure,
+  meanTimeOnTaskS: measure,
+  meanTimeToBookingS: measure,
+  meanAgentShare: measure,
+  meanParticipantShare: measure,
+  meanTimeToAgentFirstActionS: measure,
+  meanInterventions: measure,
+  tasksWithIntervention: count,
+  meanTimeToFirstInterventionS: measure,
+  pauses: count,
+  takeOvers: count,
+  rejectedProposals: count,
+  chatCorrections: count,
+  undoneAgentSelections: count,
+  agentQuestions: count,
+  mistakesCaught: count,
+  mistakesMissed: count,
+  overReliance: measure,
+  overriddenCorrect: count,
+});
+export type ConsoleConditionSummary = z.infer<typeof ConsoleConditionSummarySchema>;

@@ -19,6 +19,17 @@ export const PARTICIPANT_STATUSES = [
   'dropped',
 ] as const;
 
+/** The participant's controls (packages/study-host/README.md, "The participant's controls"): one press each. */
+export const PARTICIPANT_CONTROLS = ['pause', 'resume', 'take-over', 'hand-back'] as const;
+export type ParticipantControl = (typeof PARTICIPANT_CONTROLS)[number];
+
+/** `POST /api/participant/control`'s body. */
+export const ControlPressSchema = z.strictObject({ control: z.enum(PARTICIPANT_CONTROLS) });
+
+/** Where the participant's controls stand: what the page shows, and what the control route answers. */
+export const AgentControlStateSchema = z.object({ paused: z.boolean(), takenOver: z.boolean() });
+export type AgentControlState = z.infer<typeof AgentControlStateSchema>;
+
 export const ParticipantViewSchema = z.object({
   participantId: z.string(),
   study: z.object({ id: z.string(), title: z.string() }),
@@ -36,7 +47,13 @@ export const ParticipantViewSchema = z.object({
       world: z.record(z.string(), z.unknown()),
     })
     .optional(),
-  page: z.object({ chat: z.boolean() }),
+  page: z.object({
+    chat: z.boolean(),
+    /** The participant's controls over the agent the condition shows (pause and resume; take over and hand back). */
+    controls: z.object({ pause: z.boolean(), takeOver: z.boolean() }).optional(),
+  }),
+  /** Where the participant's controls stand on the current task: they paused the agent, or took over from it. */
+  agentControl: AgentControlStateSchema.optional(),
   completion: z.object({ code: z.string().optional(), redirect: z.string().optional() }).optional(),
   /** The questionnaire to answer, in `task-questionnaire` and `post-study`. */
   questionnaire: QuestionnaireViewSchema.optional(),

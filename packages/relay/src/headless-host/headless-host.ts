@@ -102,6 +102,12 @@ export class HeadlessHost {
   }
 
   /** The participant acts in the UI; throws a ProtocolError when the action is refused or the host is not in its room. */
+  /** The participant decides on the agent's proposed step (step approval), with a button or typed words. */
+  decide(proposalId: string, decision: 'approve' | 'reject', typed?: string): void {
+    this.mustBeConnected();
+    this.send(this.protocol.participantDecision(proposalId, decision, typed));
+  }
+
   act(toolName: string, params: Record<string, unknown> = {}): void {
     this.mustBeConnected();
     this.keepingBookings(() => this.send(this.protocol.participantAction(toolName, params)));

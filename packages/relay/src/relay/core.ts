@@ -58,6 +58,13 @@ export interface RoomHooks {
    * for (submit-guard.ts). Called for every tool call: keep it cheap.
    */
   asksBeforeSubmit?(room: string): boolean;
+  /**
+   * Asked when an agent's tool call arrives in `room` during a study session: true when the room's
+   * condition has the agent propose each step for the participant's approval (`guard: each-step`).
+   * The relay then refuses a tool call the participant did not approve as proposed (step-guard.ts).
+   * Called for every tool call: keep it cheap.
+   */
+  approvesEachStep?(room: string): boolean;
 }
 
 type Direction = StudyLogRecord['direction'];

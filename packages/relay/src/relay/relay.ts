@@ -114,8 +114,9 @@ export class Relay {
   /**
    * Opens a study session in `roomId` on the server's own account (study mode: a participant's
    * task starts, whatever the condition, so a task without an agent is logged too). Its first
-   * record, `study.task`, says whose task it is. An agent's `session.start` for the same study and
-   * participant joins it. Returns the session id; a session already open there goes on.
+   * records are `first` (the server's: the agent's manifest), then `study.task`, which says whose
+   * task it is. An agent's `session.start` for the same study and participant joins it. Returns
+   * the session id; a session already open there goes on.
    */
   openStudySession(
     roomId: string,
@@ -126,10 +127,14 @@ export class Relay {
       taskId: string;
       /** Opened again mid-task (after a restart, or a session closed for idleness). */
       resumed?: boolean;
+      /** A simulated participant's task (`usher pilot`). */
+      pilot?: boolean;
       page?: object;
     },
     /** The address (its limit key) whose request opens it, counted by {@link roomsHeldBy}. */
     startedBy?: string,
+    /** Records of the server's own (direction `internal`) written before `study.task`. */
+    first: ReadonlyArray<{ type: string; payload: Record<string, unknown> }> = [],
   ): string {
     let room = this.core.rooms.get(roomId);
     if (!room) {
@@ -153,7 +158,8 @@ export class Relay {
       pageDeadline: room.host === null ? this.core.now().getTime() + this.core.limits.pageJoinMs : null,
       ...(startedBy !== undefined && { startedBy }),
     };
-    if (!this.core.log(room, 'internal', 'study.task', JSON.stringify(task))) {
+    const written = first.every((r) => this.core.log(room, 'internal', r.type, JSON.stringify(r.payload)));
+    if (!written || !this.core.log(room, 'internal', 'study.task', JSON.stringify(task))) {
       this.core.endStudy(room);
       if (room.idle) this.core.rooms.delete(room.id);
       throw new Error('the study log could not be written');

@@ -2,6 +2,7 @@ import { ConfirmationTracker } from '@usher/booking';
 import type { MessageType, Role } from '@usher/protocol';
 import type { StudyLog } from '../study-log/study-log.ts';
 import type { Peer } from './peer.ts';
+import { ApprovalTracker } from './step-guard.ts';
 
 /** A request forwarded to the host and not yet answered. */
 export interface PendingRequest {
@@ -45,6 +46,8 @@ export class Room {
   lastState: string | null = null;
   /** Whether the participant confirmed the booking on screen, from the host's frames (submit-guard.ts). */
   readonly confirmation = new ConfirmationTracker();
+  /** The agent's proposals and the participant's decisions, where each step is approved (step-guard.ts). */
+  readonly approvals = new ApprovalTracker();
   private requestSeq = 0;
 
   constructor(readonly id: string) {}

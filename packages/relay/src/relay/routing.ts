@@ -5,6 +5,7 @@ import { uiSpecStage } from './host-scan.ts';
 import { type Inbound, loggedPayload } from './inbound.ts';
 import type { Peer } from './peer.ts';
 import type { Room } from './room.ts';
+import { guardStep } from './step-guard.ts';
 import { guardSubmit } from './submit-guard.ts';
 import { envelopeText } from './wire.ts';
 
@@ -59,6 +60,8 @@ export function fromClient(core: RelayCore, peer: Peer, frame: Inbound): void {
       message.id,
     );
   }
+  if (message.type === 'agent.proposal') room.approvals.proposed(message);
+  if (message.type === 'agent.proposal') room.confirmation.proposed(message.payload.proposalId, message.payload.tool);
   if (replyTypeOf(message.type) === undefined) {
     // agent.message: the host only answers an invalid one, and the relay has checked it already.
     host.sendText(frame.verbatim ? frame.bytes : envelopeText(message.type, payloadJson, { id: message.id }));
@@ -67,6 +70,8 @@ export function fromClient(core: RelayCore, peer: Peer, frame: Inbound): void {
   let forwarded = payloadJson;
   if (message.type === 'tool.call') {
     // Logged as sent, then refused (logged too) or forwarded with the stage it was planned for.
+    const unapproved = guardStep(core, room, message);
+    if (unapproved) return core.reject(peer, 'TOOL_EXECUTION_FAILED', unapproved, message.id);
     const guarded = guardSubmit(core, room, message, payloadJson);
     if ('refused' in guarded) return core.reject(peer, 'TOOL_EXECUTION_FAILED', guarded.refused, message.id);
     forwarded = guarded.payloadJson;
@@ -131,12 +136,19 @@ function startSession(core: RelayCore, peer: Peer, room: Room, message: MessageO
   room.host.sendText(envelopeText(message.type, forwarded, { id: key }));
 }
 
+/** What a host sends of its own accord (not as a reply): to every agent and observer of the room. */
+const PUSHED_BY_HOST = new Set(['state.updated', 'user.message', 'participant.proposal', 'error']);
+
 export function fromHost(core: RelayCore, host: Peer, frame: Inbound): void {
   const { message } = frame;
   const room = host.room as Room;
   if (message.replyTo === undefined) {
-    if (message.type !== 'state.updated' && message.type !== 'user.message' && message.type !== 'error') {
+    if (!PUSHED_BY_HOST.has(message.type)) {
       return core.reject(host, 'INVALID_MESSAGE', `${message.type} must answer a request (replyTo is missing)`);
+    }
+    if (message.type === 'participant.proposal') {
+      room.approvals.decided(message);
+      room.confirmation.decided(message.payload.proposalId, message.payload.decision);
     }
     if (message.type === 'state.updated') {
       core.stageOf(room, uiSpecStage(message.payload));

@@ -14,8 +14,11 @@ import { openStudyLink, participantApi, startStudyServer, TestClient } from '../
  * the per-address limit.
  */
 
+const LOADED = loadStudyFile(new URL('../../../../studies/demo.study.yaml', import.meta.url).pathname);
 const DEMO = {
-  ...loadStudyFile(new URL('../../../../studies/demo.study.yaml', import.meta.url).pathname),
+  ...LOADED,
+  // The demo's first two conditions (alone, autopilot), as these tests count on.
+  conditions: LOADED.conditions.filter((c) => c.guard !== 'each-step'),
   questionnaires: {},
 };
 const SECRET = new TextEncoder().encode('an-own-agents-test-secret-of-enough-length-0123456789');

@@ -24,8 +24,11 @@ import {
  * at once, so a few addresses cannot take every room either.
  */
 
+const LOADED = loadStudyFile(new URL('../../../../studies/demo.study.yaml', import.meta.url).pathname);
 const DEMO = {
-  ...loadStudyFile(new URL('../../../../studies/demo.study.yaml', import.meta.url).pathname),
+  ...LOADED,
+  // The demo's first two conditions (alone, autopilot), as these tests count on.
+  conditions: LOADED.conditions.filter((c) => c.guard !== 'each-step'),
   questionnaires: {},
 };
 const SECRET = new TextEncoder().encode('a-study-rooms-test-secret-of-enough-length-0123456789');
@@ -186,8 +189,8 @@ describe('rooms opened by starting tasks', () => {
     const logs = readdirSync(logsDir)
       .filter((f) => f.startsWith('s-'))
       .map((f) => readLog(join(logsDir, f)))
-      .filter((records) => records[0]?.payload.participantId === participantId);
-    expect(logs.map((records) => [records[0]?.payload.resumed ?? false, records.at(-1)?.type])).toEqual([
+      .filter((records) => records[1]?.payload.participantId === participantId);
+    expect(logs.map((records) => [records[1]?.payload.resumed ?? false, records.at(-1)?.type])).toEqual([
       [false, 'relay.session-closed'],
       [true, 'relay.join'],
     ]);
@@ -242,10 +245,10 @@ describe('rooms opened by starting tasks', () => {
     const reopened = () =>
       logs()
         .map((f) => readLog(join(server.logsDir, f)))
-        .find((records) => records[0]?.type === 'study.task' && (records[0].payload as { resumed?: boolean }).resumed);
+        .find((records) => records[1]?.type === 'study.task' && (records[1].payload as { resumed?: boolean }).resumed);
     await vi.waitFor(() => expect(reopened()?.some((r) => r.type === 'state.updated') === true).toBe(true), SWEPT);
-    expect(reopened()?.map((r) => r.type)).toEqual(['study.task', 'relay.join', 'state.updated']);
-    expect(reopened()?.[0]?.payload).toMatchObject({ participantId: registry.byRoom(absent.room)?.id, resumed: true });
+    expect(reopened()?.map((r) => r.type)).toEqual(['agent.manifest', 'study.task', 'relay.join', 'state.updated']);
+    expect(reopened()?.[1]?.payload).toMatchObject({ participantId: registry.byRoom(absent.room)?.id, resumed: true });
 
     // A page that joined is not held to pageJoinMs any more: once it has gone, idleSessionMs counts.
     late.close();

@@ -278,6 +278,11 @@ describe('the experimenter console', () => {
       resume: () => false,
       isPaused: () => false,
       isRunning: () => false,
+      pausedBy: () => null,
+      hold: () => false,
+      release: () => false,
+      isHeld: () => false,
+      activity: () => 'idle',
     };
     const note = 'x'.repeat(64 * 1024);
     const event: AgentFeedEvent = {
@@ -503,7 +508,7 @@ describe('the experimenter console', () => {
     expect(supervisor.isRunning(room)).toBe(false);
 
     const log = readLog(join(server.logsDir, readdirSync(server.logsDir)[0] as string));
-    expect(log[0]?.payload).toMatchObject({ conditionId: 'woz' });
+    expect(log[1]?.payload).toMatchObject({ conditionId: 'woz' });
     expect(log.find((r) => r.type === 'tool.call')?.peer).toMatch(/^experimenter-/);
     expect(log.filter((r) => r.type.startsWith('console.')).map((r) => r.type)).toEqual([
       'console.take-over',

@@ -19,7 +19,11 @@ import { readLog, startTestServer } from '../testing/index.ts';
 
 const LOADED = loadStudyFile(new URL('../../../../studies/demo.study.yaml', import.meta.url).pathname);
 // The booking side of the export; the questionnaires' side is in study/participants.test.ts.
-const DEMO: Study = { ...LOADED, questionnaires: {}, conditions: LOADED.conditions.map((c) => ({ ...c, paceMs: 0 })) };
+const DEMO: Study = {
+  ...LOADED,
+  questionnaires: {},
+  conditions: LOADED.conditions.filter((c) => c.guard !== 'each-step').map((c) => ({ ...c, paceMs: 0 })),
+};
 const SECRET = new TextEncoder().encode('an export test secret of at least forty-three characters');
 
 const work = mkdtempSync(join(tmpdir(), 'usher-export-study-'));

@@ -109,7 +109,8 @@ describe('the ask-before-submit condition, 8 simulated participants', () => {
     expect(logs).toHaveLength(16);
     let agentSubmits = 0;
     for (const log of logs) {
-      expect(log[0]?.type).toBe('study.task');
+      expect(log[0]?.type).toBe('agent.manifest');
+      expect(log[1]?.type).toBe('study.task');
       // The submit: the state that leaves the confirm stage for no stage.
       const states = log.filter((r) => r.type === 'state.updated' && r.direction === 'out');
       const stageOf = (r: (typeof log)[number] | undefined) =>

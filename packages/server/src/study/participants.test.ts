@@ -1,23 +1,27 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FaultyHost } from '@usher/agent/testing';
 import { checkBooking } from '@usher/booking';
 import { exportStudy, readExportTable } from '@usher/export';
 import { loadStudyFile, type Study, StudyRegistry } from '@usher/study';
+import { PilotPage } from '@usher/study-host/pilot';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { readLog, startStudyServer } from '../testing/index.ts';
 
 /*
  * The demo study run by 20 simulated participants at once, headless: each opens the study link,
- * agrees, and does both tasks on a page of their own (a host over real sockets), alone or with
+ * agrees, and does both tasks on a page of their own (`usher pilot`'s page: a host over real
+ * sockets), alone or with
  * the condition's agent, which the supervisor starts beside them and which asks before booking;
  * after each task they answer its questionnaire, and at the end SUS and the last questions.
  */
 
 const LOADED = loadStudyFile(new URL('../../../../studies/demo.study.yaml', import.meta.url).pathname);
 // The agents work at full speed here; the study's pace is for people.
-const DEMO: Study = { ...LOADED, conditions: LOADED.conditions.map((c) => ({ ...c, paceMs: 0 })) };
+const DEMO: Study = {
+  ...LOADED,
+  conditions: LOADED.conditions.filter((c) => c.guard !== 'each-step').map((c) => ({ ...c, paceMs: 0 })),
+};
 
 async function post(base: string, room: string, body: object, route = 'step') {
   const response = await fetch(`${base}/api/participant/${route}?room=${room}`, {
@@ -50,7 +54,7 @@ function perTaskAnswers(i: number, k: number, condition: string): Record<string,
   };
 }
 
-const said = (host: FaultyHost, text: string) => host.protocol.view().messageHistory.some((m) => m.text.includes(text));
+const said = (host: PilotPage, text: string) => host.protocol.view().messageHistory.some((m) => m.text.includes(text));
 
 describe('the demo study, 20 participants at once', () => {
   it('gives each a room and a balanced condition, staffs agent conditions, logs every task, and ends with the code', async () => {
@@ -72,7 +76,7 @@ describe('the demo study, 20 participants at once', () => {
         const task = DEMO.tasks.find((t) => t.id === planned.taskId);
         if (!task) throw new Error(`no task ${planned.taskId}`);
         await post(server.url, room, { step: 'start-task' });
-        const host = await FaultyHost.join({ url: server.url, room, scenario: task.world });
+        const host = await PilotPage.open({ url: server.url, room, scenario: task.world });
         if (planned.conditionId === 'autopilot') {
           host.say(task.goal ?? task.title);
           await vi.waitFor(() => expect(said(host, 'Shall I book it?')).toBe(true), { timeout: 20_000, interval: 50 });
@@ -188,8 +192,9 @@ describe('the demo study, 20 participants at once', () => {
     expect(logs).toHaveLength(40);
     const byCondition = { alone: 0, autopilot: 0 };
     for (const log of logs) {
-      const first = log[0]?.payload as { conditionId: 'alone' | 'autopilot' };
-      expect(log[0]?.type).toBe('study.task');
+      const first = log[1]?.payload as { conditionId: 'alone' | 'autopilot' };
+      expect(log[0]?.type).toBe('agent.manifest');
+      expect(log[1]?.type).toBe('study.task');
       expect(log.at(-1)?.type).toBe('study.task-ended');
       expect(log.map((r) => r.eventIndex)).toEqual(log.map((_, i) => i));
       byCondition[first.conditionId] += 1;

@@ -44,7 +44,7 @@ describe('questionnaires in study mode', () => {
     expect(ended.questionnaire.taskId).toBe(participant.plan.tasks[0]?.taskId);
     const items = ended.questionnaire.sections.flatMap((s: { items: { id: string }[] }) => s.items.map((i) => i.id));
     expect(items).toEqual(
-      condition === 'autopilot'
+      condition !== 'alone'
         ? ['effort', 'confident', 'useful', 'trust', 'obstacle']
         : ['effort', 'confident', 'obstacle'],
     );
@@ -101,7 +101,7 @@ describe('questionnaires in study mode', () => {
     const answers = {
       effort: 0,
       confident: 6,
-      ...(condition === 'autopilot' && { useful: 5, trust: 4 }),
+      ...(condition !== 'alone' && { useful: 5, trust: 4 }),
       obstacle: '  the seat map was small  ',
     };
     const at = '2026-11-21T10:00:05.000+01:00';

@@ -16,8 +16,11 @@ import {
 } from '../testing/index.ts';
 
 // The flow without questionnaires (a study may have none); questionnaires.test.ts runs it with them.
+const LOADED = loadStudyFile(new URL('../../../../studies/demo.study.yaml', import.meta.url).pathname);
 const DEMO = {
-  ...loadStudyFile(new URL('../../../../studies/demo.study.yaml', import.meta.url).pathname),
+  ...LOADED,
+  // The demo's first two conditions (alone, autopilot), as these tests count on.
+  conditions: LOADED.conditions.filter((c) => c.guard !== 'each-step'),
   questionnaires: {},
 };
 const SECRET = new TextEncoder().encode('a-study-mode-test-secret-of-enough-length-0123456789');
@@ -100,7 +103,8 @@ describe('study mode', () => {
     const plan = (await server.study?.byRoom(link.room))?.plan;
     for (const [i, file] of logs.entries()) {
       const records = readLog(join(server.logsDir, file));
-      expect(records[0]).toMatchObject({
+      expect(records[0]?.type).toBe('agent.manifest');
+      expect(records[1]).toMatchObject({
         type: 'study.task',
         payload: { studyId: 'demo-01', participantId, conditionId: plan?.conditionId, taskId: plan?.tasks[i]?.taskId },
       });
@@ -149,8 +153,8 @@ describe('study mode', () => {
       .map((f) => readLog(join(logsDir, f)));
     expect(
       logs.map((log) => [
-        log[0]?.type,
-        (log[0]?.payload as { resumed?: boolean } | undefined)?.resumed ?? false,
+        log[1]?.type,
+        (log[1]?.payload as { resumed?: boolean } | undefined)?.resumed ?? false,
         log.at(-1)?.type,
       ]),
     ).toEqual([

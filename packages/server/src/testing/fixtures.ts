@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Study, StudyRegistry } from '@usher/study';
-import { AgentSupervisor } from '@usher/study-host';
+import { AgentSupervisor, AgentThreads, type StudyAgentOptions } from '@usher/study-host';
 import { onTestFinished } from 'vitest';
 import { type RunningServer, type ServerOptions, startServer } from '../server.ts';
 
@@ -33,9 +33,17 @@ export async function startTestServer(
  * has it. Agents work without episode files; everything stops when the test ends.
  */
 export async function startStudyServer(
-  options: Omit<Partial<ServerOptions>, 'study'> & { study: Study; registry: StudyRegistry; registryPath?: string },
+  options: Omit<Partial<ServerOptions>, 'study'> & {
+    study: Study;
+    registry: StudyRegistry;
+    registryPath?: string;
+    /** The agents' model and whether a changed agent is accepted (none, and no, by default). */
+    agents?: StudyAgentOptions;
+    /** Worker threads for the agents (`usher serve --agent-threads`); 0, the default, runs them in this thread. */
+    agentThreads?: number;
+  },
 ): Promise<{ server: RunningServer & { logsDir: string }; supervisor: AgentSupervisor }> {
-  const { study, registry, registryPath, ...rest } = options;
+  const { study, registry, registryPath, agents, agentThreads, ...rest } = options;
   let supervisor: AgentSupervisor | null = null;
   const server = await startTestServer({
     ...rest,
@@ -43,13 +51,15 @@ export async function startStudyServer(
       study,
       registry,
       ...(registryPath && { registryPath }),
+      ...(agents && { agents }),
       hooks: {
-        taskStarted: (p, condition) => supervisor?.start(p.room, p.id, condition),
+        taskStarted: (p, condition) => supervisor?.start(p.room, p.id, condition, p.plan.tasks[p.taskIndex]?.taskId),
         taskEnded: (p) => supervisor?.stop(p.room),
         roomIdle: (room) => supervisor?.idle(room),
       },
     },
   });
+  const threads = agentThreads ? new AgentThreads(agentThreads, () => {}) : null;
   supervisor = new AgentSupervisor({
     relayUrl: server.ownAgentsUrl,
     ...(server.capabilities && { token: await server.capabilities.issue({ kind: 'agent', own: true }) }),
@@ -57,8 +67,13 @@ export async function startStudyServer(
     episodesDir: null,
     llm: null,
     log: () => {},
+    record: (room, type, payload) => server.relay.record(room, type, payload),
+    threads,
   });
   if (server.console) server.console.agents = supervisor;
-  onTestFinished(() => supervisor?.stopAll());
+  onTestFinished(async () => {
+    supervisor?.stopAll();
+    await threads?.close();
+  });
   return { server, supervisor };
 }

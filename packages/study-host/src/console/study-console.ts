@@ -1,14 +1,25 @@
-import type { ConsoleStatus, ParticipantRow, SessionSummary } from '@usher/protocol';
+import type { ConsoleConditionSummary, ConsoleStatus, ParticipantRow, SessionSummary } from '@usher/protocol';
 import type { Relay } from '@usher/relay';
 import type { Participant } from '@usher/study';
 import type { StudyMode } from '../study/study-mode.ts';
 import type { AgentSupervisor } from '../supervisor/supervisor.ts';
+import { LiveMeasures } from './live-measures.ts';
 import { StudyLogIndex } from './study-logs.ts';
 
 /** What the console needs of the agents beside participants (the study's supervisor). */
 export type AgentControl = Pick<
   AgentSupervisor,
-  'subscribe' | 'episodes' | 'pause' | 'resume' | 'isPaused' | 'isRunning'
+  | 'subscribe'
+  | 'episodes'
+  | 'pause'
+  | 'resume'
+  | 'isPaused'
+  | 'isRunning'
+  | 'pausedBy'
+  | 'hold'
+  | 'release'
+  | 'isHeld'
+  | 'activity'
 >;
 
 /**
@@ -21,6 +32,7 @@ export class StudyConsole {
   /** The agents beside participants, once the supervisor has started (it reaches the server over the relay). */
   agents: AgentControl | null = null;
   readonly logs: StudyLogIndex;
+  private readonly measures: LiveMeasures;
   private readonly roomListeners = new Set<(room: string) => void>();
 
   constructor(
@@ -29,6 +41,12 @@ export class StudyConsole {
     logsDir: string,
   ) {
     this.logs = new StudyLogIndex(logsDir, mode.study.id);
+    this.measures = new LiveMeasures(mode.study, this.logs, logsDir);
+  }
+
+  /** The collaboration measures per condition, live: the export's `conditions` table as the logs stand now. */
+  conditionSummary(): ConsoleConditionSummary[] {
+    return this.measures.summary(this.mode.participants());
   }
 
   /** Listens for changes in the relay's rooms (a page comes or goes, a stage changes); returns the function that stops it. */

@@ -6,8 +6,11 @@ import type { SessionSummary } from '@usher/protocol';
 const SESSION_FILE = /^(s-\d{8}-\d{3,})\.jsonl$/;
 export const SESSION_ID = /^s-\d{8}-\d{3,}$/;
 
-/** The first line of a study log is at most this long (`study.task`, a few hundred bytes). */
-const FIRST_LINE_MAX = 8 * 1024;
+/**
+ * A study log's first two lines, the agent's manifest (under 6 KiB with the most scripted
+ * mistakes a condition may have) and `study.task` (a few hundred bytes), are at most this long.
+ */
+const FIRST_LINE_MAX = 16 * 1024;
 /** A log larger than this is not sent to the console whole (a task's log is well under 1 MiB a minute). */
 export const MAX_REPLAY_BYTES = 64 * 1024 * 1024;
 
@@ -86,13 +89,16 @@ export class StudyLogIndex {
     try {
       const buffer = Buffer.alloc(FIRST_LINE_MAX);
       const n = readSync(fd, buffer, 0, FIRST_LINE_MAX, 0);
-      const newline = buffer.subarray(0, n).indexOf(10);
-      if (newline < 0) return n < FIRST_LINE_MAX ? undefined : null;
-      const first = JSON.parse(buffer.subarray(0, newline).toString('utf8')) as {
-        type?: unknown;
-        timestamp?: unknown;
-        payload?: Record<string, unknown>;
-      };
+      // The task's record is the first, or the second after the agent's manifest (`agent.manifest`).
+      let from = 0;
+      let first: { type?: unknown; timestamp?: unknown; payload?: Record<string, unknown> } = {};
+      for (let line = 0; line < 2; line++) {
+        const newline = buffer.subarray(from, n).indexOf(10);
+        if (newline < 0) return n < FIRST_LINE_MAX ? undefined : null;
+        first = JSON.parse(buffer.subarray(from, from + newline).toString('utf8')) as typeof first;
+        from += newline + 1;
+        if (first.type !== 'agent.manifest') break;
+      }
       const task = first.payload ?? {};
       if (first.type !== 'study.task' || task.studyId !== this.studyId) return null;
       const text = (v: unknown) => (typeof v === 'string' ? v : '');

@@ -187,6 +187,9 @@ export function mountConsoleRoutes(app: Hono<{ Variables: Variables }>, studyCon
 
   app.get('/api/console/sessions', (c) => c.json({ sessions: studyConsole.sessions() }));
 
+  // The collaboration measures per condition, as the export's `conditions` table would hold them now.
+  app.get('/api/console/summary', (c) => c.json({ conditions: studyConsole.conditionSummary() }));
+
   app.get('/api/console/sessions/:session', (c) => {
     const sessionId = c.req.param('session');
     const summary = SESSION_ID.test(sessionId) ? studyConsole.logs.find(sessionId) : null;

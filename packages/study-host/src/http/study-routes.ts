@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { FlowStepSchema } from '@usher/protocol';
+import { ControlPressSchema, FlowStepSchema } from '@usher/protocol';
 import type { Capabilities, Capability } from '@usher/relay';
 import { type ClientView, limitKey } from '@usher/relay';
 import { AssignmentError } from '@usher/study';
@@ -7,6 +7,7 @@ import type { Context, Hono } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
+import { ControlError, type ParticipantControls } from '../study/participant-controls.ts';
 import { FlowError, StudyFullError, type StudyMode } from '../study/study-mode.ts';
 import { mountQuestionnaireRoutes } from './questionnaire-routes.ts';
 import { readJson } from './read-json.ts';
@@ -30,6 +31,8 @@ export function mountStudyRoutes(
   client: ClientView,
   /** The participant's page (the built `index.html`), or null when none is built. */
   participantPage: () => Promise<string | null> = async () => null,
+  /** The participant's controls over the agent beside them. */
+  controls?: ParticipantControls,
 ): void {
   const admissions = new RateLimiterMemory({ points: admissionsPerMinute, duration: 60 });
 
@@ -132,7 +135,34 @@ export function mountStudyRoutes(
   app.get('/api/participant', (c) => {
     const participant = whose(c.get('capability'), c.req.url);
     if (!participant) return fail('UNAUTHORIZED', "this needs a participant's link", 401);
-    return c.json(mode.view(participant));
+    return c.json(withControls(participant));
+  });
+
+  /** The view, with where the participant's controls stand while they are on a task. */
+  const withControls = (participant: NonNullable<ReturnType<typeof whose>>) => {
+    const view = mode.view(participant);
+    return controls && participant.status === 'task' ? { ...view, agentControl: controls.state(participant) } : view;
+  };
+
+  // The participant's controls over the agent: {"control": "pause" | "resume" | "take-over" | "hand-back"}.
+  app.post('/api/participant/control', async (c) => {
+    const participant = whose(c.get('capability'), c.req.url);
+    if (!participant) return fail('UNAUTHORIZED', "this needs a participant's link", 401);
+    if (!controls) return fail('NOT_FOUND', 'this server runs no agents', 404);
+    const body = ControlPressSchema.safeParse(await readJson(c.req));
+    if (!body.success) {
+      return fail(
+        'INVALID_MESSAGE',
+        `body must be {"control": "pause" | "resume" | "take-over" | "hand-back"}: ${z.prettifyError(body.error)}`,
+        400,
+      );
+    }
+    try {
+      return c.json({ agentControl: controls.press(participant, body.data.control) });
+    } catch (err) {
+      if (err instanceof ControlError) return fail(err.code, err.message, err.code === 'CONTROL_OFF' ? 403 : 409);
+      throw err;
+    }
   });
 
   app.post('/api/participant/step', async (c) => {

@@ -42,6 +42,15 @@ export interface StudyRoomLimits {
 }
 
 /**
+ * A pilot run of a study (`usher pilot`): its participants are simulated, so its randomness is
+ * seeded (the same seed, the same assignments, ids and rooms) and its records say `pilot: true`.
+ */
+export interface PilotRun {
+  random: () => number;
+  bytes: (n: number) => Buffer;
+}
+
+/**
  * A study run by the server (`usher serve --study`): participants come in through the study
  * link, are admitted by the registry (their assignment and an unguessable room of their own), and
  * move through consent → briefing → task (a study session opened by the server in their room,
@@ -74,6 +83,13 @@ export class StudyMode {
      * (page-presence.ts; 0: it was there), so a restart reopens only tasks whose page may still be there.
      */
     private readonly pageAway: (participant: Participant) => number = () => 0,
+    /**
+     * The `agent.manifest` record that opens a study log of `conditionId` (supervisor/manifest.ts),
+     * or null for none.
+     */
+    private readonly manifestOf: (conditionId: string) => Record<string, unknown> | null = () => null,
+    /** A pilot's run (`usher pilot`): its seeded randomness, and every task's `study.task` says `pilot: true`. */
+    private readonly pilot: PilotRun | null = null,
   ) {}
 
   /**
@@ -213,6 +229,7 @@ export class StudyMode {
       recruitment: recruitmentFrom(query),
       ...(condition !== null && { linkCondition: condition }),
       now: this.now(),
+      ...(this.pilot && { random: this.pilot.random, bytes: this.pilot.bytes }),
     });
     if (!admitted.returning) this.changed(admitted.participant.id);
     return admitted;
@@ -247,7 +264,13 @@ export class StudyMode {
       status: participant.status,
       taskIndex: participant.taskIndex,
       taskCount: participant.plan.tasks.length,
-      page: { chat: condition?.chat ?? true },
+      page: {
+        chat: condition?.chat ?? true,
+        // The participant's controls, for a condition whose agent the server runs, or where each step is approved.
+        ...(condition && (condition.controls.pause || condition.controls.takeOver || condition.guard === 'each-step')
+          ? { controls: condition.controls }
+          : {}),
+      },
     };
     if (participant.status === 'consent') view.consent = this.study.consent;
     if (task && !over && participant.status !== 'consent' && participant.status !== 'post-study') {
@@ -286,6 +309,7 @@ export class StudyMode {
   private openTaskSession(participant: Participant, extra: { resumed?: boolean; page?: object }, from?: string): void {
     const planned = participant.plan.tasks[participant.taskIndex];
     if (!planned) return;
+    const manifest = this.manifestOf(planned.conditionId);
     this.relay.openStudySession(
       participant.room,
       {
@@ -294,8 +318,10 @@ export class StudyMode {
         conditionId: planned.conditionId,
         taskId: planned.taskId,
         ...extra,
+        ...(this.pilot && { pilot: true }),
       },
       from,
+      manifest ? [{ type: 'agent.manifest', payload: manifest }] : [],
     );
   }
 

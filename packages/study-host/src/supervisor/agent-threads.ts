@@ -1,18 +1,30 @@
 import { Worker } from 'node:worker_threads';
-import type { AgentResult, Episode } from '@usher/agent';
+import type { AgentActivity, AgentResult, Episode, MistakeRecord } from '@usher/agent';
 import type { AgentHandle, AgentListener, AgentSpec } from './agent-spec.ts';
 
 /** From the server's thread to an agent thread. */
-export type ToThread = { kind: 'start'; id: number; spec: AgentSpec } | { kind: 'stop'; id: number };
+export type ToThread =
+  | { kind: 'start'; id: number; spec: AgentSpec }
+  | { kind: 'stop' | 'hold' | 'release'; id: number }
+  /** The study log holds the mistake's record: the agent may send the action that makes it. */
+  | { kind: 'mistake-noted'; id: number; mistake: number };
 /** From an agent thread back. */
 export type FromThread =
   | { kind: 'episode'; id: number; episode: Episode }
   | { kind: 'log'; id: number; line: string }
+  | { kind: 'activity'; id: number; activity: AgentActivity }
+  /** A scripted mistake about to be made; the agent waits for `mistake-noted` with the same number. */
+  | { kind: 'mistake'; id: number; mistake: number; record: MistakeRecord }
   | { kind: 'done'; id: number; result: AgentResult }
   | { kind: 'failed'; id: number; message: string };
 
+/** How often an agent thread looks for a change in what its agents are doing, between records. */
+export const ACTIVITY_EVERY_MS = 50;
+
 interface Pending {
   listener: AgentListener;
+  /** What the agent is doing, as the thread last said. */
+  activity: AgentActivity;
   resolve(result: AgentResult): void;
   reject(err: Error): void;
 }
@@ -29,6 +41,11 @@ const ENTRY = new URL('./agent-thread-entry.js', import.meta.url);
  * the relay and the HTTP API in the server's thread (each agent still reaches the relay over a
  * WebSocket, as any agent does). A new agent goes to the thread with the fewest; a thread that
  * fails fails its agents (the supervisor restarts them) and is replaced by the next start.
+ *
+ * Everything an agent in the server's thread does, one in a thread does: the participant's pause
+ * and resume reach it as messages, its activity comes back as messages (the handle keeps the
+ * latest), and each scripted mistake comes back to the listener, which writes its record in the
+ * server's thread before the thread is told to go on and send the action that makes it.
  */
 export class AgentThreads {
   private readonly threads: Array<Thread | null>;
@@ -46,15 +63,23 @@ export class AgentThreads {
   run(spec: AgentSpec, listener: AgentListener): AgentHandle {
     const thread = this.leastBusy();
     const id = this.nextId++;
+    let pending: Pending | null = null;
     const result = new Promise<AgentResult>((resolve, reject) => {
-      thread.agents.set(id, { listener, resolve, reject });
+      pending = { listener, activity: 'idle', resolve, reject };
+      thread.agents.set(id, pending);
     });
     thread.worker.postMessage({ kind: 'start', id, spec } satisfies ToThread);
+    const send = (kind: 'stop' | 'hold' | 'release') => {
+      if (thread.agents.has(id)) thread.worker.postMessage({ kind, id } satisfies ToThread);
+    };
     return {
       result,
-      stop: () => {
-        if (thread.agents.has(id)) thread.worker.postMessage({ kind: 'stop', id } satisfies ToThread);
+      get activity() {
+        return thread.agents.has(id) ? ((pending as Pending | null)?.activity ?? 'idle') : 'idle';
       },
+      hold: () => send('hold'),
+      release: () => send('release'),
+      stop: () => send('stop'),
     };
   }
 
@@ -91,6 +116,11 @@ export class AgentThreads {
           return pending.listener.episode(message.episode);
         case 'log':
           return pending.listener.log(message.line);
+        case 'activity':
+          pending.activity = message.activity;
+          return;
+        case 'mistake':
+          return this.noteMistake(thread, message, pending.listener);
         case 'done':
           thread.agents.delete(message.id);
           return pending.resolve(message.result);
@@ -109,5 +139,36 @@ export class AgentThreads {
     worker.on('error', (err) => lost(`failed: ${err.message}`));
     worker.on('exit', (code) => lost(`exited (${code})`));
     return thread;
+  }
+
+  /** The listener writes the mistake's record; then the agent is told to go on (not before). */
+  private noteMistake(
+    thread: Thread,
+    message: Extract<FromThread, { kind: 'mistake' }>,
+    listener: AgentListener,
+  ): void {
+    const go = () => {
+      if (thread.agents.has(message.id))
+        thread.worker.postMessage({
+          kind: 'mistake-noted',
+          id: message.id,
+          mistake: message.mistake,
+        } satisfies ToThread);
+    };
+    let noted: void | Promise<void>;
+    try {
+      noted = listener.mistake(message.record);
+    } catch (err) {
+      this.log(`supervisor: a scripted mistake could not be noted: ${(err as Error).message}`);
+      noted = undefined;
+    }
+    if (noted instanceof Promise) {
+      noted.then(go, (err: unknown) => {
+        this.log(
+          `supervisor: a scripted mistake could not be noted: ${err instanceof Error ? err.message : String(err)}`,
+        );
+        go();
+      });
+    } else go();
   }
 }

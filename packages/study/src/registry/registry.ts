@@ -6,6 +6,13 @@ import Database from 'better-sqlite3';
 import { type Plan, planParticipant } from '../assignment/assign.ts';
 import type { StudyFile } from '../study-file/schema.ts';
 import {
+  type AcceptedChange,
+  createManifestTable,
+  readManifests,
+  type StoredManifest,
+  writeManifest,
+} from './manifest-table.ts';
+import {
   createQuestionnaireTables,
   insertQuestionnaire,
   type QuestionnaireRecord,
@@ -119,6 +126,7 @@ export class StudyRegistry {
       );
     `);
     createQuestionnaireTables(this.db);
+    createManifestTable(this.db);
     // A registry made before return keys gets the column; its participants return as before.
     const columns = this.db.prepare<[], { name: string }>('PRAGMA table_info(participants)').all();
     if (!columns.some((c) => c.name === 'return_key')) {
@@ -148,7 +156,14 @@ export class StudyRegistry {
    */
   admit(
     study: Pick<StudyFile, 'id' | 'tasks' | 'conditions' | 'assignment'>,
-    arrival: { recruitment: Recruitment; linkCondition?: string; now: Date; random?: () => number },
+    arrival: {
+      recruitment: Recruitment;
+      linkCondition?: string;
+      now: Date;
+      random?: () => number;
+      /** Random bytes for the id, room and return key (node:crypto's by default; a pilot's seeded ones). */
+      bytes?: (n: number) => Buffer;
+    },
   ): { participant: Participant; returning: boolean; returnKey?: string } {
     const externalId = arrival.recruitment.PROLIFIC_PID ?? arrival.recruitment.participant ?? null;
     return this.db
@@ -166,15 +181,16 @@ export class StudyRegistry {
         });
         const at = arrival.now.toISOString();
         // The participant's browser keeps this (a cookie) to come back; the registry keeps its hash.
-        const returnKey = randomBytes(24).toString('base64url');
+        const bytes = arrival.bytes ?? randomBytes;
+        const returnKey = bytes(24).toString('base64url');
         const row: Row = {
-          id: `p-${randomBytes(8).toString('hex')}`,
+          id: `p-${bytes(8).toString('hex')}`,
           study_id: study.id,
           external_id: externalId,
           recruitment: JSON.stringify(arrival.recruitment),
           condition_id: plan.conditionId,
           plan: JSON.stringify(plan),
-          room: `r-${randomBytes(12).toString('base64url')}`,
+          room: `r-${bytes(12).toString('base64url')}`,
           status: 'consent',
           task_index: 0,
           created_at: at,
@@ -332,6 +348,34 @@ export class StudyRegistry {
       )
       .all(studyId)
       .map((row) => ({ conditionId: row.condition_id === '' ? null : row.condition_id, arrivals: row.arrivals }));
+  }
+
+  /** The agent manifests the study ran with, oldest first (the last is the one in force). */
+  agentManifests(studyId: string): StoredManifest[] {
+    return readManifests(this.db, studyId);
+  }
+
+  /**
+   * Records the agent manifest the study runs with from now on: before its first participant it
+   * replaces any earlier one (nobody met that agent); after, it follows them, with the change that
+   * was accepted.
+   */
+  recordAgentManifest(
+    studyId: string,
+    record: { hash: string; manifest: unknown; acceptedChange: AcceptedChange | null },
+    now: Date,
+  ): void {
+    writeManifest(this.db, { studyId, ...record, at: now.toISOString() }, !this.hasParticipants(studyId));
+  }
+
+  /** Whether a participant of the study has consented yet (its agent manifest is then frozen). */
+  hasParticipants(studyId: string): boolean {
+    const row = this.db
+      .prepare<[string], { n: number }>(
+        "SELECT COUNT(*) AS n FROM participants WHERE study_id = ? AND status != 'consent'",
+      )
+      .get(studyId);
+    return (row?.n ?? 0) > 0;
   }
 
   close(): void {

@@ -60,11 +60,21 @@ describe('the study file', () => {
         agent: 'none',
         planner: 'rules',
         paceMs: 800,
+        guard: 'before-submit',
         confirmBeforeSubmit: true,
+        controls: { pause: false, takeOver: false },
         pageTools: true,
         chat: false,
+        mistakes: [],
       },
-      expect.objectContaining({ id: 'autopilot', agent: 'autopilot' }),
+      expect.objectContaining({ id: 'autopilot', agent: 'autopilot', guard: 'before-submit' }),
+      expect.objectContaining({
+        id: 'step-approval',
+        agent: 'autopilot',
+        guard: 'each-step',
+        confirmBeforeSubmit: true,
+        controls: { pause: true, takeOver: true },
+      }),
     ]);
     expect(study.warnings).toEqual([]);
   });
@@ -171,6 +181,83 @@ describe('the study file', () => {
       }),
     );
     expect(unknownKind.map((p) => p.field)).toEqual(['tasks[0].success.hard[0].kind']);
+  });
+
+  it('checks scripted mistakes: the stage of their kind, a task of the study, an agent to make them, one id each', () => {
+    const good = problemsOf(
+      valid({
+        conditions: `  - id: slip
+    agent: autopilot
+    mistakes:
+      - { task: t1, stage: time, kind: later-showing, minutes: 90 }
+      - { task: t1, stage: seat, kind: seats-apart }`,
+      }),
+    );
+    expect(good).toEqual([]);
+    const problems = problemsOf(
+      valid({
+        conditions: `  - id: slip
+    agent: autopilot
+    mistakes:
+      - { task: t1, stage: date, kind: seats-apart }
+      - { task: t9, stage: date, kind: next-day }
+      - { task: t1, stage: date, kind: next-day, minutes: 30 }
+      - { task: t1, stage: time, kind: earlier-showing }
+      - { task: t1, stage: date, kind: next-day }
+  - id: alone
+    agent: none
+    mistakes: [{ task: t1, stage: seat, kind: seats-apart }]`,
+      }),
+    );
+    expect(problems.map((p) => [p.line, p.field, p.message])).toEqual([
+      [16, 'conditions[0].mistakes[0].stage', 'a "seats-apart" mistake is made on the seat stage, not the date stage'],
+      [17, 'conditions[0].mistakes[1].task', 'no task "t9" in this study'],
+      [18, 'conditions[0].mistakes[2].minutes', 'only a "later-showing" mistake has minutes'],
+      [
+        19,
+        'conditions[0].mistakes[3].kind',
+        expect.stringMatching(/expected one of "later-showing"\|"next-day"\|"seats-apart"/),
+      ],
+      [20, 'conditions[0].mistakes[4].id', 'mistakes[2] is already "next-day" in task "t1": give each its own id'],
+      [23, 'conditions[1].mistakes', 'a condition without an agent has no agent to make mistakes'],
+    ]);
+  });
+
+  it('reads guard and controls, keeps confirmBeforeSubmit meaning before-submit, and names each wrong one by line and field', () => {
+    const conditionsOf = (conditions: string) => {
+      const file = join(work, `guard-${conditions.length}.study.yaml`);
+      writeFileSync(file, valid({ conditions }));
+      return loadStudyFile(file).conditions.map((c) => [c.id, c.guard, c.confirmBeforeSubmit, c.controls]);
+    };
+    expect(
+      conditionsOf(`  - { id: a, agent: autopilot }
+  - { id: b, agent: autopilot, confirmBeforeSubmit: false }
+  - { id: c, agent: assist, guard: each-step, controls: { takeOver: false } }
+  - { id: d, agent: autopilot, confirmBeforeSubmit: true, guard: before-submit }
+  - { id: e, agent: wizard }`),
+    ).toEqual([
+      ['a', 'before-submit', true, { pause: true, takeOver: true }],
+      ['b', 'never', false, { pause: true, takeOver: true }],
+      ['c', 'each-step', true, { pause: true, takeOver: false }],
+      ['d', 'before-submit', true, { pause: true, takeOver: true }],
+      ['e', 'before-submit', true, { pause: false, takeOver: false }],
+    ]);
+    const problems = problemsOf(
+      valid({
+        conditions: `  - { id: a, agent: autopilot, guard: always }
+  - { id: b, agent: autopilot, guard: never, confirmBeforeSubmit: true }
+  - { id: c, agent: none, guard: each-step, controls: { pause: true } }
+  - { id: d, agent: autopilot, controls: { pause: yes, stop: true } }`,
+      }),
+    );
+    expect(problems.map((p) => [p.line, p.field, p.message])).toEqual([
+      [13, 'conditions[0].guard', expect.stringMatching(/"never"\|"before-submit"\|"each-step"/)],
+      [14, 'conditions[1].confirmBeforeSubmit', expect.stringMatching(/says the opposite of guard: never/)],
+      [15, 'conditions[2].guard', expect.stringMatching(/needs an assist or autopilot agent, not none/)],
+      [15, 'conditions[2].controls.pause', expect.stringMatching(/agent: none has no agent of the server's to pause/)],
+      [16, 'conditions[3].controls.stop', 'unknown field "stop"'],
+      [16, 'conditions[3].controls.pause', 'Invalid input: expected boolean, received string'],
+    ]);
   });
 
   it('says which task names a scenario that is missing or not a scenario, relative to the study file', () => {

@@ -87,7 +87,8 @@ export function loadStudyFile(path: string): Study {
     return isNode(pair?.key) && pair.key.range ? at(pair.key.range[0]) : where(objectPath);
   };
   const raw = doc.toJS({ maxAliasCount: 100 }) as unknown;
-  const parsed = StudyFileSchema.safeParse(raw);
+  // With the input on each issue, a value of the wrong type is told apart from a missing one.
+  const parsed = StudyFileSchema.safeParse(raw, { reportInput: true });
   const problems: StudyFileProblem[] = parsed.success ? [] : fieldProblems(parsed.error.issues);
   function fieldProblems(issues: readonly z.core.$ZodIssue[]): StudyFileProblem[] {
     const found: StudyFileProblem[] = [];

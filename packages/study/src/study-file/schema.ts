@@ -2,6 +2,7 @@ import { ConstraintSchema, HardConstraintSchema } from '@usher/booking';
 import { z } from 'zod';
 import { QuestionnairesSchema } from '../questionnaire/schema.ts';
 import { Id, Text } from './fields.ts';
+import { MAX_MISTAKES, MistakeSchema, mistakeId } from './mistakes.ts';
 
 /**
  * What the agent beside the participant is in one condition (the page's side of it too):
@@ -11,6 +12,27 @@ import { Id, Text } from './fields.ts';
  * - `wizard`: an experimenter acts as the agent from the console.
  */
 export const AGENT_KINDS = ['none', 'assist', 'autopilot', 'wizard'] as const;
+
+/**
+ * How much the agent must ask before it acts (a condition's `guard`):
+ * - `never`: it acts and books without asking;
+ * - `before-submit`: it asks in the chat before submitting the booking and waits for a yes;
+ * - `each-step`: it proposes each step (what and why, in one line) and waits for the
+ *   participant's Approve or Reject; a rejection is a correction it plans again from.
+ */
+export const GUARDS = ['never', 'before-submit', 'each-step'] as const;
+export type Guard = (typeof GUARDS)[number];
+
+/** The participant's controls over the agent on the study page; each can be turned off. */
+export const ControlsSchema = z.strictObject({
+  /** Pause and resume: the agent holds still, keeping what it was doing, until resumed. */
+  pause: z.boolean().optional(),
+  /** Take over and hand back: the agent leaves the page to the participant until handed it back. */
+  takeOver: z.boolean().optional(),
+});
+
+/** The agent kinds whose agent the server runs, and so the participant can pause and guard. */
+const RUN_BY_SERVER = new Set(['assist', 'autopilot']);
 
 export const ConditionSchema = z
   .strictObject({
@@ -22,12 +44,22 @@ export const ConditionSchema = z
     planner: z.enum(['rules', 'llm']).default('rules'),
     /** Pause between the agent's actions, so the participant can follow them. */
     paceMs: z.number().int().min(0).max(60_000).default(800),
-    /** The agent asks in the chat before submitting the booking and waits for a yes. */
-    confirmBeforeSubmit: z.boolean().default(true),
+    /** How much the agent asks ({@link GUARDS}); `before-submit` by default. */
+    guard: z.enum(GUARDS).optional(),
+    /**
+     * The older spelling of the guard: `true` is `before-submit`, `false` is `never`. Still
+     * accepted; once loaded it says whether the participant confirms the submit (true with
+     * `before-submit` and `each-step`, whose approval of the submit is that confirmation).
+     */
+    confirmBeforeSubmit: z.boolean().optional(),
+    /** The participant's controls (both on by default with an agent the server runs, off otherwise). */
+    controls: ControlsSchema.optional(),
     /** Whether the page-tuning tools (filter, sort, highlight, augment) are offered to the agent. */
     pageTools: z.boolean().default(true),
     /** Whether the page shows the chat. */
     chat: z.boolean().default(true),
+    /** Mistakes the agent makes on purpose, per task ({@link MistakeSchema}); none by default. */
+    mistakes: z.array(MistakeSchema).max(MAX_MISTAKES).default([]),
   })
   .superRefine((condition, ctx) => {
     if (condition.agent === 'none' && condition.planner === 'llm') {
@@ -40,6 +72,43 @@ export const ConditionSchema = z
         message: `an ${condition.agent} agent hears what to book, and asks before submitting, in the chat: it cannot be off`,
       });
     }
+    const { guard, confirmBeforeSubmit } = condition;
+    if (guard !== undefined && confirmBeforeSubmit !== undefined && (guard === 'never') === confirmBeforeSubmit) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['confirmBeforeSubmit'],
+        message: `confirmBeforeSubmit: ${confirmBeforeSubmit} says the opposite of guard: ${guard}; keep guard alone`,
+      });
+    }
+    if (guard === 'each-step' && !RUN_BY_SERVER.has(condition.agent)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['guard'],
+        message: `each-step proposes the agent's steps for approval: it needs an assist or autopilot agent, not ${condition.agent}`,
+      });
+    }
+    for (const key of ['pause', 'takeOver'] as const) {
+      if (condition.controls?.[key] === true && !RUN_BY_SERVER.has(condition.agent)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['controls', key],
+          message: `a condition with agent: ${condition.agent} has no agent of the server's to ${key === 'pause' ? 'pause' : 'take over from'}`,
+        });
+      }
+    }
+  })
+  .transform((condition) => {
+    const guard: Guard = condition.guard ?? (condition.confirmBeforeSubmit === false ? 'never' : 'before-submit');
+    const runBy = RUN_BY_SERVER.has(condition.agent);
+    return {
+      ...condition,
+      guard,
+      confirmBeforeSubmit: guard !== 'never',
+      controls: {
+        pause: runBy && (condition.controls?.pause ?? true),
+        takeOver: runBy && (condition.controls?.takeOver ?? true),
+      },
+    };
   });
 export type Condition = z.infer<typeof ConditionSchema>;
 
@@ -128,6 +197,35 @@ export const StudyFileSchema = z
       };
       unique('tasks');
       unique('conditions');
+      // Scripted mistakes: made by an agent, in a task of this study, one id each (checked here so
+      // that they are reported beside the mistakes' other problems).
+      const taskIds = new Set(study.tasks.map((t) => t.id));
+      study.conditions.forEach((condition, c) => {
+        if (!Array.isArray(condition.mistakes)) return;
+        const at = (...path: (string | number)[]) => ['conditions', c, 'mistakes', ...path];
+        if ((condition.agent === 'none' || condition.agent === 'wizard') && condition.mistakes.length > 0) {
+          const who =
+            condition.agent === 'none' ? 'a condition without an agent' : 'a wizard condition (an experimenter acts)';
+          ctx.addIssue({ code: 'custom', path: at(), message: `${who} has no agent to make mistakes` });
+        }
+        const seen = new Map<string, number>();
+        condition.mistakes.forEach((mistake, i) => {
+          if (typeof mistake !== 'object' || mistake === null) return;
+          if (typeof mistake.task === 'string' && !taskIds.has(mistake.task)) {
+            ctx.addIssue({ code: 'custom', path: at(i, 'task'), message: `no task "${mistake.task}" in this study` });
+          }
+          const id = mistakeId(mistake);
+          const key = `${mistake.task}\u0000${id}`;
+          const first = seen.get(key);
+          if (first === undefined) seen.set(key, i);
+          else
+            ctx.addIssue({
+              code: 'custom',
+              path: at(i, 'id'),
+              message: `mistakes[${first}] is already "${id}" in task "${mistake.task}": give each its own id`,
+            });
+        });
+      });
       // A questionnaire shown only in some conditions must name conditions of this study.
       const conditionIds = new Set(study.conditions.map((c) => c.id));
       for (const which of ['perTask', 'postStudy'] as const) {

@@ -1,4 +1,4 @@
-import { BookingEngine, HostProtocol, type Scenario, type SubmittedBooking } from '@usher/booking';
+import { BookingEngine, HostProtocol, readDecision, type Scenario, type SubmittedBooking } from '@usher/booking';
 import {
   AGENT_WS_PATH,
   createMessage,
@@ -6,6 +6,7 @@ import {
   type ErrorCode,
   type HostView,
   type Message,
+  type PayloadOf,
   ProtocolError,
 } from '@usher/protocol';
 import { loadSaved, type SavedHost, save } from './persistence.ts';
@@ -40,6 +41,11 @@ export interface HostSnapshot {
   refusal: { code: ErrorCode; message: string } | null;
   /** The agent said it is acting on the page (`agent.status`), until it says it is idle or leaves. */
   agentWorking: boolean;
+  /**
+   * The step the agent proposes for the participant's approval (`agent.proposal`, step approval),
+   * until they decide, act or write, or the agent proposes another.
+   */
+  proposal: PayloadOf<'agent.proposal'> | null;
 }
 
 export interface HostStoreOptions {
@@ -118,6 +124,7 @@ export class HostStore {
       frames: [],
       refusal: null,
       agentWorking: false,
+      proposal: null,
     };
   }
 
@@ -161,7 +168,8 @@ export class HostStore {
     if (this.refuseWhenReplaced()) return false;
     try {
       this.send(this.protocol.participantAction(toolName, params));
-      this.changed({ refusal: null });
+      // Acting on the page answers the proposal too: the agent plans again from what they did.
+      this.changed({ refusal: null, proposal: null });
       return true;
     } catch (err) {
       if (!(err instanceof ProtocolError)) throw err;
@@ -174,8 +182,20 @@ export class HostStore {
   say(text: string): void {
     const trimmed = text.trim();
     if (trimmed === '' || this.refuseWhenReplaced()) return;
+    // A step is proposed: a yes or a no typed in the chat decides it (keyboard users need no button).
+    const decision = this.snapshot.proposal && readDecision(trimmed);
+    if (decision) return this.decide(decision, trimmed);
     this.send(this.protocol.participantMessage(trimmed));
-    this.changed();
+    // Other words are a new wish: the agent plans again, and proposes anew.
+    this.changed({ proposal: null });
+  }
+
+  /** The participant approves or rejects the step the agent proposes (with their typed words, if typed). */
+  decide(decision: 'approve' | 'reject', typed?: string): void {
+    const proposal = this.snapshot.proposal;
+    if (!proposal || this.refuseWhenReplaced()) return;
+    this.send(this.protocol.participantDecision(proposal.proposalId, decision, typed));
+    this.changed({ proposal: null });
   }
 
   /** Once another host has the room, this page is read-only: acting here would reach nobody. */
@@ -202,8 +222,11 @@ export class HostStore {
     }
     const message = decoded.message;
     if (message.type === 'agent.status') return this.update({ agentWorking: message.payload.state === 'working' });
+    if (message.type === 'agent.proposal') return this.update({ proposal: message.payload });
     // The host left or the agent's room changed: nobody is working on the page any more.
-    if (message.type === 'error' && message.payload.code === 'SESSION_NOT_ACTIVE') this.update({ agentWorking: false });
+    if (message.type === 'error' && message.payload.code === 'SESSION_NOT_ACTIVE') {
+      this.update({ agentWorking: false, proposal: null });
+    }
     if (message.type === 'relay.joined' && message.replyTo === 'join') {
       this.backoffMs = this.backoff.initialMs;
       this.joined = true;
@@ -228,7 +251,7 @@ export class HostStore {
     for (const message of messages) {
       const text = JSON.stringify(message);
       if (this.joined) this.transmit(text);
-      else if (message.type === 'user.message') this.outbox.push(text);
+      else if (message.type === 'user.message' || message.type === 'participant.proposal') this.outbox.push(text);
     }
   }
 

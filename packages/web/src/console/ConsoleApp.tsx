@@ -3,6 +3,7 @@ import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { Brand } from '../ui/Header.tsx';
 import type { ConsoleApi } from './console-api.ts';
 import { ExportButton } from './ExportButton.tsx';
+import { MeasuresPanel } from './MeasuresPanel.tsx';
 import { ParticipantTable } from './ParticipantTable.tsx';
 
 /** A participant's page (the booking stages) comes with the first room watched or the replay, never with the list. */
@@ -102,6 +103,7 @@ export function ConsoleApp({ api, study, initial }: Props) {
         {tab === 'participants' && (
           <>
             <Summary rows={rows} study={study} />
+            <MeasuresPanel api={api} study={study} />
             <div className={`console-split${watched ? ' console-split--open' : ''}`}>
               <ParticipantTable rows={ticking} selected={watching} onSelect={setWatching} />
               {watched && (

@@ -1,6 +1,7 @@
 import type { Scenario } from '@usher/booking';
 import type {
   AgentFeedEvent,
+  ConsoleConditionSummary,
   ConsoleEpisode,
   ConsoleStudy,
   HostView,
@@ -36,6 +37,11 @@ export class ConsoleApi {
 
   room(room: string): Promise<RoomDetail> {
     return this.get(`/api/console/rooms/${encodeURIComponent(room)}`);
+  }
+
+  /** The collaboration measures per condition, as the export's `conditions` table would hold them now. */
+  summary(): Promise<{ conditions: ConsoleConditionSummary[] }> {
+    return this.get('/api/console/summary');
   }
 
   sessions(): Promise<{ sessions: SessionSummary[] }> {

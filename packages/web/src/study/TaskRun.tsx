@@ -3,7 +3,9 @@ import type { FlowStep, ParticipantView } from '@usher/protocol';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { HostStore } from '../bridge/host-store.ts';
 import { App } from '../ui/App.tsx';
+import { AgentBar } from './AgentBar.tsx';
 import { Checklist } from './Checklist.tsx';
+import { ParticipantApi } from './participant-api.ts';
 import { StudyText } from './StudyText.tsx';
 
 /** One task on the booking page: its own host store (and saved booking), ended by the participant or by booking. */
@@ -40,6 +42,8 @@ export function TaskRun({
     store.connect();
     return () => store.dispose();
   }, [store]);
+  const [api] = useState(() => new ParticipantApi(room, token));
+  const controls = view.page.controls;
   const submitted = useSyncExternalStore(store.subscribe, () => store.getSnapshot().submitted !== null);
   // Ending a task cannot be undone, so either way out asks first. The question takes the focus
   // (on its harmless answer), and "No" gives it back to the button that asked.
@@ -138,7 +142,19 @@ export function TaskRun({
     <App
       store={store}
       initialDevPanel={false}
-      task={bar}
+      task={
+        <>
+          {bar}
+          {controls && (
+            <AgentBar
+              store={store}
+              api={api}
+              controls={controls}
+              initial={view.agentControl ?? { paused: false, takenOver: false }}
+            />
+          )}
+        </>
+      }
       chat={view.page.chat}
       afterBooking="This task is done. Press Continue at the top of the page to go on with the study."
     />

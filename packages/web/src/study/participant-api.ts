@@ -1,5 +1,8 @@
 import {
+  type AgentControlState,
+  AgentControlStateSchema,
   type FlowStep,
+  type ParticipantControl,
   type ParticipantView,
   ParticipantViewSchema,
   type QuestionnaireSubmission,
@@ -59,6 +62,27 @@ export class ParticipantApi {
       body: JSON.stringify(submission),
     });
     return this.read(response);
+  }
+
+  /** Presses one of the participant's controls over the agent; resolves with where they stand after it. */
+  async control(control: ParticipantControl): Promise<AgentControlState> {
+    const response = await fetch(this.url('/api/participant/control'), {
+      method: 'POST',
+      headers: { ...this.headers(), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ control }),
+    });
+    const body = (await response.json().catch(() => null)) as {
+      agentControl?: unknown;
+      error?: { message?: string };
+    } | null;
+    if (!response.ok) {
+      throw new FlowRequestError(
+        body?.error?.message ?? `the server answered HTTP ${response.status}`,
+        response.status,
+        [],
+      );
+    }
+    return AgentControlStateSchema.parse(body?.agentControl);
   }
 
   private async read(response: Response): Promise<ParticipantView> {

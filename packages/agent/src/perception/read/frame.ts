@@ -40,6 +40,8 @@ const READS: ReadonlySet<string> = new Set<MessageType>([
   'state.updated',
   'tool.result',
   'user.message',
+  // Step approval: the participant's decision on a proposed step (read strictly; a malformed one is unusable).
+  'participant.proposal',
   'error',
 ]);
 
@@ -114,6 +116,8 @@ function liberalPayload(type: string, p: Raw, notes: string[]): Raw {
       const stage = stageFrom(p.stage);
       return { text, ...(stage && { stage }) };
     }
+    case 'participant.proposal':
+      throw new Unusable('participant.proposal does not name a proposal and a decision (approve or reject)');
     default: {
       const code = need(typeof p.code === 'string' ? p.code : undefined, 'error has no code');
       return { code: code as ErrorCode, message: typeof p.message === 'string' ? p.message : code };

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { ErrorPayload } from './error.ts';
 import { RelayJoinedPayload, RelayJoinPayload } from './handshake.ts';
+import { AgentProposalPayload, ParticipantProposalPayload } from './proposal.ts';
 import { SessionEndedPayload, SessionEndPayload, SessionStartedPayload, SessionStartPayload } from './session.ts';
 import { SnapshotGetPayload, SnapshotStatePayload, StateUpdatedPayload, UserMessagePayload } from './state.ts';
 import { AgentMessagePayload, AgentStatusPayload, ToolCallPayload, ToolResultPayload } from './tool.ts';
@@ -31,6 +32,8 @@ export const MESSAGES = {
   'tool.result': { payload: ToolResultPayload, senders: ['host'] },
   'agent.message': { payload: AgentMessagePayload, senders: ['agent'] },
   'agent.status': { payload: AgentStatusPayload, senders: ['agent'] },
+  'agent.proposal': { payload: AgentProposalPayload, senders: ['agent'] },
+  'participant.proposal': { payload: ParticipantProposalPayload, senders: ['host'] },
   'state.updated': { payload: StateUpdatedPayload, senders: ['host'] },
   'user.message': { payload: UserMessagePayload, senders: ['host'] },
   'session.end': { payload: SessionEndPayload, senders: ['agent'], reply: 'session.ended' },
@@ -62,6 +65,7 @@ export function replyTypeOf(type: MessageType): MessageType | undefined {
 
 export * from './error.ts';
 export * from './handshake.ts';
+export * from './proposal.ts';
 export * from './session.ts';
 export * from './state.ts';
 export * from './tool.ts';

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { amenitiesWished, theatersOffering } from './amenities.ts';
+
+const THEATERS = [
+  { name: 'Lakeside 12', amenities: ['Recliner Seating', 'IMAX'] },
+  { name: 'Old Mill Cinema', amenities: ['Free Parking'] },
+  { name: 'Riverside Art House', amenities: ['Cafe'] },
+];
+
+describe('a theater wished for by what it offers', () => {
+  it('is read where a place is said to offer it', () => {
+    expect(
+      theatersOffering(amenitiesWished("wherever has free parking, I'm not paying for a car park again"), THEATERS),
+    ).toEqual(['Old Mill Cinema']);
+    expect(theatersOffering(amenitiesWished('at the cinema with the cafe, she loves a cuppa'), THEATERS)).toEqual([
+      'Riverside Art House',
+    ]);
+    expect(theatersOffering(amenitiesWished("somewhere that's got a café"), THEATERS)).toEqual(['Riverside Art House']);
+  });
+
+  it('is not read from an amenity said of something else', () => {
+    expect(amenitiesWished('coffee after the film, then home')).toEqual([]);
+    expect(amenitiesWished("I'm not paying for a car park again")).toEqual([]);
+  });
+
+  it('chooses nothing when the stage lists no amenities, or none or every theater offers it', () => {
+    const wished = amenitiesWished('a cinema with parking');
+    expect(
+      theatersOffering(
+        wished,
+        THEATERS.map(({ name }) => ({ name })),
+      ),
+    ).toBeNull();
+    expect(theatersOffering(amenitiesWished('a cinema with a restaurant'), THEATERS)).toBeNull();
+    expect(
+      theatersOffering(wished, [
+        { name: 'A', amenities: ['Parking'] },
+        { name: 'B', amenities: ['Free parking'] },
+      ]),
+    ).toBeNull();
+  });
+});

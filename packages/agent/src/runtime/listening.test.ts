@@ -1,0 +1,54 @@
+import type { UiSpec } from '@usher/protocol';
+import { describe, expect, it } from 'vitest';
+import type { PerceivedContext } from '../perception/perceive.ts';
+import { Listening } from './listening.ts';
+
+/* What the agent's listening keeps between stages: places named loosely, and what a theater must offer. */
+
+const theaterStage = (theaters: Array<{ name: string; amenities?: string[] }>): PerceivedContext =>
+  ({
+    sessionId: 's',
+    stage: 'theater',
+    uiSpec: {
+      stage: 'theater',
+      meta: { today: '2026-11-21' },
+      state: { booking: {} },
+      items: theaters.map((t, i) => ({ id: `t${i}`, value: t.name, name: t.name, amenities: t.amenities ?? [] })),
+    } as unknown as UiSpec,
+    toolSchema: [],
+    lastUserMessage: null,
+    messageHistoryTail: [],
+    source: 'host',
+    lastAction: null,
+    revision: 1,
+    tagsActions: true,
+  }) as unknown as PerceivedContext;
+
+function listening(said: string): Listening {
+  const l = new Listening({ hard: [], soft: [] }, { clock: () => new Date('2026-11-21T10:00:00Z'), log: () => {} });
+  l.saw(theaterStage([]));
+  expect(l.adopt(l.read(said, theaterStage([])))).toBe(true);
+  return l;
+}
+
+describe('a place named loosely', () => {
+  it('is kept past a theater stage that does not list it, and names the theater where one does', () => {
+    const l = listening('2 adults for orbital drift tomorrow, at the old mil');
+    expect(l.saw(theaterStage([{ name: 'Lakeside 12' }]))).toBeNull();
+    const named = l.saw(theaterStage([{ name: 'Lakeside 12' }, { name: 'Old Mill Cinema' }]));
+    expect(named?.model.hard).toContainEqual({ kind: 'theater', is: ['Old Mill Cinema'] });
+  });
+});
+
+describe('a theater wished for by what it offers', () => {
+  it('names the theaters the stage lists with it', () => {
+    const l = listening('2 adults for orbital drift tomorrow, wherever has free parking');
+    const named = l.saw(
+      theaterStage([
+        { name: 'Lakeside 12', amenities: ['IMAX'] },
+        { name: 'Old Mill Cinema', amenities: ['Free Parking'] },
+      ]),
+    );
+    expect(named?.model.hard).toContainEqual({ kind: 'theater', is: ['Old Mill Cinema'] });
+  });
+});
