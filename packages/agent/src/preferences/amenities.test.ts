@@ -40,3 +40,11 @@ describe('a theater wished for by what it offers', () => {
     ).toBeNull();
   });
 });
+
+describe('recliner seating', () => {
+  it('names the theaters that list it', () => {
+    expect(theatersOffering(amenitiesWished('the cinema that has recliner seating'), THEATERS)).toEqual([
+      'Lakeside 12',
+    ]);
+  });
+});

@@ -19,6 +19,7 @@ const AMENITIES: readonly Amenity[] = [
   { said: String.raw`caf[eé]s?|coffee(?:\s+shop)?|coffee\s+bar`, listed: /caf[eé]|coffee/i },
   { said: String.raw`(?:a\s+)?bar|drinks`, listed: /\bbar\b|drinks|lounge/i },
   { said: String.raw`restaurant|food|dining`, listed: /restaurant|dining|food|kitchen/i },
+  { said: String.raw`recliners?(?:\s+seat(?:s|ing))?|reclining seats`, listed: /reclin/i },
 ];
 
 /** At most this many amenities are remembered from a participant's messages. */

@@ -88,3 +88,10 @@ describe('a misspelt stadium', () => {
     expect(matchTheaters(model, THEATERS)?.hard).toEqual([{ kind: 'theater', is: ['Northgate Stadium 16'] }]);
   });
 });
+
+describe('a place opening a clause', () => {
+  it('remembers "Lakeside" of "Lakeside tomorrow, whatever starts at 4pm", matched once the stage lists it', () => {
+    const places = placesNamed('Lakeside tomorrow, whatever starts at 4pm. Two adults.', ['lakeside', 'whatever']);
+    expect(theaterFromPlaces(places, THEATERS)).toBe('Lakeside 12');
+  });
+});

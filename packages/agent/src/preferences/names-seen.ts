@@ -106,6 +106,11 @@ export function placesNamed(text: string, unread: readonly string[]): string[] {
     const words = fragment.trim().split(/\s+/).filter(Boolean);
     if (words.length > 0 && words.length <= 4 && words.every((w) => left.has(w))) places.push(words.join(' '));
   }
+  // A place opening a clause: "Lakeside tomorrow, whatever starts at 4pm".
+  for (const fragment of text.toLowerCase().split(/[,.;!?\n]+/)) {
+    const first = fragment.trim().split(/\s+/)[0] ?? '';
+    if (first.length >= 5 && left.has(first) && !places.some((p) => p.split(' ')[0] === first)) places.push(first);
+  }
   return [...new Set(places)].slice(0, MAX_PLACES);
 }
 

@@ -401,3 +401,20 @@ describe('counts by type said after the people they are', () => {
     expect(party(text)).toContainEqual({ kind: 'ticketMix', ...mix });
   });
 });
+
+describe('parties said as people say them (spent held-out set z)', () => {
+  it.each([
+    ['for 2 adults and 2 children (3 and 6). Ideally not a morning one, the little one naps', 4],
+    ['harbor lights thurs evening, 2 pls', 2],
+    ['iron tempest saturday night x2', 2],
+    ['me n my roommate are both students, do they do a student price? if not normal tickets are fine', 2],
+    ['Treating my wife on Sunday evening!', 2],
+  ])('"%s" is %i seats', (text, n) => {
+    expect(party(text)).toContainEqual({ kind: 'seatCount', count: n });
+  });
+
+  it('reads "we are both 78" as the speaker\'s age too, and "both over 65" said of others as theirs only', () => {
+    expect(party('for my wife and myself; we are both 78')).toContainEqual({ kind: 'ticketMix', senior: 2 });
+    expect(party('my parents, both over 65, and me')).toContainEqual({ kind: 'ticketMix', adult: 1, senior: 2 });
+  });
+});

@@ -64,7 +64,7 @@ type Piece =
       words?: string;
     }
   /** An age or a ticket word said of the companion(s) named just before; `all` of every one ("both in their 80s"). */
-  | { type: 'about'; ages: number[]; ticket?: TicketTypeId; all?: boolean; pronoun?: boolean }
+  | { type: 'about'; ages: number[]; ticket?: TicketTypeId; all?: boolean; pronoun?: boolean; we?: boolean }
   /** One ticket type for the whole party ("all adults"); `n` when the words count it ("both"). */
   | { type: 'allOf'; ticket: TicketTypeId; n?: number }
   /** The speaker comes; `age` when they say it ("I'm 71"), `ticket` when they name theirs ("adult for me"). */
@@ -143,6 +143,11 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
       const ticket = TYPES.find(([re]) => re.test(m[1] ?? ''))?.[1];
       return ticket ? { type: 'about', ages: [], ticket, pronoun: true } : undefined;
     },
+  ],
+  [
+    // "we are both 78", "they're both 8": everyone's age.
+    String.raw`(?:we|they)(?:'re|\s+are)\s+(?:both|all)\s+(\d{1,2})(?!\s*(?:mins?|minutes?|hours?|km|miles?|%|:|am|pm)\b)`,
+    (m) => ({ type: 'about', ages: [Number(m[1])], all: true, ...(/^we/i.test(m[0]) && { we: true }) }),
   ],
   [
     // "all well over 70", "both under 10": everyone's ticket by an age bound.
@@ -252,6 +257,14 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
   // tickets", "two of the big recliner seats", "2 uni students"): read in the whole message, the
   // count alone, so the rules of those words (format, seat kind) still read them.
   [COUNTED_DESCRIBED, total(1)],
+  // "thurs evening, 2 pls", "iron tempest saturday night x2": a count said on its own.
+  [
+    String.raw`(?<=(?:^|[,;]|\b(?:night|evening|afternoon|morning|tonight|tomorrow|today))\s*)(${SPELLED_OR_DIGITS})\s+(?:please|pls|plz|thanks|thx|ta)\b|\bx\s?(${SPELLED_OR_DIGITS})(?!\w)|(?<!\w)(\d)\s?x(?=\s|$|[,.!?])`,
+    (m) => {
+      const n = parseCount(m[1] ?? m[2] ?? m[3] ?? '');
+      return n ? { type: 'total', n } : undefined;
+    },
+  ],
   [String.raw`another (?:ticket|seat|person)|plus one|\+1`, () => ({ type: 'more', n: 1 })],
   [
     `(?:tickets?|seats?|table|room)\\s+for\\s+(${SPELLED_OR_DIGITS})(?!\\s*(?:am|pm|:|o'?clock|h\\b))(?:\\s+(?:people|persons|of us))?`,
@@ -295,7 +308,7 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
     () => ({ type: 'total', n: 1 }),
   ],
   [
-    String.raw`me\s*(?:,|and|&|\+|with|plus|n)(?=\s)|(?:and|&)\s+(?:me|i|myself)\b|(?:with|taking|bringing|take|bring)(?=\s+(?:my|our|the)\b)|(?:take|bring|taking|bringing)\s+(?:him|her|them)\b|with (?:me|us)\b|i'?m (?:coming|going)|i am (?:coming|going)|coming with`,
+    String.raw`me\s*(?:,|and|&|\+|with|plus|n)(?=\s)|(?:and|&)\s+(?:me|i|myself)\b|(?:with|taking|bringing|take|bring|treating|treat)(?=\s+(?:my|our|the)\b)|(?:take|bring|taking|bringing)\s+(?:him|her|them)\b|with (?:me|us)\b|i'?m (?:coming|going)|i am (?:coming|going)|coming with`,
     () => ({ type: 'self' }),
   ],
 ];
@@ -308,7 +321,17 @@ function total(group: number) {
 }
 
 const NOT_THEIR_TICKET =
-  /\btoo\s+(?:old|young)\s+for\s+(?:the\s+|a\s+|an\s+)?(?:adult|child|kid|senior|pensioner|student)(?:'s|s)?(?:\s+(?:price|prices|ticket|tickets|fare|fares|discount|rate))?/gi;
+  /\btoo\s+(?:old|young)\s+for\s+(?:the\s+|a\s+|an\s+)?(?:adult|child|kid|senior|pensioner|student)(?:'s|s)?(?:\s+(?:price|prices|ticket|tickets|fare|fares|discount|rate))?|\b(?:a\s+|the\s+)?student\s+(?:prices?|tickets?|discounts?|rates?|fares?|cards?|ids?|concessions?)\b/gi;
+
+/** A party counted in numbers or named by people ("2 adults", "me and my two kids"). */
+const COUNTED_ELSEWHERE =
+  /\b(?:\d{1,2}|two|three|four|five|six)\s+(?:adults?|kids?|children|people|tickets?|of us)\b|\b(?:me|myself|i)\b/i;
+
+/**
+ * "the little one naps", "the youngest gets scared": one of the people already counted, named
+ * again; blanked when the message counts its party otherwise.
+ */
+const NAMED_AGAIN = /\bthe\s+(?:little\s+one|baby|youngest|eldest|oldest|little\s+(?:girl|boy)|toddler)\b/gi;
 
 /* "Plus a child", "another adult", "my son is coming too": add to the party already known. */
 const ADDING = /\b(?:plus|another|additional|extra|one more|as well|too|also|joining|tagging along|coming along)\b/i;
@@ -318,7 +341,9 @@ const CORRECTING = /\b(?:no|just|only|actually|make it|make that|instead|sorry|c
 /** Seat count, ticket mix and implied age rating from every piece of the party the message names. */
 export const partyRule: Rule = (input) => {
   // "He's too old for the child price": a ticket someone does not get names nobody.
-  const scan = { ...input, text: input.text.replace(NOT_THEIR_TICKET, (m) => ' '.repeat(m.length)) };
+  const blanked = input.text.replace(NOT_THEIR_TICKET, (m) => ' '.repeat(m.length));
+  const counted = COUNTED_ELSEWHERE.test(blanked.replace(NAMED_AGAIN, ''));
+  const scan = { ...input, text: counted ? blanked.replace(NAMED_AGAIN, (m) => ' '.repeat(m.length)) : blanked };
   const found: Array<{ hit: Hit; piece: Piece }> = [];
   for (const [source, read] of PATTERNS) {
     hits(source === AGED || source === COUNTED_DESCRIBED ? { ...scan, text: scan.original } : scan, source, (m) => {
@@ -445,9 +470,13 @@ function decide(found: Piece[], scan: Scan, at: number, listed: boolean, tickets
   const people = pieces.filter((p): p is Person => p.type === 'person');
   const self = pieces.some((p) => p.type === 'self');
   // The speaker's own age ("I'm 71") gives them a ticket other than an adult's.
-  const selfAge = pieces.find(
-    (p): p is Extract<Piece, { type: 'self' }> => p.type === 'self' && p.age !== undefined,
-  )?.age;
+  // "For my wife and myself; we are both 78": an age said of "we" is the speaker's too.
+  const agedAll = found.find(
+    (p): p is Extract<Piece, { type: 'about' }> => p.type === 'about' && p.we === true && p.ages.length === 1,
+  )?.ages[0];
+  const selfAge =
+    pieces.find((p): p is Extract<Piece, { type: 'self' }> => p.type === 'self' && p.age !== undefined)?.age ??
+    (self ? agedAll : undefined);
   const selfNamed = pieces.find(
     (p): p is Extract<Piece, { type: 'self' }> => p.type === 'self' && p.ticket !== undefined,
   )?.ticket;

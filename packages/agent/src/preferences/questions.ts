@@ -167,7 +167,7 @@ export function unknownFilm(rest: string): string | undefined {
 
 /* Words that say nothing about the booking: left unread without doubt. */
 const FILLER = new Set(
-  "a an the and or but so to for of on in at by with me my we us our i i'm you it is are be can could would will please thanks thank hi hello hey ok okay yes no just some something anything any one get book see watch want need like love would like to go going want movie film films movies ticket tickets showing show let's lets that this what's whats good".split(
+  "a an the and or but so to for of on in at by with me my we us our i i'm you it is are be can could would will please thanks thank hi hello hey ok okay yes no just some something anything any one get book see watch want need like love would like to go going want movie film films movies ticket tickets showing show let's lets that this what's whats good which what where when how whatever whichever".split(
     ' ',
   ),
 );

@@ -272,3 +272,39 @@ describe('a correction that names the new choice by reference', () => {
     expect(u.model.soft).toContainEqual({ kind: 'highestRated' });
   });
 });
+
+describe('more wishes as people say them (spent held-out set z)', () => {
+  it('reads "before lunchtime" as a start by 12:00', () => {
+    expect(hard('Paper Lanterns this weekend, before lunchtime, 2 adults')).toContainEqual({
+      kind: 'startTime',
+      before: '12:00',
+    });
+  });
+
+  it('reads cowboy films as westerns, and "a film that isn\'t a documentary" as a refusal', () => {
+    expect(hard('he is mad about cowboy films')).toContainEqual({ kind: 'genre', include: ['Western'] });
+    expect(hard("the best-rated film that isn't a documentary")).toContainEqual({
+      kind: 'genre',
+      exclude: ['Documentary'],
+    });
+  });
+
+  it('reads "the nearer one" as the closest, and "as late a showing as possible" as the latest', () => {
+    expect(soft('if more than one cinema is showing it, the nearer one')).toContainEqual({ kind: 'closest' });
+    expect(soft('As late a showing as possible within that.')).toContainEqual({ kind: 'latest' });
+  });
+
+  it('does not take a day someone "was going to say", or the day a visitor lands', () => {
+    const h = hard(
+      "we want Orbital Drift in IMAX. I was going to say Friday, but she doesn't land until Friday night, so make it Saturday. Two adults",
+    );
+    expect(h).toContainEqual({ kind: 'date', dates: ['2026-11-21'] });
+    expect(h.filter((c) => c.kind === 'startTime')).toEqual([]);
+  });
+
+  it('does not ask about "which" in "see which films are on"', () => {
+    expect(
+      read("I'd only like to see which films are on tomorrow afternoon. It's just me.").model.questions,
+    ).toBeUndefined();
+  });
+});

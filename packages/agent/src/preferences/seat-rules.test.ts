@@ -128,3 +128,17 @@ describe('a party in one row', () => {
     expect(hard('2 seats in row F')).not.toContainEqual({ kind: 'adjacent' });
   });
 });
+
+describe('a row and every row behind it', () => {
+  it.each([
+    ['row G or further back', { kind: 'rows', notFirst: 6 }],
+    ['the fifth row or further back, if you please', { kind: 'rows', notFirst: 4 }],
+    ['row C or closer', { kind: 'rows', allowed: ['A', 'B', 'C'] }],
+  ])('"%s"', (text, rows) => {
+    expect(hard(`2 tickets, ${text}`)).toContainEqual(rows);
+  });
+
+  it('reads "the middle of the row" as centred seats', () => {
+    expect(soft('we want the middle of the row')).toContainEqual({ kind: 'centered' });
+  });
+});

@@ -25,6 +25,20 @@ const ROW_LABEL = '([a-z]{1,2})';
 
 /** Rows: "second row" (B), "row C", "rows C-F", "front row" (A), "not the first three rows", "at the back". */
 export const rowsRule: Rule = (scan) => [
+  // "the fifth row or further back", "row G or further back", "row C or closer": a bound, not one row.
+  ...hits(
+    scan,
+    String.raw`(?:(?:the\s+)?(${ORDINAL})\s+row|rows?\s+([a-z]))\s+(?:or|and)\s+(?:(?:further|farther|more)\s+(back|forward)|(behind|beyond|back|further|farther)|(closer|nearer|in front))\b`,
+    (m) => {
+      const n = m[1] ? parseOrdinal(m[1]) : (m[2] ?? '').toUpperCase().charCodeAt(0) - 64;
+      if (!n || n < 1 || n > 26) return undefined;
+      const forward = m[3] === 'forward' || m[5] !== undefined;
+      return {
+        ...span(m),
+        drafts: [{ set: forward ? { kind: 'rows', allowed: firstRows(n) } : { kind: 'rows', notFirst: n - 1 } }],
+      };
+    },
+  ),
   ...hits(scan, String.raw`(?:the\s+)?first\s+(${COUNT})\s+rows`, (m) => {
     const n = parseCount(m[1] ?? '');
     if (!n || n > 20) return undefined;
@@ -212,6 +226,6 @@ const REFUSED =
 export const centeredRule: Rule = (scan) =>
   hits(
     scan,
-    String.raw`cent(?:ered|red)|central(?:\s+seats?)?|cent(?:er|re)\s+seats?|in the (?:middle|cent(?:er|re))(?: of the (?:row|room|theater|theatre|cinema))?|middle (?:seats?|rows?)`,
+    String.raw`cent(?:ered|red)|central(?:\s+seats?)?|cent(?:er|re)\s+seats?|in the (?:middle|cent(?:er|re))(?: of the (?:row|room|theater|theatre|cinema))?|(?:the\s+)?(?:middle|cent(?:er|re)) of the (?:row|room|theater|theatre|cinema)|middle (?:seats?|rows?)`,
     (m) => ({ ...span(m), drafts: [{ set: { kind: 'centered' } }] }),
   );

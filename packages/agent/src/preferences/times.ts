@@ -143,6 +143,12 @@ export const otherClockRule: Rule = (scan) =>
       String.raw`(?<!\b(?:after|before)\s+)\b(?:${ERRANDS})\b[^.,;!?]{0,24}?\bat\s+(?:${CLOCK})${NOT_A_TIME}`,
       (m) => ({ ...span(m), drafts: [] }),
     ),
+    // "she doesn't land until Friday night", "I was going to say Friday": a day that is not the wish.
+    hits(
+      scan,
+      String.raw`\b(?:doesn'?t|does not|don'?t|do not|won'?t|will not|isn'?t|not)\s+(?:land|arrive|get (?:in|here|back)|finish|come back|fly in)\w*\s+(?:until|till|til)\s+(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?|tomorrow|today|tonight)(?:\s+(?:morning|afternoon|evening|night))?\b|\b(?:i\s+)?(?:was|were)\s+(?:going to|gonna)\s+(?:say|do|go for|book|pick)\s+(?:on\s+)?(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?|tomorrow|today|tonight)\b`,
+      (m) => ({ ...span(m), drafts: [] }),
+    ),
     // "got an early start sunday", "early shift tomorrow": the reason for a wish, never a wish for the earliest or that day.
     hits(
       scan,
@@ -263,6 +269,7 @@ const PERIODS: Array<[string, number, number | undefined]> = [
   ['late afternoon', 15 * 60, 17 * 60],
   ['late[- ](?:night|show(?:ing)?|evening)|late at night', 21 * 60, undefined],
   ['after (?:lunch|lunchtime)', 12 * 60, undefined],
+  ['before (?:lunch|lunchtime)', 0, 12 * 60],
   ['(?:at |around |over )?lunch(?:time)?', 11 * 60 + 30, 14 * 60],
   ['after (?:dinner|supper|tea)', 19 * 60, undefined],
   [String.raw`(?:this\s+|in the\s+)?mornings?`, 0, 12 * 60],
@@ -366,12 +373,12 @@ const AFTER_A_TIME = /\d(?:\s*(?:am|pm))?\s*,?\s*(?:at\s+)?$/i;
 export const earliestLatestRule: Rule = (scan) => [
   ...hits(
     scan,
-    String.raw`(?<!\bat\s+(?:the\s+)?)(?:the\s+)?earliest|as early as possible|(?:the\s+)?first (?:showing|screening|show)|early (?:showing|screening|show)|the earlier the better|(?:something|an|one)\s+early(?:-?ish)?(?:\s+(?:one|film|movie))?(?!\s+(?:morning|afternoon|evening|night))|early(?:-?ish)? (?:one|start)|earlier (?:is|would be) better`,
+    String.raw`(?<!\bat\s+(?:the\s+)?)(?:the\s+)?earliest|as early as possible|as early a (?:showing|screening|show|one|film) as (?:possible|we can|you can)|(?:the\s+)?first (?:showing|screening|show)|early (?:showing|screening|show)|the earlier the better|(?:something|an|one)\s+early(?:-?ish)?(?:\s+(?:one|film|movie))?(?!\s+(?:morning|afternoon|evening|night))|early(?:-?ish)? (?:one|start)|earlier (?:is|would be) better`,
     (m) => ({ ...span(m), drafts: [{ set: { kind: 'earliest' } }] }),
   ),
   ...hits(
     scan,
-    String.raw`(?<!\bat\s+(?:the\s+)?)(?:the\s+)?latest|as late as possible|(?:the\s+)?last (?:showing|screening|show)|the later the better|(?:something|a|one)\s+late-?ish(?:\s+(?:one|film|movie))?|late(?:-?ish)? (?:one|start)|later (?:is|would be) better`,
+    String.raw`(?<!\bat\s+(?:the\s+)?)(?:the\s+)?latest|as late as possible|as late a (?:showing|screening|show|one|film) as (?:possible|we can|you can)|(?:the\s+)?last (?:showing|screening|show)|the later the better|(?:something|a|one)\s+late-?ish(?:\s+(?:one|film|movie))?|late(?:-?ish)? (?:one|start)|later (?:is|would be) better`,
     // "Out by 10.15 latest": right after a time, "latest" means "at the latest", as in "by 11 at the latest".
     (m) => ({
       ...span(m),
