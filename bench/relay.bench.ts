@@ -16,8 +16,8 @@ const ROOMS = 100;
 const FRAMES_PER_ROUND_TRIP = 3;
 
 /**
- * The relay and the forwarder are measured in alternating slices (relay, forwarder, forwarder,
- * relay, …), each after a short warm-up, so both see the same load from the rest of the machine
+ * The relay and the two forwarders are measured in alternating slices (relay, baseline, same
+ * duties, same duties, baseline, relay, …), each after a short warm-up, so all see the same load from the rest of the machine
  * (the load generator shares its 2 cores with them, and other work may come and go).
  */
 const FULL = {
@@ -37,7 +37,7 @@ export interface Phase extends LoadFigures {
   serverCores: number;
   /** The same for this process, the load generator (fake hosts and agents). */
   loadCores: number;
-  /** Study-log bytes written per second of measurement; 0 for the forwarder. */
+  /** Log bytes written per second of measurement; 0 for the bare forwarder. */
   logBytesPerSecond: number;
 }
 
@@ -47,15 +47,24 @@ export interface RssSample {
   rssKiB: number;
 }
 
+/** One phase measured on the relay and on both forwarders, in alternating slices. */
+export interface Compared {
+  relay: Phase;
+  /** The bare forwarder. */
+  baseline: Phase;
+  /** The forwarder with the relay's duties: a JSON check and a synchronous line to a file before each forward. */
+  sameDuties: Phase;
+}
+
 export interface RelayBenchResults {
   frameSizes: ReturnType<typeof frameSizes>;
-  oneRoom: { relay: Phase; baseline: Phase };
-  manyRooms: { rooms: number; relay: Phase; baseline: Phase };
+  oneRoom: Compared;
+  manyRooms: Compared & { rooms: number };
   /** The long run: `frames` received by the relay, its RSS at each quarter, and its peak RSS. */
   memory: { run: Phase; frames: number; rss: RssSample[]; peakKiB: number };
 }
 
-/** A server under test: the relay (with its logs folder) or the forwarder. */
+/** A server under test: the relay or the same-duties forwarder (each with its logs folder), or the bare forwarder. */
 interface Server {
   target: Target;
   child: RunningChild;
@@ -64,13 +73,18 @@ interface Server {
 
 /**
  * Tool round trips through the real relay (its own process, study logging on) against a bare
- * `ws` forwarder carrying the same frames, then a long run that watches the relay's memory.
+ * `ws` forwarder and a forwarder with the relay's duties (a JSON check and a logged line per
+ * frame), carrying the same frames; then a long run that watches the relay's memory.
  */
 export async function runRelayBench(options: SuiteOptions): Promise<RelayBenchResults> {
   const plan = options.quick ? QUICK : FULL;
   const frames = buildFrames();
   const logsDir = mkdtempSync(join(tmpdir(), 'usher-bench-logs-'));
-  const removeLogs = () => rmSync(logsDir, { recursive: true, force: true });
+  const dutiesDir = mkdtempSync(join(tmpdir(), 'usher-bench-duties-'));
+  const removeLogs = () => {
+    rmSync(logsDir, { recursive: true, force: true });
+    rmSync(dutiesDir, { recursive: true, force: true });
+  };
   const forgetLogs = atExit(removeLogs);
   const children: RunningChild[] = [];
   try {
@@ -83,35 +97,49 @@ export async function runRelayBench(options: SuiteOptions): Promise<RelayBenchRe
       portPattern: LISTENING,
     });
     children.push(forwarderChild);
-    const relay: Server = { target: { kind: 'relay', port: relayChild.port }, child: relayChild, logsDir };
-    const forwarder: Server = { target: { kind: 'forwarder', port: forwarderChild.port }, child: forwarderChild };
-    // Warms both servers' code and sockets before the first slice counts.
+    const dutiesChild = await startNodeChild({
+      name: 'bench forwarder, same duties',
+      args: ['--import', 'tsx', 'bench/forwarder.ts', '--same-duties', dutiesDir],
+      cwd: options.root,
+      portPattern: LISTENING,
+    });
+    children.push(dutiesChild);
+    const servers: Record<keyof Compared, Server> = {
+      relay: { target: { kind: 'relay', port: relayChild.port }, child: relayChild, logsDir },
+      baseline: { target: { kind: 'forwarder', port: forwarderChild.port }, child: forwarderChild },
+      sameDuties: { target: { kind: 'forwarder', port: dutiesChild.port }, child: dutiesChild, logsDir: dutiesDir },
+    };
+    const relay = servers.relay;
+    // Warms every server's code and sockets before the first slice counts.
     options.progress('warm-up');
-    for (const server of [relay, forwarder]) {
+    for (const server of Object.values(servers)) {
       await phase(server, ROOMS, frames, { warmupMs: plan.warmupMs, measure: { ms: plan.warmupMs } });
     }
-    const sliced = async (rooms: number, ms: number) => {
-      options.progress(`relay and baseline, ${rooms} room${rooms === 1 ? '' : 's'}, ${plan.slices} slices each`);
-      const slices = { relay: [] as Phase[], baseline: [] as Phase[] };
+    const sliced = async (rooms: number, ms: number): Promise<Compared> => {
+      options.progress(
+        `relay, baseline and same duties, ${rooms} room${rooms === 1 ? '' : 's'}, ${plan.slices} slices each`,
+      );
+      const slices: Record<keyof Compared, Phase[]> = { relay: [], baseline: [], sameDuties: [] };
+      const forward = ['relay', 'baseline', 'sameDuties'] as const;
       for (let i = 0; i < plan.slices; i++) {
-        const order = i % 2 === 0 ? (['relay', 'baseline'] as const) : (['baseline', 'relay'] as const);
-        for (const which of order) {
-          const server = which === 'relay' ? relay : forwarder;
-          slices[which].push(await phase(server, rooms, frames, { warmupMs: plan.sliceWarmupMs, measure: { ms } }));
+        // Forward then backward, so no server always follows the same one.
+        for (const which of i % 2 === 0 ? forward : [...forward].reverse()) {
+          slices[which].push(
+            await phase(servers[which], rooms, frames, { warmupMs: plan.sliceWarmupMs, measure: { ms } }),
+          );
         }
       }
-      return { relay: merged(slices.relay), baseline: merged(slices.baseline) };
+      return { relay: merged(slices.relay), baseline: merged(slices.baseline), sameDuties: merged(slices.sameDuties) };
     };
     const one = await sliced(1, plan.oneRoomMs);
     const many = await sliced(ROOMS, plan.manyRoomsMs);
-    const [oneRelay, oneBaseline, manyRelay, manyBaseline] = [one.relay, one.baseline, many.relay, many.baseline];
     options.progress(`relay memory, ${ROOMS} rooms, ${plan.memoryFrames.toLocaleString('en-US')} frames`);
     const memory = await memoryRun(relay, frames, plan.warmupMs, plan.memoryFrames);
 
     return {
       frameSizes: frameSizes(frames),
-      oneRoom: { relay: oneRelay, baseline: oneBaseline },
-      manyRooms: { rooms: ROOMS, relay: manyRelay, baseline: manyBaseline },
+      oneRoom: one,
+      manyRooms: { rooms: ROOMS, ...many },
       memory: { ...memory, peakKiB: procMemory(relayChild.pid).peakKiB },
     };
   } finally {
@@ -148,7 +176,8 @@ function startRelay(root: string, logsDir: string): Promise<RunningChild> {
 /** Runs `plan` on `server` and measures, over the same window, CPU use and study-log bytes written. */
 async function phase(server: Server, rooms: number, frames: BenchFrames, plan: LoadPlan): Promise<Phase> {
   const { pid } = server.child;
-  const logBytes = () => (server.logsDir ? dirBytes(server.logsDir) : 0);
+  const { logsDir } = server;
+  const logBytes = () => (logsDir ? dirBytes(logsDir) : 0);
   const start = { server: 0, load: 0, log: 0 };
   const end = { ...start };
   const figures = await runRooms(server.target, rooms, frames, {
@@ -227,6 +256,6 @@ async function memoryRun(
 }
 
 export const relaySuite: Suite = {
-  name: 'Relay: tool.call → tool.result through the Usher relay vs a bare ws forwarder',
+  name: 'Relay: tool.call → tool.result through the Usher relay vs a bare ws forwarder and one with the same duties',
   run: async (options) => relayTables(await runRelayBench(options)),
 };

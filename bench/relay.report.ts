@@ -5,6 +5,9 @@ import type { Phase, RelayBenchResults } from './relay.bench.ts';
 /** The targets the figures are printed against; the bench reports them, it does not assert them. */
 const TARGET_P50_RATIO = 1.3;
 const TARGET_ROUND_TRIPS_PER_SECOND = 10_000;
+/** Against the forwarder with the same duties: p50 within 1.3× (1 room), throughput at least 0.8× (100 rooms). */
+const TARGET_DUTIES_P50_RATIO = 1.3;
+const TARGET_DUTIES_THROUGHPUT_RATIO = 0.8;
 /** RSS growth from the first quarter of the long run to its end that still counts as flat. */
 const FLAT_GROWTH = 0.1;
 
@@ -28,10 +31,10 @@ function row(label: string, rooms: number, p: Phase, logging: boolean): string[]
   ];
 }
 
-function ratioRow(relay: Phase, baseline: Phase): string[] {
+function ratioRow(label: string, relay: Phase, baseline: Phase): string[] {
   const cpuPerTrip = (p: Phase) => p.serverCores / p.perSecond;
   return [
-    '  relay/baseline',
+    `  ${label}`,
     '',
     times(relay.p50Us / baseline.p50Us),
     times(relay.p99Us / baseline.p99Us),
@@ -48,6 +51,8 @@ function roundTripTable(r: RelayBenchResults): Table {
   const { oneRoom, manyRooms } = r;
   const p50Ratio = oneRoom.relay.p50Us / oneRoom.baseline.p50Us;
   const throughput = manyRooms.relay.perSecond;
+  const dutiesP50Ratio = oneRoom.relay.p50Us / oneRoom.sameDuties.p50Us;
+  const dutiesThroughputRatio = manyRooms.relay.perSecond / manyRooms.sameDuties.perSecond;
   return {
     title: 'Round trip tool.call → tool.result (closed loop, one call outstanding per room; study logging on)',
     columns: [
@@ -65,15 +70,22 @@ function roundTripTable(r: RelayBenchResults): Table {
     rows: [
       row('relay', 1, oneRoom.relay, true),
       row('baseline', 1, oneRoom.baseline, false),
-      ratioRow(oneRoom.relay, oneRoom.baseline),
+      row('same-duties', 1, oneRoom.sameDuties, true),
+      ratioRow('relay/baseline', oneRoom.relay, oneRoom.baseline),
+      ratioRow('relay/same-duties', oneRoom.relay, oneRoom.sameDuties),
       row('relay', manyRooms.rooms, manyRooms.relay, true),
       row('baseline', manyRooms.rooms, manyRooms.baseline, false),
-      ratioRow(manyRooms.relay, manyRooms.baseline),
+      row('same-duties', manyRooms.rooms, manyRooms.sameDuties, true),
+      ratioRow('relay/baseline', manyRooms.relay, manyRooms.baseline),
+      ratioRow('relay/same-duties', manyRooms.relay, manyRooms.sameDuties),
     ],
     notes: [
+      'baseline: a bare ws forwarder; same-duties: a ws forwarder that checks each frame is JSON on one line and writes it as one line to a file (synchronous write) before forwarding it.',
+      `target: relay p50 within ${TARGET_DUTIES_P50_RATIO}× of the same-duties forwarder (1 room): ${times(dutiesP50Ratio)}, ${verdict(dutiesP50Ratio <= TARGET_DUTIES_P50_RATIO)}`,
+      `target: relay throughput across ${manyRooms.rooms} rooms at least ${TARGET_DUTIES_THROUGHPUT_RATIO}× the same-duties forwarder's: ${times(dutiesThroughputRatio)}, ${verdict(dutiesThroughputRatio >= TARGET_DUTIES_THROUGHPUT_RATIO)}`,
       `target: relay p50 within ${TARGET_P50_RATIO}× of the bare forwarder (1 room): ${times(p50Ratio)}, ${verdict(p50Ratio <= TARGET_P50_RATIO)}`,
       `target: ≥${num(TARGET_ROUND_TRIPS_PER_SECOND)} round trips/s across ${manyRooms.rooms} rooms with logging on: ${num(throughput)}, ${verdict(throughput >= TARGET_ROUND_TRIPS_PER_SECOND)}`,
-      `tool.call → the state.updated after its result (an agent that verifies goes on then), 1 room: relay p50 ${num(oneRoom.relay.settledP50Us)} µs, baseline ${num(oneRoom.baseline.settledP50Us)} µs (${times(oneRoom.relay.settledP50Us / oneRoom.baseline.settledP50Us)})`,
+      `tool.call → the state.updated after its result (an agent that verifies goes on then), 1 room: relay p50 ${num(oneRoom.relay.settledP50Us)} µs, baseline ${num(oneRoom.baseline.settledP50Us)} µs (${times(oneRoom.relay.settledP50Us / oneRoom.baseline.settledP50Us)}), same-duties ${num(oneRoom.sameDuties.settledP50Us)} µs (${times(oneRoom.relay.settledP50Us / oneRoom.sameDuties.settledP50Us)})`,
       'server CPU: CPU time of the server process per second (100% = one core); load CPU: the same for the load generator.',
     ],
   };

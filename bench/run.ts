@@ -6,6 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { agentSuite } from './agent.bench.ts';
 import { exportSuite } from './export.bench.ts';
+import { loadSuite } from './human.bench.ts';
 import type { Suite } from './lib/suite.ts';
 import { formatTable } from './lib/table.ts';
 import { pageSuite } from './page.bench.ts';
@@ -15,7 +16,7 @@ import { studySuite } from './study.bench.ts';
 import { syncSuite } from './sync.bench.ts';
 
 /** Add a suite here to have it run and printed. */
-const SUITES: Suite[] = [pageSuite, relaySuite, agentSuite, syncSuite, stdioSuite, studySuite, exportSuite];
+const SUITES: Suite[] = [pageSuite, relaySuite, agentSuite, syncSuite, stdioSuite, studySuite, loadSuite, exportSuite];
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const quick = process.env.BENCH_QUICK === '1';

@@ -6,11 +6,15 @@ export interface ChildOptions {
   name: string;
   args: string[];
   cwd: string;
+  /** Added to this process's environment for the child. */
+  env?: NodeJS.ProcessEnv;
   /** Matched against stdout; its first group is the port the child listens on. */
   portPattern: RegExp;
   timeoutMs?: number;
   /** Gets what the child writes on stderr instead of it being shown (prefixed with the name). */
   stderr?: (text: string) => void;
+  /** Gets what the child writes on stdout once it has reported its port, instead of it being shown. */
+  stdout?: (text: string) => void;
 }
 
 /** A server started as its own Node process, so it does not share an event loop with the load. */
@@ -23,7 +27,11 @@ export interface RunningChild {
 
 /** Starts `node <args>` and resolves once its stdout names the port it listens on. */
 export function startNodeChild(options: ChildOptions): Promise<RunningChild> {
-  const child = spawn(process.execPath, options.args, { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, options.args, {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const forget = atExit(() => child.kill('SIGKILL'));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   exited.then(forget);
@@ -51,6 +59,7 @@ export function startNodeChild(options: ChildOptions): Promise<RunningChild> {
     });
     child.stdout?.setEncoding('utf8').on('data', (text: string) => {
       if (ready) {
+        if (options.stdout) return options.stdout(text);
         // Output after the start is news (e.g. the relay saying that something else stopped it).
         if (!stopping) process.stdout.write(prefixed(text));
         return;

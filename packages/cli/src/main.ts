@@ -11,6 +11,7 @@ import {
   parsePort,
   parseRelayUrl,
   parseRoom,
+  parseThreads,
   parseTrustedProxy,
 } from './options.ts';
 import { type OrchestratorFlags, parseSeconds, parseToken, runOrchestrator } from './orchestrator.ts';
@@ -110,6 +111,12 @@ export async function main(argv: string[]): Promise<number> {
       '--accept-agent-change',
       'go on with a study whose agent changed since its first participant (recorded in the registry and every study log)',
       false,
+    )
+    .addOption(
+      new Option(
+        '--agent-threads <n>',
+        "worker threads that run a study's agents (0: in the server's own thread; default: the cores less one, 1 to 4)",
+      ).argParser(parseThreads),
     )
     .addOption(
       new Option('--limit <name=value>', 'set a limit, e.g. maxRooms=200 (repeatable; see the server README)')

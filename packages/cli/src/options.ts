@@ -11,6 +11,14 @@ export function parsePort(value: string): number {
   return port;
 }
 
+/** `--agent-threads`: a whole number of worker threads from 0 (the server's own thread) to 64. */
+export function parseThreads(value: string): number {
+  if (!/^\d{1,2}$/.test(value) || Number(value) > 64) {
+    throw new InvalidArgumentError('expected a whole number of threads from 0 to 64');
+  }
+  return Number(value);
+}
+
 export function parseRoom(value: string): string {
   const room = RoomIdSchema.safeParse(value);
   if (!room.success) throw new InvalidArgumentError(room.error.issues[0]?.message ?? 'not a room name');

@@ -33,6 +33,14 @@ function usher(args: string[]): Promise<Exit> {
 }
 
 describe('usher serve: command line', () => {
+  it('refuses --agent-threads that is not a whole number of threads from 0 to 64', async () => {
+    for (const bad of ['-1', 'two', '65', '1.5']) {
+      const result = await usher(['serve', '--agent-threads', bad]);
+      expect(result.code, bad).toBe(2);
+      expect(result.stderr).toContain('expected a whole number of threads from 0 to 64');
+    }
+  });
+
   it('refuses an unknown flag with exit code 2 and says what is wrong', async () => {
     const result = await usher(['serve', '--prot', '8787']);
     expect(result.code).toBe(2);

@@ -1,14 +1,16 @@
 import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { llmConfigFromEnv } from '@usher/agent';
 import { defaultScenario } from '@usher/booking';
 import { DEFAULT_LIMITS, loadSecret, type RelayLimits, SecretError } from '@usher/relay';
 import { loadScenarioFile, StartupError, startServer } from '@usher/server';
 import { loadStudyFile, type Participant, type Study, StudyFileError, StudyRegistry } from '@usher/study';
-import { AgentSupervisor } from '@usher/study-host';
+import { AgentSupervisor, AgentThreads } from '@usher/study-host';
 import { InvalidArgumentError } from 'commander';
 import { agentFromFlags } from './agent.ts';
+import { LOOP_STATS_PREFIX, loopStatsInterval, startLoopStats } from './loop-stats.ts';
 import { stopSignal } from './signals.ts';
 
 export interface ServeFlags {
@@ -39,6 +41,8 @@ export interface ServeFlags {
   /** Reverse proxies whose X-Forwarded-For the per-address limits believe. */
   trustProxy: string[];
   limit: Partial<RelayLimits>;
+  /** Worker threads for a study's agents (0: the server's own thread); by default the cores less one, 1 to 4. */
+  agentThreads?: number;
   /** A study file to run (study mode). */
   study?: string;
   /** Go on with a study whose agent changed since its first participant (recorded). */
@@ -186,6 +190,8 @@ export async function serve(flags: ServeFlags): Promise<number> {
       '                      for a study online, use --access token.',
     );
   }
+  const threadCount = flags.agentThreads ?? defaultAgentThreads();
+  const agentThreads = study && threadCount > 0 ? new AgentThreads(threadCount, (line) => console.error(line)) : null;
   if (study && registry && server.study) {
     supervisor = new AgentSupervisor({
       // The server's own agents, through their own door with their own credential: no limit that
@@ -196,6 +202,7 @@ export async function serve(flags: ServeFlags): Promise<number> {
       episodesDir: episodesDir(flags),
       llm: llmConfigFromEnv(process.env),
       log: (line) => console.error(line),
+      threads: agentThreads,
       record: (room, type, payload) => server.relay.record(room, type, payload),
     });
     if (server.console) server.console.agents = supervisor;
@@ -256,18 +263,29 @@ export async function serve(flags: ServeFlags): Promise<number> {
   // Listening for the stop before saying it is ready: a supervisor may send it at once.
   const stopped = stopSignal();
   console.log(lines.join('\n'));
+  const loopStatsMs = loopStatsInterval(process.env);
+  const stopLoopStats = loopStatsMs
+    ? startLoopStats(loopStatsMs, (stats) => console.log(`${LOOP_STATS_PREFIX}${JSON.stringify(stats)}`))
+    : null;
   agent
     ?.run()
     .then((result) => console.log(`agent ${result.status} after ${result.toolCalls} tool calls: ${result.message}`))
     .catch((err: Error) => console.error(`agent stopped: ${err.message}`));
 
   await stopped;
+  stopLoopStats?.();
   agent?.stop();
   supervisor?.stopAll();
   await server.close();
+  await agentThreads?.close();
   registry?.close();
   console.log('Usher relay stopped; open study logs were closed.');
   return 0;
+}
+
+/** The cores less one (the server's own thread keeps one), from 1 to 4. */
+export function defaultAgentThreads(): number {
+  return Math.min(4, Math.max(1, availableParallelism() - 1));
 }
 
 /** Where the server's own agents write their episode logs: `--episodes`, else `agent/` beside the study logs (`./logs/agent` by default). */

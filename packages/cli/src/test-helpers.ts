@@ -11,8 +11,13 @@ export const USHER_BIN = new URL('../bin/usher.js', import.meta.url).pathname;
 export function startServe(
   args: string[],
   cwd?: string,
+  /** Added to the test's environment. */
+  env: NodeJS.ProcessEnv = {},
 ): Promise<{ child: ChildProcessWithoutNullStreams; url: string }> {
-  const child = spawn(process.execPath, [USHER_BIN, 'serve', '--port', '0', ...args], { cwd });
+  const child = spawn(process.execPath, [USHER_BIN, 'serve', '--port', '0', ...args], {
+    cwd,
+    env: { ...process.env, ...env },
+  });
   onTestFinished(() => {
     if (child.exitCode === null) child.kill('SIGKILL');
   });

@@ -22,6 +22,7 @@ export {
   type TaskHooks,
 } from './study/study-mode.ts';
 export { StudyHost, type StudyHostOptions, type StudyRouteDeps } from './study-host.ts';
+export { AgentThreads } from './supervisor/agent-threads.ts';
 export {
   AgentChangedError,
   type AgentManifest,

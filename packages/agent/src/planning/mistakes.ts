@@ -42,8 +42,12 @@ export interface MistakeScript {
   mistakes: readonly ScriptedMistake[];
   /** Ids of those already made in this task (by an earlier run of the agent): not made again. */
   made?: ReadonlySet<string>;
-  /** Told of each mistake just before the action that makes it is sent (the study log's record). */
-  onMistake: (record: MistakeRecord) => void;
+  /**
+   * Told of each mistake just before the action that makes it is sent (the study log's record). A
+   * promise holds the action back until it settles: a supervisor in another thread acknowledges
+   * the record written before the agent goes on.
+   */
+  onMistake: (record: MistakeRecord) => void | Promise<void>;
 }
 
 /** The wishes a mistake of each kind breaks, which the agent stops checking while the mistake stands. */
@@ -60,6 +64,12 @@ interface Standing {
   chosen: MistakeChoice;
   /** The participant wrote since (other than a plain yes): from then on the agent judges everything as usual. */
   heard: boolean;
+  /**
+   * The page has held the mistaken choice. Until it has, a plan made on the mistake's stage makes
+   * it again (without a second record): the plan that made it may have been dropped unsent (the
+   * page changed while it was planned, or while the record was being written in another thread).
+   */
+  shown: boolean;
 }
 
 type Planner = (input: PlannerInput, call?: { signal?: AbortSignal }) => NavigationPlan | Promise<NavigationPlan>;
@@ -87,20 +97,23 @@ export class ScriptedMistakes {
 
   readonly plan = async (input: PlannerInput, call?: { signal?: AbortSignal }): Promise<NavigationPlan> => {
     const spec = input.context.uiSpec;
+    if (spec) for (const s of this.standing) if (!s.shown && holds(s, spec)) s.shown = true;
     const blind = spec ? this.standing.filter((s) => !s.heard && holds(s, spec)) : [];
     const here = blind.find((s) => spec && s.mistake.stage === spec.stage);
+    const unshown = spec && this.standing.find((s) => !s.heard && !s.shown && s.mistake.stage === spec.stage);
     const after = blind.filter((s) => spec && STAGES.indexOf(spec.stage) > STAGES.indexOf(s.mistake.stage));
     const model = after.length > 0 ? overlook(input.model, after) : input.model;
     const plan = await this.inner(model === input.model ? input : { ...input, model }, call);
     if (!spec) return plan;
     if (here) return keep(here, spec, input, plan);
+    if (unshown) return again(unshown, spec, input, plan);
     const mistake = this.pending.find((m) => m.stage === spec.stage);
     if (!mistake) return plan;
     const made = make(mistake, spec, input, plan);
     if (!made) return plan;
     this.pending.splice(this.pending.indexOf(mistake), 1);
-    this.standing.push({ mistake, chosen: made.record.chosen, heard: false });
-    this.script.onMistake(made.record);
+    this.standing.push({ mistake, chosen: made.record.chosen, heard: false, shown: false });
+    await this.script.onMistake(made.record);
     return made.plan;
   };
 }
@@ -153,6 +166,25 @@ function keep(s: Standing, spec: UiSpec, input: PlannerInput, plan: NavigationPl
   );
 }
 
+/** A mistake recorded whose choice the page has not held yet: chosen again, on its own stage. */
+function again(s: Standing, spec: UiSpec, input: PlannerInput, plan: NavigationPlan): NavigationPlan {
+  const chosen = s.chosen;
+  if ('seats' in chosen) return keep(s, spec, input, plan);
+  // Only where the plan chooses on this stage itself (as when the mistake was made).
+  const action = plan.nextAction;
+  if (action.type !== 'tool.call' || action.toolName !== 'select' || plan.stop) return plan;
+  const id = 'showing' in chosen ? chosen.showing : chosen.date;
+  const select = input.context.toolSchema.find((t) => t.name === 'select');
+  return withAction(
+    { ...plan, alternatives: undefined },
+    tool(
+      'select',
+      selectParams(select, [id]),
+      `${chosen.label}: the ${'showing' in chosen ? 'showing' : 'day'} I chose for you`,
+    ),
+  );
+}
+
 /** The mistake made instead of the plan's choice on this stage, or null when the plan chooses nothing here or no mistake fits. */
 function make(
   mistake: ScriptedMistake,
@@ -176,7 +208,7 @@ function make(
     const truth = decision.kind === 'seats' ? decision.options[0]?.seatIds : undefined;
     const apart = truth && seatsApart(spec, truth);
     if (!truth || !apart) return null;
-    const standing: Standing = { mistake, chosen: { seats: apart }, heard: false };
+    const standing: Standing = { mistake, chosen: { seats: apart }, heard: false, shown: false };
     return { record: record({ seats: apart }, { seats: [...truth] }), plan: keep(standing, spec, input, plan) };
   }
   if (action.toolName !== 'select') return null;

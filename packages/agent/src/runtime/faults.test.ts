@@ -158,3 +158,31 @@ describe('Agent under injected faults, over real sockets', () => {
     }
   });
 });
+
+describe('a participant yes whose chat update comes a moment after it', () => {
+  it('books on the first yes: the update showing the message does not make the agent ask again', async () => {
+    const server = await startTestServer();
+    // The page's update of its chat arrives while the agent waits its pace before submitting.
+    const host = await faultyHost({ url: server.url, chatEchoDelayMs: 100 });
+    const agent = new Agent({
+      url: server.url,
+      room: 'default',
+      study: 'pilot-01',
+      participant: 'P07',
+      mode: 'autopilot',
+      goal: GOAL,
+      paceMs: 300,
+      confirmInChat: true,
+      returnWhenBlocked: false,
+    });
+    onTestFinished(() => agent.stop());
+    const running = bounded(agent.run());
+    const asked = (m: Message) => m.type === 'agent.message' && m.payload.text.includes('Shall I book it?');
+    await host.waitFor(asked, RUN_LIMIT_MS);
+    host.say('yes');
+    const result = await running;
+    expect(result.status).toBe('done');
+    expectBookingFitsGoal(host.protocol.engine.submitted());
+    expect(host.received.filter(asked)).toHaveLength(1);
+  });
+});

@@ -38,6 +38,8 @@ export class HostView {
   private changeCount = 0;
   /** How many times the participant wrote or acted: what a wait for them waits on. */
   private participantEvents = 0;
+  /** The host's last frame was a participant's chat message (its echo in a state update comes next). */
+  private lastWasParticipantMessage = false;
 
   constructor(private readonly port: ViewPort) {}
 
@@ -52,7 +54,18 @@ export class HostView {
     }
     const ownChatEcho =
       message.type === 'state.updated' && message.payload.source === 'agent' && message.payload.action === undefined;
-    if ((message.type === 'state.updated' && !ownChatEcho) || message.type === 'user.message') this.changeCount += 1;
+    // The page's update right after a participant's chat message shows that message (a host sends
+    // the two together): the message counted as the change, and the update arriving a moment later
+    // (while the agent waits its pace to act on a yes) must not make it plan, and ask, again.
+    const participantChatEcho =
+      message.type === 'state.updated' &&
+      message.payload.source === 'user' &&
+      message.payload.action === undefined &&
+      this.lastWasParticipantMessage;
+    this.lastWasParticipantMessage = message.type === 'user.message';
+    if ((message.type === 'state.updated' && !ownChatEcho && !participantChatEcho) || message.type === 'user.message') {
+      this.changeCount += 1;
+    }
     if (message.type === 'state.updated') {
       this.keepChoices(message);
       this.perceive(message);

@@ -29,7 +29,14 @@ async function run(mistakes: ScriptedMistake[] | null, extra: Partial<AgentOptio
     mode: 'autopilot',
     goal: GOAL,
     returnWhenBlocked: true,
-    ...(mistakes && { mistakes: { mistakes, onMistake: (r) => made.push(r) } }),
+    ...(mistakes && {
+      mistakes: {
+        mistakes,
+        onMistake: (r) => {
+          made.push(r);
+        },
+      },
+    }),
     ...extra,
   });
   onTestFinished(() => agent.stop());
@@ -84,6 +91,38 @@ describe('scripted mistakes', () => {
     expect((booking?.seats ?? []).map((seat) => seat.id).sort()).toEqual([...chosen].sort());
   });
 
+  it('a mistake whose plan was dropped while its record was written (the page changed) is still made, recorded once', async () => {
+    const server = await startTestRelay();
+    const page = await FaultyHost.join({ url: server.url, scenario: defaultScenario() });
+    const made: MistakeRecord[] = [];
+    const agent = new Agent({
+      url: server.url,
+      room: 'default',
+      study: 'pilot-01',
+      participant: 'P01',
+      mode: 'autopilot',
+      goal: GOAL,
+      returnWhenBlocked: true,
+      mistakes: {
+        mistakes: [{ id: 'late', kind: 'later-showing', stage: 'time' }],
+        // A record written elsewhere (a supervisor in another thread) while the participant says
+        // "ok": the plan that makes the mistake was made on a page that has changed since.
+        onMistake: async (r) => {
+          made.push(r);
+          page.say('ok');
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        },
+      },
+    });
+    onTestFinished(() => {
+      agent.stop();
+      page.close();
+    });
+    await withinLimit(agent.run(), 20_000);
+    expect(made.map((m) => m.mistakeId)).toEqual(['late']);
+    expect(page.protocol.engine.submitted()?.showingId).toBe('sh-riverside-1122-2240');
+  });
+
   it('a mistake already made in this task (an earlier run of the agent) is not made again', async () => {
     const server = await startTestRelay();
     const page = await FaultyHost.join({ url: server.url, scenario: defaultScenario() });
@@ -99,7 +138,9 @@ describe('scripted mistakes', () => {
       mistakes: {
         mistakes: [{ id: 'day', kind: 'next-day', stage: 'date' }],
         made: new Set(['day']),
-        onMistake: (r) => made.push(r),
+        onMistake: (r) => {
+          made.push(r);
+        },
       },
     });
     onTestFinished(() => {
@@ -126,7 +167,9 @@ describe('scripted mistakes', () => {
       confirmInChat: true,
       mistakes: {
         mistakes: [{ id: 'day', kind: 'next-day', stage: 'date' }],
-        onMistake: (r) => made.push(r),
+        onMistake: (r) => {
+          made.push(r);
+        },
       },
     });
     onTestFinished(() => agent.stop());

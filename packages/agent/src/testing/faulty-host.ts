@@ -53,6 +53,11 @@ export interface FaultyHostOptions {
    * test paces the agent, e.g. the participant writes or clicks while the agent waits for a result.
    */
   hold?: CallRule;
+  /**
+   * Sends the `state.updated` that shows a participant's chat message ({@link FaultyHost.say}) this
+   * long after the `user.message`, as a busy relay may deliver the two a moment apart.
+   */
+  chatEchoDelayMs?: number;
 }
 
 /** Fails the Nth call (1-based) of `toolName`, on `stage` when given. */
@@ -202,7 +207,11 @@ export class FaultyHost {
 
   /** The participant writes in the chat (the agent hears a `user.message`). */
   say(text: string): void {
-    this.send(this.protocol.participantMessage(text));
+    const frames = this.protocol.participantMessage(text);
+    const delay = this.options.chatEchoDelayMs;
+    if (delay === undefined) return this.send(frames);
+    this.send(frames.slice(0, 1));
+    setTimeout(() => this.send(frames.slice(1)), delay);
   }
 
   /** The participant decides on the agent's proposed step (`participant.proposal`), with a button or typed words. */

@@ -61,7 +61,11 @@ function holds(booking: SubmittedBooking, chosen: MistakeRecord['chosen']): bool
   return [...booking.seats.map((s) => s.id)].sort().join(' ') === [...chosen.seats].sort().join(' ');
 }
 
-describe('scripted agent mistakes in a simulated study', () => {
+// Each runs with the agents in the server's thread and in an agent thread (usher serve --agent-threads).
+describe.each([
+  { where: "agents in the server's thread", agentThreads: 0 },
+  { where: 'agents in an agent thread', agentThreads: 1 },
+])('scripted agent mistakes in a simulated study, $where', ({ agentThreads }) => {
   it('logs each mistake in order, tells the page nothing, exports what each participant caught, and freezes the agent', async () => {
     const work = mkdtempSync(join(tmpdir(), 'usher-mistakes-'));
     onTestFinished(() => rmSync(work, { recursive: true, force: true }));
@@ -69,7 +73,7 @@ describe('scripted agent mistakes in a simulated study', () => {
     const registry = new StudyRegistry(registryPath);
     onTestFinished(() => registry.close());
     const logsDir = join(work, 'logs');
-    const { server, supervisor } = await startStudyServer({ study: STUDY, registry, logsDir });
+    const { server, supervisor } = await startStudyServer({ study: STUDY, registry, logsDir, agentThreads });
 
     const participant = async (i: number) => {
       const catches = i % 2 === 0;

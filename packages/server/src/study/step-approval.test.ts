@@ -37,13 +37,17 @@ type Proposal = MessageOf<'agent.proposal'>;
 const proposals = (host: FaultyHost) => host.received.filter((m): m is Proposal => m.type === 'agent.proposal');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe('the step-approval condition, 4 simulated participants', () => {
+// Each runs with the agents in the server's thread and in an agent thread (usher serve --agent-threads).
+describe.each([
+  { where: "agents in the server's thread", agentThreads: 0 },
+  { where: 'agents in an agent thread', agentThreads: 1 },
+])('the step-approval condition, 4 simulated participants, $where', ({ agentThreads }) => {
   it('logs every control press, proposal, approval and rejection in order, and no unapproved call', async () => {
     const work = mkdtempSync(join(tmpdir(), 'usher-steps-'));
     onTestFinished(() => rmSync(work, { recursive: true, force: true }));
     const registry = new StudyRegistry(join(work, 'registry.sqlite'));
     onTestFinished(() => registry.close());
-    const { server, supervisor } = await startStudyServer({ study: STEPS, registry });
+    const { server, supervisor } = await startStudyServer({ study: STEPS, registry, agentThreads });
 
     const participant = async (i: number) => {
       const link = await fetch(`${server.url}/s/demo-01?participant=S${i}`, { redirect: 'manual' });

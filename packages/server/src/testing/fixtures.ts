@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Study, StudyRegistry } from '@usher/study';
-import { AgentSupervisor, type StudyAgentOptions } from '@usher/study-host';
+import { AgentSupervisor, AgentThreads, type StudyAgentOptions } from '@usher/study-host';
 import { onTestFinished } from 'vitest';
 import { type RunningServer, type ServerOptions, startServer } from '../server.ts';
 
@@ -39,9 +39,11 @@ export async function startStudyServer(
     registryPath?: string;
     /** The agents' model and whether a changed agent is accepted (none, and no, by default). */
     agents?: StudyAgentOptions;
+    /** Worker threads for the agents (`usher serve --agent-threads`); 0, the default, runs them in this thread. */
+    agentThreads?: number;
   },
 ): Promise<{ server: RunningServer & { logsDir: string }; supervisor: AgentSupervisor }> {
-  const { study, registry, registryPath, agents, ...rest } = options;
+  const { study, registry, registryPath, agents, agentThreads, ...rest } = options;
   let supervisor: AgentSupervisor | null = null;
   const server = await startTestServer({
     ...rest,
@@ -57,6 +59,7 @@ export async function startStudyServer(
       },
     },
   });
+  const threads = agentThreads ? new AgentThreads(agentThreads, () => {}) : null;
   supervisor = new AgentSupervisor({
     relayUrl: server.ownAgentsUrl,
     ...(server.capabilities && { token: await server.capabilities.issue({ kind: 'agent', own: true }) }),
@@ -65,8 +68,12 @@ export async function startStudyServer(
     llm: null,
     log: () => {},
     record: (room, type, payload) => server.relay.record(room, type, payload),
+    threads,
   });
   if (server.console) server.console.agents = supervisor;
-  onTestFinished(() => supervisor?.stopAll());
+  onTestFinished(async () => {
+    supervisor?.stopAll();
+    await threads?.close();
+  });
   return { server, supervisor };
 }

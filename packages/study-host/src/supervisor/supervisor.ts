@@ -1,14 +1,7 @@
-import {
-  Agent,
-  type AgentActivity,
-  type AgentResult,
-  createLlmPlanner,
-  type Episode,
-  EpisodicLog,
-  type LlmConfig,
-  type MistakeScript,
-} from '@usher/agent';
+import type { AgentActivity, AgentResult, Episode, LlmConfig, MistakeRecord, ScriptedMistake } from '@usher/agent';
 import { type Condition, mistakeId } from '@usher/study';
+import { type AgentHandle, type AgentListener, type AgentSpec, runAgent } from './agent-spec.ts';
+import type { AgentThreads } from './agent-threads.ts';
 
 export interface SupervisorOptions {
   /** The relay the agents join, like any agent (`ws://…`): the protocol boundary stays real. */
@@ -23,6 +16,8 @@ export interface SupervisorOptions {
   log: (line: string) => void;
   /** Restarts of one task's agent after it failed, before the supervisor gives up on it. */
   maxRestarts?: number;
+  /** Worker threads to run the agents in; without them the agents run in the server's own thread. */
+  threads?: AgentThreads | null;
   /**
    * Writes a record of the server's own into the study log of `room` (the relay's `record`): the
    * `agent.mistake` of each scripted mistake, before the action that makes it. Without it, a
@@ -39,7 +34,8 @@ interface Staffed {
 }
 
 interface Running extends Staffed {
-  agent: Agent;
+  /** The agent, in the server's thread or in an agent thread. */
+  agent: AgentHandle;
   restarts: number;
 }
 
@@ -174,9 +170,9 @@ export class AgentSupervisor {
     if (this.paused.has(room)) return;
     const task: Staffed = { participantId, condition, ...(taskId !== undefined && { taskId }) };
     const entry: Running = { ...task, agent: this.agentFor(room, task, handedBack), restarts: 0 };
+    // Paused by the participant: an agent started again meanwhile (the page came back) holds still
+    // too (its spec says so, so it holds from its first step wherever it runs).
     this.running.set(room, entry);
-    // Paused by the participant: an agent started again meanwhile (the page came back) holds still too.
-    if (this.held.has(room)) entry.agent.hold();
     this.emit({ room, kind: 'started' });
     this.watch(room, entry);
   }
@@ -233,7 +229,7 @@ export class AgentSupervisor {
   }
 
   private watch(room: string, entry: Running): void {
-    entry.agent.run().then(
+    entry.agent.result.then(
       (result: AgentResult) => {
         this.options.log(`supervisor: agent in ${room} ${result.status} after ${result.toolCalls} tool calls`);
         // Its work for this task is over (booked, or stopped): the room keeps no agent.
@@ -250,7 +246,6 @@ export class AgentSupervisor {
         this.options.log(`supervisor: agent in ${room} failed (${why}); starting it again`);
         entry.restarts += 1;
         entry.agent = this.agentFor(room, staffed(entry));
-        if (this.held.has(room)) entry.agent.hold();
         setTimeout(() => {
           if (this.running.get(room) === entry) this.watch(room, entry);
         }, 500 * entry.restarts).unref();
@@ -258,66 +253,68 @@ export class AgentSupervisor {
     );
   }
 
-  private agentFor(room: string, { participantId, condition, taskId }: Staffed, handedBack = false): Agent {
+  private agentFor(room: string, { participantId, condition, taskId }: Staffed, handedBack = false): AgentHandle {
     const log = (line: string) => this.options.log(`${room}: ${line}`);
-    const mistakes = this.mistakesFor(room, condition, taskId, log);
-    const llm = condition.planner === 'llm' ? this.options.llm : null;
-    const agent: Agent = new Agent({
-      url: this.options.relayUrl,
-      room,
-      study: this.options.studyId,
-      participant: participantId,
-      mode: condition.agent === 'assist' ? 'assist' : 'autopilot',
+    const mistakes = this.mistakesFor(condition, taskId);
+    const spec: AgentSpec = {
+      relayUrl: this.options.relayUrl,
       ...(this.options.token && { token: this.options.token }),
+      room,
+      studyId: this.options.studyId,
+      participantId,
+      mode: condition.agent === 'assist' ? 'assist' : 'autopilot',
       paceMs: condition.paceMs,
       pageTools: condition.pageTools,
       confirmInChat: condition.guard === 'before-submit',
       proposeEachStep: condition.guard === 'each-step',
       handedBack,
-      episodes: new EpisodicLog({
-        dir: this.options.episodesDir,
-        onRecord: (episode) => {
-          // A stopped agent's last records (its stop note) belong to no room's feed any more.
-          if (this.running.get(room)?.agent === agent) this.remember(room, episode);
-        },
-      }),
-      ...(llm && { planner: createLlmPlanner(llm, undefined, { log }) }),
-      ...(mistakes && { mistakes }),
+      held: this.held.has(room),
+      episodesDir: this.options.episodesDir,
+      llm: condition.planner === 'llm' ? this.options.llm : null,
+      mistakes: mistakes && { mistakes, made: [...(this.mistakesMade.get(room) ?? [])] },
+    };
+    const listener: AgentListener = {
       log,
-    });
-    return agent;
+      episode: (episode: Episode) => {
+        // A stopped agent's last records (its stop note) belong to no room's feed any more.
+        if (this.running.get(room)?.agent === handle) this.remember(room, episode);
+      },
+      mistake: (record: MistakeRecord) => this.noteMistake(room, record, log),
+    };
+    const threads = this.options.threads;
+    const handle: AgentHandle = threads ? threads.run(spec, listener) : runAgent(spec, listener);
+    return handle;
   }
 
-  /** The condition's scripted mistakes in this task, each recorded in the room's study log as it is made. */
-  private mistakesFor(
-    room: string,
-    condition: Condition,
-    taskId: string | undefined,
-    log: (line: string) => void,
-  ): MistakeScript | null {
-    const record = this.options.record;
+  /**
+   * The condition's scripted mistakes in this task (null for none, or when no study log would say
+   * they were made). Those already made are the supervisor's (`mistakesMade`), sent with the spec.
+   */
+  private mistakesFor(condition: Condition, taskId: string | undefined): ScriptedMistake[] | null {
     const declared = condition.mistakes.filter((m) => m.task === taskId);
-    if (declared.length === 0 || !record) return null;
+    if (declared.length === 0 || !this.options.record) return null;
+    return declared.map((m) => ({
+      id: mistakeId(m),
+      kind: m.kind,
+      stage: m.stage,
+      ...(m.minutes !== undefined && { minutes: m.minutes }),
+    }));
+  }
+
+  /**
+   * A scripted mistake the agent of `room` is about to make: remembered as made in this task and
+   * recorded in the room's study log. Called in the server's thread wherever the agent runs, and
+   * the agent sends the action that makes the mistake only after it returns.
+   */
+  private noteMistake(room: string, mistake: MistakeRecord, log: (line: string) => void): void {
     let made = this.mistakesMade.get(room);
     if (!made) {
       made = new Set();
       this.mistakesMade.set(room, made);
     }
-    const done = made;
-    return {
-      mistakes: declared.map((m) => ({
-        id: mistakeId(m),
-        kind: m.kind,
-        stage: m.stage,
-        ...(m.minutes !== undefined && { minutes: m.minutes }),
-      })),
-      made: done,
-      onMistake: (mistake) => {
-        done.add(mistake.mistakeId);
-        if (!record(room, 'agent.mistake', { ...mistake })) {
-          log(`supervisor: the scripted mistake "${mistake.mistakeId}" could not be written to the study log`);
-        }
-      },
-    };
+    made.add(mistake.mistakeId);
+    if (!this.options.record?.(room, 'agent.mistake', { ...mistake })) {
+      log(`supervisor: the scripted mistake "${mistake.mistakeId}" could not be written to the study log`);
+    }
   }
 }
