@@ -18,7 +18,7 @@ const AMENITIES: readonly Amenity[] = [
   { said: String.raw`(?:free\s+)?(?:parking|car\s*park)`, listed: /parking|car\s*park/i },
   { said: String.raw`caf[eé]s?|coffee(?:\s+shop)?|coffee\s+bar`, listed: /caf[eé]|coffee/i },
   { said: String.raw`(?:a\s+)?bar|drinks`, listed: /\bbar\b|drinks|lounge/i },
-  { said: String.raw`restaurant|food|dining`, listed: /restaurant|dining|food|kitchen/i },
+  { said: 'restaurant|food|dining', listed: /restaurant|dining|food|kitchen/i },
   { said: String.raw`recliners?(?:\s+seat(?:s|ing))?|reclining seats`, listed: /reclin/i },
 ];
 
