@@ -429,3 +429,9 @@ describe('"for me," opening a list of people', () => {
     expect(party('just me, thanks')).toContainEqual({ kind: 'seatCount', count: 1 });
   });
 });
+
+describe('"the little one" as the only one named so', () => {
+  it('is a person of the party when nothing else counts them', () => {
+    expect(party('me and the little one')).toContainEqual({ kind: 'seatCount', count: 2 });
+  });
+});

@@ -323,9 +323,9 @@ function total(group: number) {
 const NOT_THEIR_TICKET =
   /\btoo\s+(?:old|young)\s+for\s+(?:the\s+|a\s+|an\s+)?(?:adult|child|kid|senior|pensioner|student)(?:'s|s)?(?:\s+(?:price|prices|ticket|tickets|fare|fares|discount|rate))?|\b(?:a\s+|the\s+)?student\s+(?:prices?|tickets?|discounts?|rates?|fares?|cards?|ids?|concessions?)\b/gi;
 
-/** A party counted in numbers or named by people ("2 adults", "me and my two kids"). */
+/** A party counted in numbers ("2 adults and 2 children", "my two girls"): the children are among them. */
 const COUNTED_ELSEWHERE =
-  /\b(?:\d{1,2}|two|three|four|five|six)\s+(?:adults?|kids?|children|people|tickets?|of us)\b|\b(?:me|myself|i)\b/i;
+  /\b(?:\d{1,2}|two|three|four|five|six)\s+(?:adults?|kids?|children|people|tickets?|of us|girls|boys|daughters|sons|little ones)\b/i;
 
 /**
  * "the little one naps", "the youngest gets scared": one of the people already counted, named
