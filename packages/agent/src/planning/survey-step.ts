@@ -320,7 +320,6 @@ function ledNowhere(found: Finding): Finding {
 /** For the closest: a theater with a showing that fits, and no theater left to look at is nearer. */
 function closestProven(survey: Survey, value: number): boolean {
   if (survey.goal !== 'closest' || Number.isNaN(value)) return false;
-  return survey.candidates.every(
-    (t) => survey.found.has(slotKey(t, survey.dates.get(t)?.[0] ?? '')) || (survey.distances.get(t) ?? 0) >= value,
-  );
+  const looked = new Set([...survey.found.values()].map((f) => f.theater));
+  return survey.candidates.every((t) => looked.has(t) || (survey.distances.get(t) ?? 0) >= value);
 }

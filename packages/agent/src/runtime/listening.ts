@@ -102,7 +102,7 @@ export class Listening {
   saw(context: PerceivedContext): Understanding | null {
     if (context.uiSpec?.stage === 'movie') this.rememberCatalog(context.uiSpec.items);
     if (context.uiSpec?.stage === 'theater') {
-      this.theatersSeen = context.uiSpec.items.map((item) => String(item.name ?? item.value)).slice(0, MAX_CATALOG);
+      this.theatersSeen = theaterNames(context.uiSpec);
     }
     const named = context.uiSpec?.stage === 'theater' ? this.theatersNamed(context.uiSpec) : null;
     if (named) return named;
@@ -210,10 +210,7 @@ export class Listening {
       knownFilms: this.catalog.films,
       // The theaters' names as the theater stage shows them, or showed them last: "make it The
       // Regent", "make it northgate instead" on the confirm stage are read as one.
-      knownTheaters:
-        context.uiSpec?.stage === 'theater'
-          ? context.uiSpec.items.map((item) => String(item.name ?? item.value)).slice(0, MAX_CATALOG)
-          : this.theatersSeen,
+      knownTheaters: context.uiSpec?.stage === 'theater' ? theaterNames(context.uiSpec) : this.theatersSeen,
     };
   }
 
@@ -231,4 +228,9 @@ export class Listening {
     );
     return today;
   }
+}
+
+/** The theater names a theater stage lists (bounded, as the catalog is). */
+function theaterNames(spec: UiSpec): string[] {
+  return spec.items.slice(0, MAX_CATALOG).map((item) => String(item.name ?? item.value));
 }
