@@ -146,7 +146,7 @@ describe('questionnaires in study mode', () => {
     const answers = {
       effort: 1,
       confident: 2,
-      ...(participant.plan.conditionId === 'autopilot' && { useful: 3, trust: 3 }),
+      ...(participant.plan.conditionId !== 'alone' && { useful: 3, trust: 3 }),
     };
     const failed = await call('/questionnaire', { questionnaire: 'per-task', answers });
     expect(failed.status).toBe(500);
