@@ -14,7 +14,7 @@ import type { Scenario } from '../scenario/schema.ts';
 import { shortDateLabel } from '../time.ts';
 import { backendData } from './backend-data.ts';
 import { type SubmittedBooking, submitBooking } from './booking.ts';
-import { select, setQuantity } from './interaction.ts';
+import { clearSelection, select, setQuantity } from './interaction.ts';
 import {
   copyModification,
   withAugment,
@@ -47,7 +47,7 @@ export interface BookingEngineOptions {
 
 /**
  * The booking host's state machine (DESIGN.md, "Booking domain"): stages movie → … → confirm,
- * the ten tools with their stage filtering and error codes, and the chat timeline. Pure and
+ * the ten tools and Usher's clearSelection, with their stage filtering and error codes, and the chat timeline. Pure and
  * deterministic: the same scenario and calls give the same views, timestamps aside.
  */
 export class BookingEngine {
@@ -230,6 +230,9 @@ export class BookingEngine {
         return { ...state, modification: withoutModification(copyModification(mod), args('clearModification')) };
       case 'select':
         return { ...state, selections: select(this.catalog, stage, sel, visible, args('select')) };
+      case 'clearSelection':
+        args('clearSelection');
+        return { ...state, selections: clearSelection(stage, sel) };
       case 'setQuantity':
         return { ...state, selections: setQuantity(sel, visible, args('setQuantity')) };
       case 'prev':

@@ -53,6 +53,29 @@ export function select(
   }
 }
 
+/**
+ * `clearSelection` on the current stage: its choice and every later one are dropped, so the stage
+ * shows nothing chosen (the toolSchema offers it only once there is a choice to undo).
+ */
+export function clearSelection(stage: Stage, sel: Selections): Selections {
+  const base = emptySelections();
+  switch (stage) {
+    case 'movie':
+      return base;
+    case 'theater':
+      return { ...base, movieId: sel.movieId };
+    case 'date':
+      return { ...base, movieId: sel.movieId, theaterId: sel.theaterId };
+    case 'time':
+      return { ...base, movieId: sel.movieId, theaterId: sel.theaterId, date: sel.date };
+    case 'seat':
+      return { ...sel, seats: [], quantities: {} };
+    default:
+      // The toolSchema never offers clearSelection here; this guards direct misuse.
+      throw new ProtocolError('UNKNOWN_TOOL', `clearSelection is not available on the ${stage} stage`);
+  }
+}
+
 function disabledReason(catalog: Catalog, stage: Stage, item: Item): string {
   switch (stage) {
     case 'seat':

@@ -8,11 +8,11 @@ const offer = (...interaction: string[]) => [...MOD, ...interaction, 'postMessag
 
 describe('toolSchema stage filtering (DESIGN.md)', () => {
   it.each<[Stage, string[], string[]]>([
-    ['movie', offer('select'), offer('select', 'next')],
-    ['theater', offer('select', 'prev'), offer('select', 'next', 'prev')],
-    ['date', offer('select', 'prev'), offer('select', 'next', 'prev')],
-    ['time', offer('select', 'prev'), offer('select', 'next', 'prev')],
-  ])('%s: select (and prev); next once something is selected', (stage, before, after) => {
+    ['movie', offer('select'), offer('select', 'clearSelection', 'next')],
+    ['theater', offer('select', 'prev'), offer('select', 'clearSelection', 'next', 'prev')],
+    ['date', offer('select', 'prev'), offer('select', 'clearSelection', 'next', 'prev')],
+    ['time', offer('select', 'prev'), offer('select', 'clearSelection', 'next', 'prev')],
+  ])('%s: select (and prev); next and clearSelection once something is selected', (stage, before, after) => {
     const engine = driveTo(newEngine(), stage);
     expect(toolNames(engine)).toEqual(before);
     const first = spec(engine).items.find((i) => !i.isDisabled);
@@ -25,8 +25,35 @@ describe('toolSchema stage filtering (DESIGN.md)', () => {
     expect(toolNames(engine)).toEqual(offer('select', 'prev'));
     const seat = spec(engine).items.find((i) => !i.isDisabled)?.id;
     engine.apply('select', { itemId: seat }, 'participant');
-    expect(toolNames(engine)).toEqual(offer('select', 'next', 'prev'));
+    expect(toolNames(engine)).toEqual(offer('select', 'clearSelection', 'next', 'prev'));
     engine.apply('select', { itemId: seat }, 'participant');
+    expect(toolNames(engine)).toEqual(offer('select', 'prev'));
+  });
+
+  it.each<Stage>(['movie', 'theater', 'date', 'time'])(
+    '%s: clearSelection undoes the choice here and every later one, and the stage shows nothing chosen',
+    (stage) => {
+      const engine = driveTo(newEngine(), stage);
+      const before = structuredClone(spec(engine).state.booking);
+      const first = spec(engine).items.find((i) => !i.isDisabled);
+      engine.apply('select', { itemId: first?.id }, 'agent');
+      expect(spec(engine).state.selected).toBe(first?.id);
+      engine.apply('clearSelection', {}, 'agent');
+      expect(spec(engine).state.selected).toBeUndefined();
+      expect(spec(engine).state.booking).toEqual(before);
+      expect(toolNames(engine)).not.toContain('clearSelection');
+      expect(toolNames(engine)).not.toContain('next');
+      expect(() => engine.apply('clearSelection', {}, 'agent')).toThrow(/not available|UNKNOWN_TOOL|not in/);
+    },
+  );
+
+  it('seat: clearSelection drops every seat chosen', () => {
+    const engine = driveTo(newEngine(), 'seat');
+    const [a, b] = spec(engine).items.filter((i) => !i.isDisabled);
+    engine.apply('select', { itemId: a?.id }, 'agent');
+    engine.apply('select', { itemId: b?.id }, 'agent');
+    engine.apply('clearSelection', {}, 'agent');
+    expect(spec(engine).state.selectedList ?? []).toEqual([]);
     expect(toolNames(engine)).toEqual(offer('select', 'prev'));
   });
 

@@ -11,15 +11,16 @@ import {
  * Which tools the toolSchema offers (DESIGN.md, "Booking domain", stage filtering): the
  * modification tools whenever a spec is active; per stage the interaction tools below; `next`
  * only once the stage is complete; `select` only while some visible item is enabled;
- * `postMessage` always.
+ * `postMessage` always. Usher's `clearSelection` is offered where a stage's choice can be undone
+ * (movie to seat), once there is one: that is when the stage is complete.
  */
 
 const STAGE_TOOLS: Record<Stage, readonly ToolName[]> = {
-  movie: ['select'],
-  theater: ['select', 'prev'],
-  date: ['select', 'prev'],
-  time: ['select', 'prev'],
-  seat: ['select', 'prev'],
+  movie: ['select', 'clearSelection'],
+  theater: ['select', 'clearSelection', 'prev'],
+  date: ['select', 'clearSelection', 'prev'],
+  time: ['select', 'clearSelection', 'prev'],
+  seat: ['select', 'clearSelection', 'prev'],
   ticket: ['setQuantity', 'prev'],
   confirm: ['prev'],
 };
@@ -36,6 +37,7 @@ export function availableTools(context: ToolContext | null): ToolName[] {
   if (context === null) return ['postMessage'];
   const offered = new Set<ToolName>([...MODIFICATION_TOOLS, ...STAGE_TOOLS[context.stage], 'postMessage']);
   if (context.complete) offered.add('next');
+  else offered.delete('clearSelection');
   if (!context.anyVisibleEnabled) offered.delete('select');
   return TOOL_NAMES.filter((name) => offered.has(name));
 }

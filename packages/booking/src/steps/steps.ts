@@ -17,6 +17,8 @@ export function describeStep(tool: string, args: Record<string, unknown>, spec: 
   switch (tool) {
     case 'select':
       return spec?.stage === 'seat' ? `pick seat ${ids.map(label).join(', ')}` : `select ${ids.map(label).join(', ')}`;
+    case 'clearSelection':
+      return spec?.stage === 'seat' ? 'clear the seats chosen' : 'clear the choice on this step';
     case 'setQuantity':
       return `set ${String(args.typeId)} tickets to ${String(args.quantity)}`;
     case 'next':

@@ -34,8 +34,9 @@ export type Expect = z.infer<typeof ExpectSchema>;
 const expect = ExpectSchema.optional();
 
 /**
- * The ten host tools (DESIGN.md, "Booking domain"): five that change how the current stage is
- * presented and five that act in it. Their params are strict: an unknown key is an error. Every tool
+ * The host tools: the ten of DESIGN.md, "Booking domain" (five that change how the current stage
+ * is presented and five that act in it), and Usher's `clearSelection`, which undoes a stage's
+ * choice (docs/protocols.md, "Clearing a choice"). Their params are strict: an unknown key is an error. Every tool
  * of a stage takes the optional {@link ExpectSchema} `expect`; the chat's `postMessage` does not.
  */
 export const TOOL_PARAMS = {
@@ -71,6 +72,11 @@ export const TOOL_PARAMS = {
   select: z
     .strictObject({ itemId, expect })
     .describe('Choose an item. On the seat stage it toggles the seat in the selection.'),
+  clearSelection: z
+    .strictObject({ expect })
+    .describe(
+      'Undo the choice on this stage, and every later one, so nothing is chosen here. On the seat stage it clears every seat.',
+    ),
   setQuantity: z
     .strictObject({
       typeId: z.string().min(1).max(128).describe('A ticket type id from visibleItems'),
@@ -89,7 +95,7 @@ export type ToolName = keyof typeof TOOL_PARAMS;
 export type ToolParams<N extends ToolName> = z.infer<(typeof TOOL_PARAMS)[N]>;
 
 export const MODIFICATION_TOOLS = ['filter', 'sort', 'highlight', 'augment', 'clearModification'] as const;
-export const INTERACTION_TOOLS = ['select', 'setQuantity', 'next', 'prev', 'postMessage'] as const;
+export const INTERACTION_TOOLS = ['select', 'clearSelection', 'setQuantity', 'next', 'prev', 'postMessage'] as const;
 export const TOOL_NAMES = [...MODIFICATION_TOOLS, ...INTERACTION_TOOLS] as const satisfies readonly ToolName[];
 
 export function isToolName(name: string): name is ToolName {
