@@ -52,6 +52,10 @@ export function mismatch(action: PlannedAction, before: PerceivedContext, after:
       ? null
       : `expected ${itemId} to be selected, saw ${spec.state.selected ?? 'nothing'}`;
   }
+  if (toolName === 'clearSelection' && spec) {
+    const left = spec.state.selected ?? spec.state.selectedList?.[0];
+    return left === undefined ? null : `expected nothing chosen on the ${before.stage} stage, saw ${left}`;
+  }
   if (toolName === 'setQuantity' && spec) {
     const seen = spec.state.quantities?.[String(params.typeId)] ?? 0;
     return seen === params.quantity

@@ -13,12 +13,18 @@ import type { SurveyMoves } from './survey-step.ts';
  * films; a day alone or an evening rarely does, and is only said in the chat), the agent says so in
  * the chat, walks each of the best few films forward as far as
  * the seat stage the way autopilot would (hard wishes only; a film that leads nowhere is left), comes
- * back, and marks only the films with a showing that fits. It never chooses seats or books. If the
- * participant acts meanwhile, the look ahead ends: their choice stands.
+ * back, and marks only the films with a showing that fits, with no film selected where the host can
+ * undo a choice (`clearSelection`). It never chooses seats or books. If the participant acts
+ * meanwhile, the look ahead ends: their choice stands.
  */
 
-/** At most this many films are looked at. */
-export const MAX_PROBED = 5;
+/**
+ * At most this many films are looked at, and the look ahead takes at most {@link MAX_PROBE_STEPS}
+ * steps: a film that does not play at the theater asked for costs three (choose it, go on, come
+ * back), one walked to its seats a dozen.
+ */
+export const MAX_PROBED = 10;
+export const MAX_PROBE_STEPS = 90;
 
 export interface AssistProbe {
   /** Film item ids to look at, best first by the solver. */
@@ -28,15 +34,17 @@ export interface AssistProbe {
   results: Map<string, boolean>;
   /** The film being looked at, and whether the look has left the movie stage with it. */
   current: string | null;
+  /** Steps taken so far. */
+  steps: number;
   away: boolean;
   done: boolean;
 }
 
-/** What the participant wished for that the movie stage cannot show. */
-export function judgedLater(model: PreferenceModel): string[] {
+/** What the participant wished for that the movie stage cannot show; `places` not yet matched to a theater. */
+export function judgedLater(model: PreferenceModel, places: readonly string[] = []): string[] {
   const kinds = new Set(model.hard.map((c) => c.kind));
   const unseen: string[] = [];
-  if (kinds.has('theater') || kinds.has('distance')) unseen.push('where each film plays');
+  if (kinds.has('theater') || kinds.has('distance') || places.length > 0) unseen.push('where each film plays');
   if (kinds.has('date') || kinds.has('startTime') || kinds.has('endTime') || kinds.has('format'))
     unseen.push('when and in which format');
   return unseen;
@@ -52,6 +60,8 @@ export function probedFilms(input: PlannerInput): ReadonlySet<string> | undefine
 export interface ProbeMoves extends SurveyMoves {
   /** A line in the chat, after which the agent goes on. */
   say(text: string, reason: string): NavigationPlan;
+  /** Undoes the stage's choice, where the host offers `clearSelection`; undefined where it does not. */
+  clear(reason: string): NavigationPlan | undefined;
 }
 
 /**
@@ -69,8 +79,10 @@ export function assistProbe(
   const probe = exploration.probe;
   if (probe && !probe.done && participantActed(input, spec)) probe.done = true;
   if (spec.stage !== 'movie') {
-    if (!probe || probe.done || !probe.current) return undefined;
+    if (!probe) return lookAgain(input, spec, moves);
+    if (probe.done || !probe.current) return undefined;
     probe.away = true;
+    probe.steps += 1;
     const film = probe.current;
     const label = probe.labels.get(film) ?? film;
     if (spec.stage === 'seat' || spec.stage === 'ticket' || spec.stage === 'confirm') {
@@ -92,14 +104,22 @@ export function assistProbe(
     probe.results.set(probe.current, !dead.has(probe.current));
   }
   const next = probe.candidates.find((film) => !probe.results.has(film) && !dead.has(film));
-  if (next) {
+  if (next && probe.steps < MAX_PROBE_STEPS) {
+    probe.steps += 1;
     probe.current = next;
     probe.away = false;
     return moves.selectOrNext(next, `${probe.labels.get(next)}: looking at where and when it plays`);
   }
   probe.done = true;
   probe.current = null;
-  // The page is left on a film that fits, never on one the look ahead ruled out.
+  // The films are the participant's to choose: the film the look ahead left selected is unselected
+  // where the host can undo a choice, so the page shows only the marks.
+  const left = spec.state.selected;
+  if (left !== undefined && !input.participantChoices.has(left)) {
+    const cleared = moves.clear('I only looked at the films; the choice is yours');
+    if (cleared) return cleared;
+  }
+  // Elsewhere the page is left on a film that fits, never on one the look ahead ruled out.
   const best = probe.candidates.find((film) => probe.results.get(film));
   if (best && spec.state.selected !== best) {
     return moves.selectOrNext(best, `${probe.labels.get(best)} has a showing that fits what you asked for`);
@@ -122,8 +142,9 @@ function startProbe(
   // runs only for wishes that rule films out: a theater, a distance, a format, or a daytime window
   // or an end-time limit ("G or PG on Monday morning": two films of five play then). A day alone or
   // an evening rarely does (most films play every day, and most in the evening): those are said in the chat.
-  const unseen = judgedLater(input.model);
-  if (unseen.length === 0 || !input.model.hard.some(rulesOutFilms)) return undefined;
+  const places = input.placesToMatch ?? [];
+  const unseen = judgedLater(input.model, places);
+  if (unseen.length === 0 || (places.length === 0 && !input.model.hard.some(rulesOutFilms))) return undefined;
   const dead = input.memory.tried('movie', contextKeyOf('movie', spec.state.booking));
   const options = decision.options.filter((o) => !dead.has(o.itemId)).slice(0, MAX_PROBED);
   if (options.length < 2) return undefined;
@@ -132,6 +153,7 @@ function startProbe(
     labels: new Map(options.map((o) => [o.itemId, o.label])),
     results: new Map(),
     current: null,
+    steps: 0,
     away: false,
     done: false,
   };
@@ -139,6 +161,22 @@ function startProbe(
     `The film list does not show ${unseen.join(' or ')}, so I will look at the ${options.length} films that fit best; the page will move for a moment, then I will mark the ones that fit.`,
     'the movie stage cannot show what the wishes depend on',
   );
+}
+
+/**
+ * The wishes changed while the page held a film the agent chose itself (a look ahead was under way,
+ * or left its best film on a host that cannot undo a choice): that film says nothing about the new
+ * wishes, so the page goes back to the film list to look again. A film the participant chose or
+ * named stays.
+ */
+function lookAgain(input: PlannerInput, spec: UiSpec, moves: ProbeMoves): NavigationPlan | undefined {
+  const film = spec.state.booking?.movie;
+  if (!film || input.participantChoices.has(film.id)) return undefined;
+  const named = input.model.hard.some(
+    (c) => c.kind === 'title' && (c.is ?? []).some((t) => t.toLowerCase() === film.title?.toLowerCase()),
+  );
+  if (named || judgedLater(input.model, input.placesToMatch).length === 0) return undefined;
+  return moves.back('movie', `Your wishes changed, so I am going back to the film list to look again.`);
 }
 
 /** Whether a hard wish is one that rules out many films, which the film list cannot show. */

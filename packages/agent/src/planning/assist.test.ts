@@ -24,7 +24,7 @@ describe('assist marks', () => {
       memory,
       exploration,
       mode: 'assist',
-      participantChoices: new Set(),
+      participantChoices: new Set(choices),
       goal: 'a drama at Oakwood',
     });
     // The participant picks The Last Cartographer themselves: its theaters are Lumen and Riverside only.
@@ -36,6 +36,27 @@ describe('assist marks', () => {
     expect(back.type === 'agent.message' && back.text).toMatch(/does not show where each film plays/);
     expect(exploration.probe?.candidates.length).toBeGreaterThan(0);
     expect(exploration.probe?.candidates).not.toContain('m-last-cartographer');
+  });
+});
+
+describe('assist marks after the wishes changed', () => {
+  it('goes back to the film list when the page holds a film the agent chose while looking ahead', () => {
+    const input: PlannerInput = {
+      context: {
+        uiSpec: specOf(engineAt(['m-paper-lanterns'])),
+        toolSchema: tools,
+        messageHistoryTail: [],
+      } as unknown as PerceivedContext,
+      model: model([{ kind: 'format', is: ['IMAX'] }]),
+      memory: new WorkingMemory(),
+      exploration: freshExploration(true),
+      mode: 'assist',
+      participantChoices: new Set(),
+      goal: 'what is on in IMAX',
+    };
+    const action = planNext(input).nextAction;
+    expect(action.type === 'tool.call' && action.toolName).toBe('prev');
+    expect(action.type === 'tool.call' && action.reason).toMatch(/going back to the film list/);
   });
 });
 
@@ -51,7 +72,8 @@ describe('assist marks on the theater stage', () => {
       memory: new WorkingMemory(),
       exploration: freshExploration(),
       mode: 'assist',
-      participantChoices: new Set(),
+      // The participant chose the film on the page.
+      participantChoices: new Set(['m-paper-lanterns']),
       goal: 'paper lanterns in IMAX',
     };
     const action = planNext(input).nextAction;

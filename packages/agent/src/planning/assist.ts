@@ -152,7 +152,7 @@ export function assistAction(input: PlannerInput, spec: UiSpec, decision: StageD
           .slice(0, SHOWN)
           .map((o) => o.label)
           .join('; ');
-  const unseen = spec.stage === 'movie' && !probedFilms(input) ? judgedLater(input.model) : [];
+  const unseen = spec.stage === 'movie' && !probedFilms(input) ? judgedLater(input.model, input.placesToMatch) : [];
   const text =
     unseen.length > 0
       ? `I marked the films that fit what this list shows: ${labels}. It does not show ${unseen.join(' or ')}, so once you choose a film I will mark what fits there.`

@@ -64,6 +64,11 @@ export interface PlannerInput {
   mode: 'autopilot' | 'assist';
   /** What the participant chose themselves in the UI: kept, never undone. */
   participantChoices: ReadonlySet<string>;
+  /**
+   * Places the participant named that no stage has shown yet (a theater named before the theater
+   * stage: "whats on at the riverside"); they become a theater wish once one does.
+   */
+  placesToMatch?: readonly string[];
   /** Options picked among equals by whoever gave the instruction: kept while they work out, changed on a dead end. */
   picked?: ReadonlySet<string>;
   goal: string;
@@ -190,7 +195,11 @@ function planStage(input: PlannerInput, spec: UiSpec, decision: StageDecision): 
   if (input.mode === 'assist') {
     const moves = surveyMoves(input, spec);
     const say = (text: string, reason: string) => plan(input, { type: 'agent.message', text, reason }, 0.8);
-    const probing = assistProbe(input, spec, decision, { ...moves, say }, (asAutopilot) =>
+    const clear = (reason: string) =>
+      input.context.toolSchema.some((t) => t.name === 'clearSelection')
+        ? plan(input, call('clearSelection', {}, reason), 0.85)
+        : undefined;
+    const probing = assistProbe(input, spec, decision, { ...moves, say, clear }, (asAutopilot) =>
       planStage(asAutopilot, spec, decision),
     );
     if (probing) return probing;

@@ -48,6 +48,13 @@ describe('places named in lower case', () => {
     expect(theaterFromPlaces(['riverside arthouse on friday'], THEATERS)).toBe('Riverside Art House');
   });
 
+  it('remembers a name written with a capital inside a sentence, not a sentence’s first word', () => {
+    const text = 'What IMAX showings has Lakeside got on Saturday?';
+    expect(placesNamed(text, ['what', 'showings', 'has', 'lakeside', 'got'])).toEqual(['lakeside']);
+    // A capital a rule read (a title, a day) is no place.
+    expect(placesNamed(text, ['what', 'showings', 'has', 'got'])).toEqual([]);
+  });
+
   it('remembers a place said on its own between commas, misspelt', () => {
     const places = placesNamed('fri night, 2 adults, nortgate stadium. whatever they have', ['nortgate', 'stadium']);
     expect(places).toEqual(['nortgate stadium']);

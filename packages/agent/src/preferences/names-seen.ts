@@ -111,6 +111,16 @@ export function placesNamed(text: string, unread: readonly string[]): string[] {
     const first = fragment.trim().split(/\s+/)[0] ?? '';
     if (first.length >= 5 && left.has(first) && !places.some((p) => p.split(' ')[0] === first)) places.push(first);
   }
+  // A name written with a capital inside a sentence: "what has Lakeside got on Saturday?".
+  for (const m of text.matchAll(/(?<=[\p{L}\p{N},;:)]\s+)(\p{Lu}[\p{L}'-]{3,}(?:\s+\p{Lu}[\p{L}'-]*){0,2})/gu)) {
+    const words = (m[1] ?? '').toLowerCase().split(/\s+/);
+    const run: string[] = [];
+    for (const w of words) {
+      if (!left.has(w)) break;
+      run.push(w);
+    }
+    if (run.length > 0 && (run[0]?.length ?? 0) >= 4) places.push(run.join(' '));
+  }
   return [...new Set(places)].slice(0, MAX_PLACES);
 }
 

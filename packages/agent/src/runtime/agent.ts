@@ -519,6 +519,7 @@ export class Agent {
         exploration: this.exploration,
         mode: this.options.mode,
         participantChoices: this.view.participantChoices,
+        placesToMatch: this.listening.placesToMatch,
         picked: this.picked,
         goal: this.options.goal ?? this.options.story?.text ?? 'book what the participant asks for',
       },

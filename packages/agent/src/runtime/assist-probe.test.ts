@@ -52,8 +52,9 @@ describe('assist mode looks ahead when the film list cannot show what the wishes
     const marked = spec?.modification.highlight?.itemIds ?? [];
     expect(marked.length).toBeGreaterThan(0);
     for (const film of marked) expect(fitting).toContain(film);
-    // The film left selected is one that fits, and nothing was booked.
-    expect(fitting).toContain(spec?.state.selected);
+    // No film is left selected (the look ahead undid its last choice), and nothing was booked.
+    expect(spec?.state.selected).toBeUndefined();
+    expect(spec?.state.booking?.movie).toBeUndefined();
     expect(host.submitted()).toBeNull();
     // Without looking ahead, the best films by what the list shows would have been marked: some do not play there.
     const films = scenario.movies.map((m) => m.id);
@@ -82,6 +83,37 @@ describe('assist mode looks ahead when the film list cannot show what the wishes
     const marked = spec?.modification.highlight?.itemIds ?? [];
     expect(marked.length).toBeGreaterThan(0);
     for (const film of marked) expect(fitting).toContain(film);
+    expect(spec?.state.selected).toBeUndefined();
+    expect(host.submitted()).toBeNull();
+  }, 30_000);
+
+  it('looks ahead for a place named before any stage lists theaters, and marks only films playing there', async () => {
+    const { scenario, host } = await markedFor(
+      "whats on at the lumen tomorrow evening? 2 of us. just show me, I'll book myself",
+    );
+    const story: Story = {
+      text: '',
+      hard: [
+        { kind: 'theater', is: ['Lumen Arthouse'] },
+        { kind: 'date', dates: ['2026-11-22'] },
+        { kind: 'startTime', after: '17:00' },
+        { kind: 'seatCount', count: 2 },
+      ],
+      soft: [],
+    };
+    const fitting = new Set(feasibleOptions(scenario, story).map((o) => o.showing.movieId));
+    const evening = new Set(
+      feasibleOptions(scenario, { ...story, hard: story.hard.filter((c) => c.kind !== 'theater') }).map(
+        (o) => o.showing.movieId,
+      ),
+    );
+    // Without the place, films that do not play at the Lumen that evening would be marked.
+    expect([...evening].some((f) => !fitting.has(f))).toBe(true);
+    const spec = host.view().uiSpec;
+    const marked = spec?.modification.highlight?.itemIds ?? [];
+    expect(marked.length).toBeGreaterThan(0);
+    for (const film of marked) expect(fitting).toContain(film);
+    expect(spec?.state.selected).toBeUndefined();
     expect(host.submitted()).toBeNull();
   }, 30_000);
 });

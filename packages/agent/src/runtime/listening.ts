@@ -61,6 +61,11 @@ export class Listening {
     this.model = model;
   }
 
+  /** Places named that no theater stage has matched yet, while no theater is wished for. */
+  get placesToMatch(): readonly string[] {
+    return [...this.model.hard, ...this.model.soft].some((c) => c.kind === 'theater') ? [] : this.places;
+  }
+
   /** Reads words by the rules, against what the agent sees now. */
   read(text: string, context: PerceivedContext): Heard {
     const reading = this.readingContext(context);
