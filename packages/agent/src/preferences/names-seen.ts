@@ -71,26 +71,52 @@ export const MAX_PLACES = 8;
  * its names. `unread` is the message's words no rule used (`Understanding.unread`).
  */
 export function placesNamed(text: string, unread: readonly string[]): string[] {
-  const left = new Set(unread.map((w) => w.toLowerCase()));
-  const places: string[] = [];
-  for (const m of text
+  const left = unreadSet(unread);
+  const said = placesSaid(text, left);
+  const alone = placesAlone(text, left);
+  // A place opening a clause: "Lakeside tomorrow, whatever starts at 4pm".
+  const opening = text
     .toLowerCase()
-    .matchAll(
-      /\b(?:at|in|make it|try|switch to|go to|change (?:it )?to)\s+(?:the\s+)?([a-z][\w'-]*(?:\s+[a-z0-9][\w'-]*){0,3})/g,
-    )) {
-    const words = (m[1] ?? '').split(/\s+/);
-    // The longest run of unread words from the start: "old mil" of "old mil on monday".
-    const run: string[] = [];
-    for (const w of words) {
-      if (!left.has(w)) break;
-      run.push(w);
-    }
+    .split(/[,.;!?\n]+/)
+    .map((fragment) => fragment.trim().split(/\s+/)[0] ?? '')
+    .filter((first) => first.length >= 5 && left.has(first))
+    .filter((first) => ![...said, ...alone].some((p) => p.split(' ')[0] === first));
+  return [...new Set([...said, ...alone, ...opening])].slice(0, MAX_PLACES);
+}
+
+/**
+ * The places of {@link placesNamed} that the words say are a place: after _at_, _in_ or "make it",
+ * before a venue word, or written with a capital inside a sentence. What a whole fragment or a
+ * clause's first word guesses is not among them (it is as often a greeting or a verb).
+ */
+export function placesAnnounced(text: string, unread: readonly string[]): string[] {
+  return [...new Set(placesSaid(text, unreadSet(unread)))].slice(0, MAX_PLACES);
+}
+
+const unreadSet = (unread: readonly string[]) => new Set(unread.map((w) => w.toLowerCase()));
+
+/** The longest run of `words` from the start that no rule read. */
+function unreadRun(words: readonly string[], left: ReadonlySet<string>): string[] {
+  const run: string[] = [];
+  for (const w of words) {
+    if (!left.has(w)) break;
+    run.push(w);
+  }
+  return run;
+}
+
+function placesSaid(text: string, left: ReadonlySet<string>): string[] {
+  const places: string[] = [];
+  const lower = text.toLowerCase();
+  for (const m of lower.matchAll(
+    /\b(?:at|in|make it|try|switch to|go to|change (?:it )?to)\s+(?:the\s+)?([a-z][\w'-]*(?:\s+[a-z0-9][\w'-]*){0,3})/g,
+  )) {
+    // "old mil" of "old mil on monday".
+    const run = unreadRun((m[1] ?? '').split(/\s+/), left);
     if (run.length > 0) places.push(run.join(' '));
   }
   // A place named before its venue word, anywhere: "lakeside cinema on sunday".
-  for (const m of text
-    .toLowerCase()
-    .matchAll(/\b((?:[a-z][\w'-]*\s+){1,3})(?:cinema|theat(?:er|re)|multiplex|cineplex)\b/g)) {
+  for (const m of lower.matchAll(/\b((?:[a-z][\w'-]*\s+){1,3})(?:cinema|theat(?:er|re)|multiplex|cineplex)\b/g)) {
     const words = (m[1] ?? '').trim().split(/\s+/);
     // The longest run of unread words that ends at the venue word: "lakeside" of "for lakeside cinema".
     const run: string[] = [];
@@ -101,27 +127,22 @@ export function placesNamed(text: string, unread: readonly string[]): string[] {
     }
     if (run.length > 0) places.push(run.join(' '));
   }
-  // A place said on its own, between commas: "fri night, 2 adults, nortgate stadium."
-  for (const fragment of text.toLowerCase().split(/[,.;!?\n]+/)) {
-    const words = fragment.trim().split(/\s+/).filter(Boolean);
-    if (words.length > 0 && words.length <= 4 && words.every((w) => left.has(w))) places.push(words.join(' '));
-  }
-  // A place opening a clause: "Lakeside tomorrow, whatever starts at 4pm".
-  for (const fragment of text.toLowerCase().split(/[,.;!?\n]+/)) {
-    const first = fragment.trim().split(/\s+/)[0] ?? '';
-    if (first.length >= 5 && left.has(first) && !places.some((p) => p.split(' ')[0] === first)) places.push(first);
-  }
   // A name written with a capital inside a sentence: "what has Lakeside got on Saturday?".
   for (const m of text.matchAll(/(?<=[\p{L}\p{N},;:)]\s+)(\p{Lu}[\p{L}'-]{3,}(?:\s+\p{Lu}[\p{L}'-]*){0,2})/gu)) {
-    const words = (m[1] ?? '').toLowerCase().split(/\s+/);
-    const run: string[] = [];
-    for (const w of words) {
-      if (!left.has(w)) break;
-      run.push(w);
-    }
+    const run = unreadRun((m[1] ?? '').toLowerCase().split(/\s+/), left);
     if (run.length > 0 && (run[0]?.length ?? 0) >= 4) places.push(run.join(' '));
   }
-  return [...new Set(places)].slice(0, MAX_PLACES);
+  return places;
+}
+
+/** A place said on its own, between commas: "fri night, 2 adults, nortgate stadium." */
+function placesAlone(text: string, left: ReadonlySet<string>): string[] {
+  return text
+    .toLowerCase()
+    .split(/[,.;!?\n]+/)
+    .map((fragment) => fragment.trim().split(/\s+/).filter(Boolean))
+    .filter((words) => words.length > 0 && words.length <= 4 && words.every((w) => left.has(w)))
+    .map((words) => words.join(' '));
 }
 
 /**

@@ -7,7 +7,13 @@ import type { PreferenceModel } from '../planning/solver/index.ts';
 import { amenitiesWished, MAX_AMENITIES, theatersOffering } from '../preferences/amenities.ts';
 import { describeModel, type PreferenceContext, type Understanding, updatePreferences } from '../preferences/index.ts';
 import { byKind, isHardConstraint } from '../preferences/kinds.ts';
-import { MAX_PLACES, matchTheaters, placesNamed, theaterFromPlaces } from '../preferences/names-seen.ts';
+import {
+  MAX_PLACES,
+  matchTheaters,
+  placesAnnounced,
+  placesNamed,
+  theaterFromPlaces,
+} from '../preferences/names-seen.ts';
 import type { KnownFilm } from '../preferences/types.ts';
 import { ClockReadings } from './clock-readings.ts';
 
@@ -42,6 +48,8 @@ export class Listening {
    */
   /** Places the participant named in lower case that no rule read ({@link placesNamed}), newest first. */
   private places: string[] = [];
+  /** Of those, the ones the words say are a place ({@link placesAnnounced}): a look ahead starts for them. */
+  private announced: string[] = [];
   /** What the participant asked a theater to offer ({@link amenitiesWished}), newest first. */
   private amenities: number[] = [];
   /** The theater names of the last theater stage seen (bounded), so a later change of theater is read. */
@@ -63,7 +71,7 @@ export class Listening {
 
   /** Places named that no theater stage has matched yet, while no theater is wished for. */
   get placesToMatch(): readonly string[] {
-    return [...this.model.hard, ...this.model.soft].some((c) => c.kind === 'theater') ? [] : this.places;
+    return [...this.model.hard, ...this.model.soft].some((c) => c.kind === 'theater') ? [] : this.announced;
   }
 
   /** Reads words by the rules, against what the agent sees now. */
@@ -91,6 +99,7 @@ export class Listening {
   adopt({ text, understanding, reading }: Heard): boolean {
     if (understanding.unparsed) return false;
     this.places = [...placesNamed(text, understanding.unread ?? []), ...this.places].slice(0, MAX_PLACES);
+    this.announced = [...placesAnnounced(text, understanding.unread ?? []), ...this.announced].slice(0, MAX_PLACES);
     this.amenities = [...new Set([...amenitiesWished(text), ...this.amenities])].slice(0, MAX_AMENITIES);
     // Read against the machine's clock (no host has said the study's day yet): kept to read again once one does.
     if (!this.studySure) this.clockReadings.note(this.model, text, reading);
@@ -169,6 +178,7 @@ export class Listening {
     const name = theaterFromPlaces(this.places, theaters);
     if (!name) return null;
     this.places = [];
+    this.announced = [];
     return {
       ...this.model,
       hard: byKind([...this.model.hard, { kind: 'theater', is: [name] }]).filter(isHardConstraint),
