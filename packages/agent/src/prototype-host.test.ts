@@ -62,12 +62,6 @@ const outcome = (r: ScenarioReport) => ({
 });
 
 /**
- * Stories the agent does not yet book on this host as on Usher's (issue 23, open). Films that tie
- * come in the host's shuffled order, where Usher's host lists its catalog's.
- */
-const KNOWN_GAPS = new Map<string, string>([['d03', 'films that tie, in the host’s shuffled order']]);
-
-/**
  * The world as this host shows it. The prototype's seat records carry a row and a number from 1 to
  * the template's `seatsPerRow` and nothing else (`apps/backend/src/db/scenarioSeatBuilder.ts`), its
  * seat page draws each row as one run of seats, and its scenarios count seats with consecutive
@@ -255,11 +249,7 @@ describe('the agent on a host with the research prototype’s shapes', () => {
   }, 60_000);
 
   for (const entry of entries) {
-    // A known gap is a story the agent does not yet book as on Usher's host; `it.fails` keeps it
-    // visible and turns red once it passes, so the list only ever shrinks.
-    const gap = KNOWN_GAPS.get(entry.file.slice(0, 3));
-    const test = gap ? it.fails : it;
-    test(`${entry.file}: books as on Usher's host${gap ? ` (known gap: ${gap})` : ''}`, async () => {
+    it(`${entry.file}: books as on Usher's host`, async () => {
       const lines: string[] = [];
       const hosts: PrototypeHost[] = [];
       const now = onStudyDay(entry);
