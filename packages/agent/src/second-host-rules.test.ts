@@ -1,6 +1,7 @@
+import type { Story } from '@usher/booking';
 import { startTestRelay } from '@usher/relay/testing';
 import { describe, expect, it } from 'vitest';
-import { loadSuite, runScenario, type ScenarioReport, type StartHost } from './suite/index.ts';
+import { loadSuite, runScenario, type ScenarioReport, type StartHost, type SuiteEntry } from './suite/index.ts';
 import { agreeableParticipant } from './suite/participant.ts';
 import { fromWorld, SecondHost, type SecondHostOptions } from './testing/second-host/index.ts';
 
@@ -58,7 +59,79 @@ const RULES: Array<[string, Partial<SecondHostOptions>, string[]]> = [
   ['every update the site’s own, with no action tag', { updatesFromHost: true }, ['d01', 'd03', 'd12']],
 ];
 
+/**
+ * Stories in the default world where only the showtimes tell which theater has IMAX (Riverside and
+ * Starlight do, the nearer Grand does not) and the film listed first (Paper Lanterns) has none: the
+ * agent must look where the host shows formats, and decline only once it has seen that none fits.
+ */
+function inDefaultWorld(text: string, hard: Story['hard'], soft: Story['soft'], why?: string): SuiteEntry {
+  const base = entries.find((e) => e.file.startsWith('d01'));
+  if (!base) throw new Error('d01 is missing from the suite');
+  return {
+    ...base,
+    file: text,
+    scenario: { ...base.scenario, story: { text, hard, soft }, expect: why ? 'blocked' : 'book', ...(why && { why }) },
+  };
+}
+const MONDAY = '2026-11-23';
+const FORMAT_STORIES = [
+  // Starlight's 12:00 beats Riverside's 13:00, the nearer IMAX theater's earliest.
+  inDefaultWorld(
+    'The earliest IMAX showing of Orbital Drift on Monday, one adult',
+    [
+      { kind: 'format', is: ['IMAX'] },
+      { kind: 'title', is: ['Orbital Drift'] },
+      { kind: 'date', dates: [MONDAY] },
+      { kind: 'seatCount', count: 1 },
+    ],
+    [{ kind: 'earliest' }],
+  ),
+  // No film named: films are compared, the first listed has no IMAX showing at all.
+  inDefaultWorld(
+    'The earliest IMAX showing on Monday, one adult',
+    [
+      { kind: 'format', is: ['IMAX'] },
+      { kind: 'date', dates: [MONDAY] },
+      { kind: 'seatCount', count: 1 },
+    ],
+    [{ kind: 'earliest' }],
+  ),
+  inDefaultWorld(
+    'Paper Lanterns in IMAX on Monday, one adult',
+    [
+      { kind: 'format', is: ['IMAX'] },
+      { kind: 'title', is: ['Paper Lanterns'] },
+      { kind: 'date', dates: [MONDAY] },
+      { kind: 'seatCount', count: 1 },
+    ],
+    [],
+    'IMAX',
+  ),
+];
+
 describe('the agent on the second host, one rule at a time', () => {
+  // A theater that lists no features may still show IMAX: read as "none", every theater drops out
+  // of the search for the earliest, and the nearer one's first IMAX showing is booked instead.
+  for (const entry of FORMAT_STORIES) {
+    it(`formats only on the showtimes, a hard IMAX wish: ${entry.file}, as on Usher's host`, async () => {
+      const lines: string[] = [];
+      const report = await runScenario(entry, secondHost({ noFeatures: true }), {
+        log: (line) => lines.push(line),
+        participant: agreeableParticipant,
+      });
+      const usher = await runScenario(entry, usherHost);
+      const said = `${report.status} after ${report.toolCalls} tool calls: ${report.message}\n${lines.join('\n')}`;
+      expect(report.toolCalls, said).toBeGreaterThan(0);
+      expect(outcome(report), said).toEqual(outcome(usher));
+      // Booked with every wish kept, as near the best as on Usher's host (for one film named, the
+      // best); declined only after looking, naming the wish.
+      expect(report.problems, said).toEqual([]);
+      expect(report.best, said).toBe(usher.best);
+      if (entry.scenario.story.hard.some((c) => c.kind === 'title' && c.is) && entry.scenario.expect === 'book')
+        expect(report.best, said).toBe(true);
+    }, 60_000);
+  }
+
   for (const [rule, options, ids] of RULES) {
     for (const id of ids) {
       const entry = entries.find((e) => e.file.startsWith(id));

@@ -69,6 +69,13 @@ describe('reading item records by meaning', () => {
     });
   });
 
+  it('theaters that list no features have unknown ones, not none', () => {
+    const { items } = readItems('theater', [{ cinemaId: 'C7', cinemaName: 'The Grand', distanceMiles: 2 }]);
+    expect(items[0]).not.toHaveProperty('amenities');
+    const listed = readItems('theater', [{ cinemaId: 'C8', cinemaName: 'Old Mill', features: [] }]).items;
+    expect(listed[0]?.amenities).toEqual([]);
+  });
+
   it('showtimes: 12-hour starts, formats, seats left, and the end from the running time', () => {
     const { items } = readItems(
       'time',

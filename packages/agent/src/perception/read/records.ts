@@ -144,7 +144,8 @@ function theater(item: Item, raw: Raw): void {
     firstText(raw, ['name', 'title', 'cinemaName', 'theaterName', 'theatreName', 'venue', 'label', 'value']) ?? item.id;
   if (typeof raw.distanceKm !== 'number') setNumber(item, 'distanceKm', distanceKm(raw));
   const amenities = labels(first(raw, ['amenities', 'features', 'facilities', 'tags']));
-  if (!Array.isArray(raw.amenities)) item.amenities = amenities ?? [];
+  // A theater that lists no features has unknown ones, not none: no IMAX is ruled out by silence.
+  if (!Array.isArray(raw.amenities) && amenities) item.amenities = amenities;
 }
 
 function date(item: Item, raw: Raw): void {

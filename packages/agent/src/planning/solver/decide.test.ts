@@ -68,16 +68,44 @@ describe('choice stages', () => {
     expect(decision.summary).not.toContain('no showings');
   });
 
-  it('without any wish lists every movie in catalog order', () => {
+  it('without any wish lists every movie, the better rated first, then by title', () => {
     const spec = specOf(engineAt([]));
-    expect(ids(decideStage(spec, model([])))).toEqual(spec.items.map((i) => i.id));
+    expect(ids(decideStage(spec, model([])))).toEqual([
+      'm-last-cartographer',
+      'm-orbital-drift',
+      'm-deep-blue-cities',
+      'm-paper-lanterns',
+      'm-encore',
+      'm-quiet-harbor',
+      'm-night-ledger',
+      'm-pip-and-the-comet',
+      'm-courtside',
+      'm-iron-meridian',
+      'm-love-in-lisbon',
+      'm-second-helpings',
+      'm-hollow-house',
+      'm-midnight-static',
+    ]);
   });
 
-  it('breaks ties by catalog order even when the view is sorted', () => {
+  it('breaks ties by what the films show, not by the order a host lists them in or a sort of the view', () => {
     const engine = engineAt([]);
     engine.apply('sort', { field: 'rating', order: 'asc' }, 'agent');
     const spec = specOf(engine);
-    expect(ids(decideStage(spec, model([])))).toEqual(spec.items.map((i) => i.id));
+    const ranked = ids(decideStage(spec, model([])));
+    // The same list shuffled, as a host that orders its films per session sends it.
+    const shuffled = { ...spec, items: [...spec.items].reverse(), visibleItems: [...spec.visibleItems].reverse() };
+    expect(ids(decideStage(shuffled, model([])))).toEqual(ranked);
+    // Films rated alike go by title.
+    const alike = {
+      ...spec,
+      items: spec.items.map((i) => ({ ...i, rating: 7 })),
+      visibleItems: [...spec.visibleItems].reverse(),
+    };
+    const titles = new Map(spec.items.map((i) => [i.id, String(i.title)]));
+    const byTitle = ids(decideStage(alike, model([]))).map((id) => titles.get(id));
+    expect(byTitle).toEqual([...byTitle].sort((a, b) => (a ?? '').localeCompare(b ?? '')));
+    expect(byTitle[0]).toBe('Courtside');
   });
 
   it('ranks theaters by distance for "closest" and drops those beyond a distance limit', () => {

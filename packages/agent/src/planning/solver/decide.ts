@@ -2,7 +2,7 @@ import type { HardConstraint } from '@usher/booking';
 import { type Item, STAGES, type UiSpec } from '@usher/protocol';
 import { decideSeats } from './decide-seats.ts';
 import { hiddenNote, observe, sentence, stageNoun, wish } from './explain.ts';
-import { dateLabel, money, num } from './fields.ts';
+import { dateLabel, money, num, text } from './fields.ts';
 import { DECIDED_AT, judgeBooking, judgedHere, judgeOption, kindMet, seatInRows, together } from './judge.ts';
 import { scoreOption } from './rank.ts';
 import { readLayout, readSeats } from './seats.ts';
@@ -119,17 +119,26 @@ const passes = (v: Verdict | undefined) => v?.ok !== false;
 
 function decideOptions(stage: OptionStage, spec: UiSpec, model: PreferenceModel): StageDecision {
   const hard = judgedHere(stage, model.hard);
-  // Ties go to the nearer theater where the stage shows distances (a host may list theaters in any
-  // order, even one shuffled per session), then to the catalog order (`items`), not to a sort
-  // someone applied to the view.
+  // A host may list films and theaters in any order, even one shuffled per session, so ties go by
+  // what the items show: the nearer theater where the stage shows distances; the better rated film
+  // where it shows ratings, then the film's title. Then to the catalog order (`items`), not to a
+  // sort someone applied to the view.
   const order = new Map(spec.items.map((item, n) => [item.id, n]));
-  const distance = new Map(
-    spec.items.map((item) => [item.id, stage === 'theater' ? num(item, 'distanceKm') : Number.NaN]),
-  );
-  const nearer = (a: string, b: string) => {
-    const [x, y] = [distance.get(a) ?? Number.NaN, distance.get(b) ?? Number.NaN];
-    return Number.isFinite(x) && Number.isFinite(y) ? x - y : 0;
+  const byId = new Map(spec.items.map((item) => [item.id, item]));
+  const field = (id: string, key: string) => {
+    const item = byId.get(id);
+    return item ? num(item, key) : Number.NaN;
   };
+  const lower = (x: number, y: number) => (Number.isFinite(x) && Number.isFinite(y) ? x - y : 0);
+  const nearer = (a: string, b: string) =>
+    stage === 'theater' ? lower(field(a, 'distanceKm'), field(b, 'distanceKm')) : 0;
+  const betterRated = (a: string, b: string) => (stage === 'movie' ? lower(field(b, 'rating'), field(a, 'rating')) : 0);
+  const titled = (id: string) => {
+    const item = byId.get(id);
+    return item ? text(item, 'title') || item.value : '';
+  };
+  const byTitle = (a: string, b: string) =>
+    stage === 'movie' ? titled(a).localeCompare(titled(b), 'en', { sensitivity: 'base' }) : 0;
   const judged: Judged[] = spec.visibleItems
     .filter((item) => item.isDisabled !== true)
     .map((item) => ({ item, verdicts: hard.map((c) => judgeOption(stage, c, item)) }));
@@ -146,7 +155,11 @@ function decideOptions(stage: OptionStage, spec: UiSpec, model: PreferenceModel)
     })
     .sort(
       (a, b) =>
-        b.score - a.score || nearer(a.itemId, b.itemId) || (order.get(a.itemId) ?? 0) - (order.get(b.itemId) ?? 0),
+        b.score - a.score ||
+        nearer(a.itemId, b.itemId) ||
+        betterRated(a.itemId, b.itemId) ||
+        byTitle(a.itemId, b.itemId) ||
+        (order.get(a.itemId) ?? 0) - (order.get(b.itemId) ?? 0),
     );
   return { stage, kind: 'options', options };
 }
