@@ -50,6 +50,12 @@ export function phrase(c: Constraint, today?: string): string {
       return `rated ${c.min} or higher`;
     case 'ageRating':
       return `age rating ${orList(c.allowed)}`;
+    case 'runtime':
+      return c.maxMinutes !== undefined && c.minMinutes === undefined
+        ? `no longer than ${c.maxMinutes} minutes`
+        : c.minMinutes !== undefined && c.maxMinutes === undefined
+          ? `at least ${c.minMinutes} minutes long`
+          : `${c.minMinutes} to ${c.maxMinutes} minutes long`;
     case 'format':
       return sides(c.is, c.not, (v) => (v === 'Standard' ? 'standard format' : v));
     case 'date':

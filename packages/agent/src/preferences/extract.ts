@@ -2,7 +2,7 @@ import { calendarRule } from './calendar.ts';
 import { dateRule } from './dates.ts';
 import { dismissRule } from './dismiss.ts';
 import { PREFERENCE_KINDS } from './kinds.ts';
-import { ageRatingRule, genreRule, ratingRule, titleRule } from './movie-rules.ts';
+import { ageRatingRule, genreRule, ratingRule, runtimeRule, titleRule } from './movie-rules.ts';
 import { partyRule } from './party.ts';
 import { priceRule } from './price-rules.ts';
 import { adjacentRule, centeredRule, rowsRule, seatKindRule } from './seat-rules.ts';
@@ -24,6 +24,7 @@ export const RULES: ReadonlyArray<readonly [string, Rule]> = [
   ['dismiss', dismissRule],
   ['title', titleRule],
   ['theater', theaterRule],
+  ['runtime', runtimeRule],
   ['rating', ratingRule],
   ['ageRating', ageRatingRule],
   ['distance', distanceRule],

@@ -10,6 +10,7 @@ export const KIND_ORDER: readonly ConstraintKind[] = [
   'genre',
   'rating',
   'ageRating',
+  'runtime',
   'format',
   'date',
   'startTime',

@@ -124,6 +124,30 @@ describe('rating', () => {
   });
 });
 
+describe('running time', () => {
+  it.each([
+    ['nothing longer than 100 minutes, i cant sit still longer than that', { maxMinutes: 100 }],
+    ['under 2 hours please', { maxMinutes: 120 }],
+    ["I can't sit for more than an hour and a half", { maxMinutes: 90 }],
+    ['max 2hrs long', { maxMinutes: 120 }],
+    ['something short, under 90 mins', { maxMinutes: 90 }],
+    ['nothing over 2 hours', { maxMinutes: 120 }],
+    ['no more than 1h45', { maxMinutes: 105 }],
+    ['a film at least 2 hours long', { minMinutes: 120 }],
+  ])('"%s" → %j', (text, bounds) => {
+    expect(only(text, 'runtime')).toEqual({ kind: 'runtime', ...bounds });
+  });
+
+  it.each([
+    'the cinema is 20 minutes away',
+    'we have over 2 hours to kill',
+    'less than 2 hours before my train',
+    'starting within 2 hours',
+  ])('"%s" is not about the film', (text) => {
+    expect(only(text, 'runtime')).toBeUndefined();
+  });
+});
+
 describe('age rating', () => {
   it.each([
     ['suitable for kids', ['G', 'PG']],

@@ -179,3 +179,57 @@ export const ageRatingRule: Rule = (scan) => [
     return { ...span(m), drafts: ageDraft(p === 'negative' ? below(r) : [r]) };
   }),
 ];
+
+const WORD_NUMBERS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, an: 1, a: 1 };
+/** An amount of film time: "100 minutes", "90 mins", "2 hours", "2hrs", "1h30", "an hour and a half", "two and a half hours". */
+const LENGTH = String.raw`(\d{2,3})\s*(?:minutes?|mins?|m)\b|(\d(?:\.\d)?|one|two|three|four|an?)\s*(?:(?:and a half|½)\s*)?(?:hours?|hrs?|h)(?:\s*(?:and\s*)?(\d{1,2})\s*(?:minutes?|mins?|m)?)?(?:\s*(and a half))?`;
+const AT_MOST = String.raw`(?:no|not|nothing|none|anything|something|a film|a movie|one)?\s*(?:longer than|over|more than|above|exceeding)|under|less than|shorter than|(?:at )?most|max(?:imum)?|no more than|up to|within|below`;
+
+/** Minutes of a {@link LENGTH} match from its groups, or undefined. */
+function lengthMinutes(m: RegExpExecArray, at: number): number | undefined {
+  const minutes = m[at];
+  if (minutes) return Number(minutes);
+  const hours = m[at + 1];
+  if (!hours) return undefined;
+  const h = WORD_NUMBERS[hours.toLowerCase()] ?? Number(hours);
+  const half = /and a half|½/i.test(m[0]) ? 30 : 0;
+  const extra = Number(m[at + 2] ?? 0);
+  const total = Math.round(h * 60) + half + extra;
+  return total > 0 && total <= 300 ? total : undefined;
+}
+
+/**
+ * The film's running time: "nothing longer than 100 minutes", "under 2 hours", "I can't sit still
+ * for more than an hour and a half", "max 2hrs long", "at least 2 hours long". The amount must be a
+ * length (minutes or hours); one that says how far or how long before something else ("less than
+ * 2 hours before my train", "20 minutes away") is not the film's.
+ */
+export const runtimeRule: Rule = (scan) => [
+  ...hits(
+    scan,
+    String.raw`(?:(?:runs?|running(?: time)?|runtime|long|length|sit(?: still)?(?: through)?(?: for)?|films?|movies?|anything|nothing)\s+)?(?:${AT_MOST})\s+(?:${LENGTH})(?:\s+(?:long|in length|of (?:run ?time|running time)))?`,
+    (m) => {
+      const after = scan.original.slice((m.index ?? 0) + m[0].length, (m.index ?? 0) + m[0].length + 24);
+      if (/^\s*(?:away|from|before|after|drive|walk|ago|to get|of (?:driving|travel))/i.test(after)) return undefined;
+      const before = scan.original.slice(Math.max(0, (m.index ?? 0) - 40), m.index ?? 0);
+      // "Under", "at most", "longer than" say a limit; "over", "more than" and "within" say one only
+      // about the film ("nothing over 2 hours", "a film of more than") or refused ("can't do more than").
+      const weak = /^(?:over|more than|above|exceeding|within)\b/i.test(m[0]);
+      const aboutFilm =
+        /\b(?:long|longer|length|runs?|running|runtime|sit|films?|movies?|anything|nothing|none)\b/i.test(m[0]) ||
+        /\b(?:film|movie|one|it|runtime|length|sit(?: still)?|can'?t|cannot|won'?t|don'?t|no|not|nothing)\b[^.,;!?]*$/i.test(
+          before,
+        );
+      if (weak && !aboutFilm) return undefined;
+      const minutes = lengthMinutes(m, 1);
+      if (minutes === undefined) return undefined;
+      return { ...span(m), drafts: [{ set: { kind: 'runtime', maxMinutes: minutes } }] };
+    },
+  ),
+  ...hits(scan, String.raw`(?:at least|minimum(?: of)?|min(?:imum)?\.?)\s+(?:${LENGTH})\s+(?:long|in length)`, (m) => {
+    const minutes = lengthMinutes(m, 1);
+    return minutes === undefined
+      ? undefined
+      : { ...span(m), drafts: [{ set: { kind: 'runtime', minMinutes: minutes } }] };
+  }),
+];

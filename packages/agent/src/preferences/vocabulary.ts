@@ -69,6 +69,7 @@ export const KIND_NOUNS: Entry<ConstraintKind[]>[] = [
   { pattern: 'prices?|cost|budget|money', value: ['price', 'cheapest'] },
   { pattern: 'distance|location|cinemas?|theaters?|theatres?|how far', value: ['theater', 'distance', 'closest'] },
   { pattern: 'age ratings?', value: ['ageRating'] },
+  { pattern: 'length|running time|runtime|how long', value: ['runtime'] },
   { pattern: 'ratings?|reviews?|scores?', value: ['rating', 'highestRated'] },
   { pattern: 'seats?|seating|rows?', value: ['rows', 'centered', 'seatKind'] },
   { pattern: 'sitting together|together|next to each other|side by side', value: ['adjacent'] },

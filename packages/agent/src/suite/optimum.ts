@@ -26,6 +26,7 @@ const SHOWING_LEVEL = new Set<Constraint['kind']>([
   'theater',
   'rating',
   'ageRating',
+  'runtime',
   'distance',
   'format',
   'price',

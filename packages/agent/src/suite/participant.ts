@@ -72,6 +72,10 @@ function phrase(c: HardConstraint): string {
       return `it has to be rated at least ${c.min}`;
     case 'ageRating':
       return `nothing above ${c.allowed.at(-1)}`;
+    case 'runtime':
+      return c.maxMinutes !== undefined
+        ? `nothing longer than ${c.maxMinutes} minutes`
+        : `at least ${c.minMinutes} minutes long`;
     case 'format':
       return c.is ? `it has to be in ${c.is.join(' or ')}` : `not in ${c.not?.join(' or ')}`;
     case 'theater':

@@ -88,6 +88,15 @@ describe('checkBooking: hard constraints', () => {
     expect(ok({ kind: 'ageRating', allowed: ['G', 'PG'] })).toBe(false);
   });
 
+  it('runtime, both bounds inclusive', () => {
+    const minutes = defaultScenario().movies.find((m) => m.id === 'm-orbital-drift')?.durationMinutes ?? 0;
+    expect(ok({ kind: 'runtime', maxMinutes: minutes })).toBe(true);
+    expect(ok({ kind: 'runtime', maxMinutes: minutes - 1 })).toBe(false);
+    expect(ok({ kind: 'runtime', minMinutes: minutes })).toBe(true);
+    expect(ok({ kind: 'runtime', minMinutes: minutes + 1 })).toBe(false);
+    expect(hard({ kind: 'runtime', maxMinutes: 90 }).hard[0]?.detail).toContain(`runs ${minutes} min`);
+  });
+
   it('distance', () => {
     expect(ok({ kind: 'distance', maxKm: 4.2 })).toBe(true);
     expect(ok({ kind: 'distance', maxKm: 3 })).toBe(false);

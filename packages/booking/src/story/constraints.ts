@@ -47,6 +47,8 @@ const HARD_OPTIONS = [
   bounded('genre', { include: labels.optional(), exclude: labels.optional() }),
   bounded('title', { is: labels.optional(), not: labels.optional() }),
   z.strictObject({ kind: z.literal('rating'), min: z.number().min(0).max(10) }),
+  /** The film's running time in minutes ("nothing longer than 100 minutes"), both bounds inclusive. */
+  bounded('runtime', { maxMinutes: z.number().int().positive().optional(), minMinutes: count.optional() }),
   z.strictObject({ kind: z.literal('ageRating'), allowed: z.array(AgeRatingSchema).min(1) }),
   z.strictObject({ kind: z.literal('distance'), maxKm: z.number().positive() }),
   bounded('theater', { is: labels.optional(), not: labels.optional() }),

@@ -50,6 +50,17 @@ export function checkShowingConstraint(c: HardConstraint, f: ShowingFacts): Verd
     }
     case 'rating':
       return { ok: movie.rating >= c.min, detail: `rated ${movie.rating}; wanted at least ${c.min}` };
+    case 'runtime': {
+      const minutes = movie.durationMinutes;
+      const ok =
+        (c.maxMinutes === undefined || minutes <= c.maxMinutes) &&
+        (c.minMinutes === undefined || minutes >= c.minMinutes);
+      const wanted = [
+        c.minMinutes !== undefined && `at least ${c.minMinutes}`,
+        c.maxMinutes !== undefined && `at most ${c.maxMinutes}`,
+      ];
+      return { ok, detail: `runs ${minutes} min; wanted ${wanted.filter(Boolean).join(' and ')} min` };
+    }
     case 'ageRating':
       return {
         ok: c.allowed.includes(movie.ageRating),

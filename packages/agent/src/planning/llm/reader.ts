@@ -39,6 +39,7 @@ function prompt(context: PreferenceContext): string {
     'wishes after this message (start from the current ones; the latest word on a kind wins).',
     'Constraint kinds: date {dates}, startTime {after?, before? "HH:MM"}, endTime {after?, before?},',
     'genre {include?, exclude?}, title {is?, not?}, rating {min 0-10}, ageRating {allowed: G PG PG-13 R NC-17},',
+    "runtime {maxMinutes?, minMinutes?} (the film's running time),",
     'distance {maxKm}, theater {is?, not?}, format {is?, not?: Standard IMAX 3D}, seatCount {count},',
     'adjacent {}, rows {allowed?, notFirst?, notLast?}, seatKind {seatKind: standard premium wheelchair, count?},',
     'ticketMix {adult?, child?, senior?} (child under 12, senior 65+), price {maxTotal} (the whole booking;',

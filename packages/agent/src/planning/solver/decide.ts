@@ -107,7 +107,7 @@ function seatChoiceBreaks(spec: UiSpec, model: PreferenceModel, seatMap?: UiSpec
 }
 
 /** What a film is, which the booking summary does not show: judged on the film's own item. */
-const FILM_KINDS: readonly HardConstraint['kind'][] = ['genre', 'rating', 'ageRating'];
+const FILM_KINDS: readonly HardConstraint['kind'][] = ['genre', 'rating', 'ageRating', 'runtime'];
 
 interface Judged {
   item: Item;

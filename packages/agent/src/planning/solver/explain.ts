@@ -47,6 +47,8 @@ export function wish(c: HardConstraint): string {
         .join(', ');
     case 'rating':
       return `rated at least ${c.min}`;
+    case 'runtime':
+      return runtimeWords(c, 'running');
     case 'ageRating':
       return `rated ${orList(c.allowed)}`;
     case 'distance':
@@ -68,6 +70,18 @@ export function wish(c: HardConstraint): string {
     case 'price':
       return `costing at most ${c.maxTotal.toFixed(2)}`;
   }
+}
+
+/** `running at most 100 minutes`, `running 90 to 120 minutes`. */
+export function runtimeWords(
+  c: { maxMinutes?: number | undefined; minMinutes?: number | undefined },
+  verb: string,
+): string {
+  if (c.maxMinutes !== undefined && c.minMinutes !== undefined)
+    return `${verb} ${c.minMinutes} to ${c.maxMinutes} minutes`;
+  return c.maxMinutes !== undefined
+    ? `${verb} at most ${c.maxMinutes} minutes`
+    : `${verb} at least ${c.minMinutes} minutes`;
 }
 
 const unique = (xs: readonly string[]) => [...new Set(xs)];

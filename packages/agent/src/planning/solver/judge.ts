@@ -13,7 +13,7 @@ import type { OptionStage, Verdict } from './types.ts';
 
 /** Which hard kinds each stage's visible fields decide. Any other kind is ignored at that stage. */
 export const JUDGED_AT: Record<Stage, ReadonlyArray<HardConstraint['kind']>> = {
-  movie: ['title', 'genre', 'rating', 'ageRating'],
+  movie: ['title', 'genre', 'rating', 'ageRating', 'runtime'],
   theater: ['distance', 'theater'],
   date: ['date'],
   // seatCount and ticketMix here: enough seats left for the party.
@@ -154,6 +154,19 @@ function judgeMovie(c: HardConstraint, item: Item): Verdict | undefined {
         ? { ok: true, detail: `rated ${rating} (at least ${c.min})` }
         : { ok: false, detail: `rated ${rating}, below your ${c.min}` };
     }
+    case 'runtime': {
+      const minutes = runtimeOf(item);
+      if (minutes === undefined) return undefined;
+      const ok =
+        (c.maxMinutes === undefined || minutes <= c.maxMinutes) &&
+        (c.minMinutes === undefined || minutes >= c.minMinutes);
+      return ok
+        ? { ok: true, detail: `runs ${minutes} minutes` }
+        : {
+            ok: false,
+            detail: `runs ${minutes} minutes, ${c.maxMinutes !== undefined && minutes > c.maxMinutes ? `over your ${c.maxMinutes}` : `under your ${c.minMinutes}`}`,
+          };
+    }
     case 'ageRating': {
       const age = text(item, 'ageRating');
       if (age === '') return undefined;
@@ -164,6 +177,12 @@ function judgeMovie(c: HardConstraint, item: Item): Verdict | undefined {
     default:
       return undefined;
   }
+}
+
+/** A film's running time in minutes as its item shows it (hosts' own shapes are read into `durationMinutes`). */
+function runtimeOf(item: Item): number | undefined {
+  const minutes = num(item, 'durationMinutes');
+  return Number.isFinite(minutes) && minutes > 0 ? minutes : undefined;
 }
 
 function judgeTime(c: HardConstraint, item: Item): Verdict | undefined {
