@@ -12,6 +12,21 @@ describe('normalize', () => {
   });
 });
 
+describe('a height is no age or count', () => {
+  it.each([`I'm 6'5" and hate blocking the view`, "i'm six foot four, 1 ticket", 'he is 5 ft 2 in tall'])(
+    '%s',
+    (text) => {
+      const read = normalize(text);
+      expect(read).toHaveLength(text.length);
+      expect(read).not.toMatch(/\b(?:6'5|six foot four|5 ft 2)/);
+    },
+  );
+
+  it('keeps clock times and counts', () => {
+    expect(normalize("at 6 o'clock, 2 tickets")).toBe("at 6 o'clock, 2 tickets");
+  });
+});
+
 describe('clauses', () => {
   it('splits on punctuation and "but", not inside times or decimals', () => {
     const text = 'IMAX if possible, at 19:30, rated 7.5 but tomorrow';

@@ -13,8 +13,13 @@ export function normalize(text: string): string {
     .replace(/[\u201c\u201d]/g, '"')
     .replace(/[\u2013\u2014]/g, '-')
     .replace(/\u00a0/g, ' ')
-    .replace(/\b([ap])\.m\./gi, (_m, letter: string) => `${letter}m  `);
+    .replace(/\b([ap])\.m\./gi, (_m, letter: string) => `${letter}m  `)
+    .replace(HEIGHT, (m) => ' '.repeat(m.length));
 }
+
+/** A person's height ("I'm 6'5\"", "5 ft 2", "six foot four"): no age, count or time. */
+const HEIGHT =
+  /\b\d\s*'\s*\d{1,2}\s*(?:"|'')?|\b(?:\d|four|five|six|seven)\s*(?:ft|foot|feet)(?:\s*(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven)\b(?:\s*(?:in|inches)\b)?)?/gi;
 
 /* Commas split clauses too: "IMAX if possible, tomorrow" hedges only the IMAX. */
 /* "Anything but X" is one clause: there "but" means "except". */
