@@ -132,7 +132,8 @@ export class StudyHost implements RoomHooks {
   mountRoutes(app: Hono<{ Variables: { capability: Capability | null } }>, deps: StudyRouteDeps): void {
     const fail: Fail = (code, message, status) => Response.json({ error: { code, message } }, { status });
     const onDisk = this.onDisk(fail);
-    for (const path of ['/s/*', '/api/participant', '/api/participant/*', '/api/console/rooms/*']) app.use(path, onDisk);
+    for (const path of ['/s/*', '/api/participant', '/api/participant/*', '/api/console/rooms/*'])
+      app.use(path, onDisk);
     mountStudyRoutes(
       app,
       this.mode,
@@ -171,7 +172,10 @@ export class StudyHost implements RoomHooks {
         await Promise.all([registry.durable(), relay.studyLogsFlushed()]);
       } catch (err) {
         if (!(err instanceof FlushError)) throw err;
-        if (!this.flushFailed) warn(`study: the registry could not be flushed to disk: ${err.message}; answering STORAGE_FAILED until the server is restarted`);
+        if (!this.flushFailed)
+          warn(
+            `study: the registry could not be flushed to disk: ${err.message}; answering STORAGE_FAILED until the server is restarted`,
+          );
         this.flushFailed = true;
         c.res = fail(
           'STORAGE_FAILED',

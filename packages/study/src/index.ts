@@ -37,9 +37,9 @@ export type { AcceptedChange, StoredManifest } from './registry/manifest-table.t
 export type { QuestionnaireRecord, StoredAnswer, StoredScore } from './registry/questionnaire-tables.ts';
 export {
   CONSENT_GRACE_MS,
+  NODE_REGISTRY_FLUSH,
   type Participant,
   type ParticipantStatus,
-  NODE_REGISTRY_FLUSH,
   type Recruitment,
   type RegistryFlush,
   recruitmentFrom,

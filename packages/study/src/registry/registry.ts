@@ -5,8 +5,8 @@ import { dirname } from 'node:path';
 import type { PARTICIPANT_STATUSES } from '@usher/protocol';
 import Database from 'better-sqlite3';
 import { type Plan, planParticipant } from '../assignment/assign.ts';
-import { GroupFlush } from './group-flush.ts';
 import type { StudyFile } from '../study-file/schema.ts';
+import { GroupFlush } from './group-flush.ts';
 import {
   type AcceptedChange,
   createManifestTable,
