@@ -198,7 +198,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       studyHost?.stop();
       headlessHost?.close();
       relay.close();
-      return http.close();
+      // The study logs of tasks that just ended are flushed on libuv's pool: stopped only once on disk.
+      return Promise.all([http.close(), relay.studyLogsFlushed()]).then(() => {});
     },
   };
 }

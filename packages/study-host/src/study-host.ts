@@ -1,6 +1,6 @@
 import type { Capabilities, Capability, ClientView, Relay, RelayLimits, RoomHooks } from '@usher/relay';
-import type { Study, StudyRegistry } from '@usher/study';
-import type { Hono } from 'hono';
+import { FlushError, type Study, type StudyRegistry } from '@usher/study';
+import type { Hono, MiddlewareHandler } from 'hono';
 import { StudyConsole } from './console/study-console.ts';
 import { StudyLogIndex } from './console/study-logs.ts';
 import { mountConsoleRoutes } from './http/console-routes.ts';
@@ -64,6 +64,8 @@ export class StudyHost implements RoomHooks {
   /** The participant's controls over the agent beside them (the supervisor the console holds). */
   readonly controls: ParticipantControls;
   private readonly expiry: ArrivalExpiry;
+  /** A flush of the registry failed (said once). */
+  private flushFailed = false;
 
   constructor(private readonly options: StudyHostOptions) {
     const { study, registry, relay, logsDir, limits, now, warn } = options;
@@ -129,6 +131,9 @@ export class StudyHost implements RoomHooks {
   /** The study link and the participant's API, the console's API and, with a registry file, the export download. */
   mountRoutes(app: Hono<{ Variables: { capability: Capability | null } }>, deps: StudyRouteDeps): void {
     const fail: Fail = (code, message, status) => Response.json({ error: { code, message } }, { status });
+    const onDisk = this.onDisk(fail);
+    for (const path of ['/s/*', '/api/participant', '/api/participant/*', '/api/console/rooms/*'])
+      app.use(path, onDisk);
     mountStudyRoutes(
       app,
       this.mode,
@@ -148,6 +153,37 @@ export class StudyHost implements RoomHooks {
         warn: this.options.warn,
       });
     }
+  }
+
+  /**
+   * Answers only once what was written before them is on disk: the registry's writes (a group
+   * commit, `StudyRegistry.durable`) and the study logs of the tasks ended
+   * (`Relay.studyLogsFlushed`). The study link, the participant's API and the console's actions
+   * wait for it, a request that wrote nothing only while others' writes are flushed, so nothing a
+   * participant or the console is shown can be lost to a crash of the machine. When a flush of the
+   * registry fails, they answer `503 STORAGE_FAILED` from then on: nothing since can be promised.
+   */
+  private onDisk(fail: Fail): MiddlewareHandler {
+    const { registry, relay, warn } = this.options;
+    return async (c, next) => {
+      await next();
+      if (c.req.method === 'GET' && c.req.path.startsWith('/api/console/')) return;
+      try {
+        await Promise.all([registry.durable(), relay.studyLogsFlushed()]);
+      } catch (err) {
+        if (!(err instanceof FlushError)) throw err;
+        if (!this.flushFailed)
+          warn(
+            `study: the registry could not be flushed to disk: ${err.message}; answering STORAGE_FAILED until the server is restarted`,
+          );
+        this.flushFailed = true;
+        c.res = fail(
+          'STORAGE_FAILED',
+          "the study's records could not be written to disk; the researcher has been told",
+          503,
+        );
+      }
+    };
   }
 
   /** Starts removing arrivals who never consent (once now, then hourly). */

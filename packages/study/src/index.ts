@@ -32,13 +32,16 @@ export {
   scoreTrust,
 } from './questionnaire/instruments.ts';
 export * from './questionnaire/schema.ts';
+export { FlushError } from './registry/group-flush.ts';
 export type { AcceptedChange, StoredManifest } from './registry/manifest-table.ts';
 export type { QuestionnaireRecord, StoredAnswer, StoredScore } from './registry/questionnaire-tables.ts';
 export {
   CONSENT_GRACE_MS,
+  NODE_REGISTRY_FLUSH,
   type Participant,
   type ParticipantStatus,
   type Recruitment,
+  type RegistryFlush,
   recruitmentFrom,
   StudyRegistry,
 } from './registry/registry.ts';

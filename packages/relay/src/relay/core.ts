@@ -85,6 +85,9 @@ export class RelayCore {
   /** What the relay tells, and asks, whoever runs tasks in its rooms (set by {@link Relay.attach}). */
   hooks: RoomHooks;
 
+  /** Study logs closed by {@link endStudyLater} whose flush has not returned yet (each removes itself). */
+  private readonly closing = new Set<Promise<void>>();
+
   constructor(readonly options: RelayOptions) {
     this.hooks = options.hooks ?? {};
     this.ids = new SessionIdAllocator(options.logsDir);
@@ -129,6 +132,26 @@ export class RelayCore {
     const payloadJson = this.errorJson(code, why);
     this.log(room, 'internal', 'error', payloadJson, { replyTo: pending.originalId, peer: pending.peer.name });
     pending.peer.sendText(envelopeText('error', payloadJson, { replyTo: pending.originalId }));
+  }
+
+  /**
+   * Closes the room's study log and frees it as {@link endStudy} does, with the log's flush on
+   * libuv's pool: {@link logsFlushed} waits for it, and a flush that fails is reported.
+   */
+  endStudyLater(room: Room): void {
+    const study = room.study;
+    if (!study) return;
+    room.study = null;
+    this.changed(room);
+    const closing = study.log.closeLater().catch((err: unknown) => this.warn(`relay: ${(err as Error).message}`));
+    this.closing.add(closing);
+    void closing.finally(() => this.closing.delete(closing));
+  }
+
+  /** Resolves once every study log {@link endStudyLater} closed until now is on disk (or its failure reported). */
+  logsFlushed(): Promise<void> {
+    if (this.closing.size === 0) return Promise.resolve();
+    return Promise.all(this.closing).then(() => {});
   }
 
   /** Closes the room's study log (flushed to disk) and frees it; false when the flush failed (reported). */

@@ -206,9 +206,18 @@ export class Relay {
     if (!room?.study) return false;
     const record = { reason: capText(reason, MAX_ERROR_TEXT), ...(page && { page }) };
     this.core.log(room, 'internal', 'study.task-ended', JSON.stringify(record));
-    this.core.endStudy(room);
+    // Flushed on libuv's pool: whoever answers for the task's end waits for studyLogsFlushed().
+    this.core.endStudyLater(room);
     if (room.idle) this.core.rooms.delete(room.id);
     return true;
+  }
+
+  /**
+   * Resolves once every study log {@link closeStudySession} closed until now is on disk (a flush
+   * that failed is reported through `warn`, as one at the close always was).
+   */
+  studyLogsFlushed(): Promise<void> {
+    return this.core.logsFlushed();
   }
 
   /**

@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, ftruncateSync, writeSync } from 'node:fs';
+import { closeSync, fsync, fsyncSync, ftruncateSync, writeSync } from 'node:fs';
 import type { LogDirection } from '@usher/protocol';
 
 export interface AppendOptions {
@@ -13,6 +13,8 @@ export interface LogFileIo {
   write(fd: number, bytes: Buffer, offset: number, position: number): number;
   truncate(fd: number, length: number): void;
   sync(fd: number): void;
+  /** As {@link sync}, on libuv's thread pool: resolves once the file is on disk. */
+  syncLater(fd: number): Promise<void>;
   close(fd: number): void;
 }
 
@@ -20,6 +22,7 @@ export const NODE_FILE_IO: LogFileIo = {
   write: (fd, bytes, offset, position) => writeSync(fd, bytes, offset, bytes.length - offset, position),
   truncate: (fd, length) => ftruncateSync(fd, length),
   sync: (fd) => fsyncSync(fd),
+  syncLater: (fd) => new Promise((resolve, reject) => fsync(fd, (err) => (err ? reject(err) : resolve()))),
   close: (fd) => closeSync(fd),
 };
 
@@ -129,6 +132,23 @@ export class StudyLog {
     } finally {
       this.io.close(fd);
     }
+  }
+
+  /**
+   * As {@link close}, with the flush on libuv's thread pool: the log takes no record from now on,
+   * and the promise resolves once the file is on disk and closed, or rejects with a
+   * {@link LogWriteError} when the flush fails (the descriptor is closed all the same). Idempotent.
+   */
+  closeLater(): Promise<void> {
+    if (this.fd === null) return Promise.resolve();
+    const fd = this.fd;
+    this.fd = null;
+    return this.io
+      .syncLater(fd)
+      .catch((err: unknown) => {
+        throw new LogWriteError(`study log ${this.sessionId}: flushing to disk failed: ${(err as Error).message}`);
+      })
+      .finally(() => this.io.close(fd));
   }
 
   /** Removes the torn end of a record that failed part-way, so the file ends after its last whole record. */

@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadStudyFile } from '../study-file/load.ts';
-import { CONSENT_GRACE_MS, recruitmentFrom, StudyRegistry } from './registry.ts';
+import { CONSENT_GRACE_MS, NODE_REGISTRY_FLUSH, recruitmentFrom, StudyRegistry } from './registry.ts';
 
 // The demo's first two conditions (alone, autopilot): the balance these counts check is over two.
 const LOADED = loadStudyFile(new URL('../../../../studies/demo.study.yaml', import.meta.url).pathname);
@@ -153,4 +154,79 @@ describe('StudyRegistry', () => {
     });
     expect(recruitmentFrom(query)).toEqual({ PROLIFIC_PID: '5f1a2b', STUDY_ID: 'st-1', SESSION_ID: 'se_1' });
   });
+
+  it('answers durable() only after a flush of its write-ahead log begun once the write was committed', async () => {
+    const path = join(work, 'flushed.sqlite');
+    const seen: Array<{ file: string; walBytes: number; statuses: string[] }> = [];
+    const registry = new StudyRegistry(path, {
+      async sync(file) {
+        // What the flush covers: the commit is in the log already, as another connection reads it.
+        const reader = new Database(path, { readonly: true });
+        const rows = reader.prepare<[], { status: string }>('SELECT status FROM participants').all();
+        reader.close();
+        seen.push({ file, walBytes: statSync(file).size, statuses: rows.map((r) => r.status) });
+        await NODE_REGISTRY_FLUSH.sync(file);
+      },
+    });
+    const { participant } = registry.admit(DEMO, { recruitment: { participant: 'F1' }, now: NOW });
+    registry.progress(participant.id, { status: 'briefing' }, NOW);
+    await registry.durable();
+    expect(seen).toEqual([{ file: `${path}-wal`, walBytes: expect.any(Number), statuses: ['briefing'] }]);
+    expect(seen[0]?.walBytes).toBeGreaterThan(0);
+    // Nothing written since: nothing more to flush.
+    await registry.durable();
+    expect(seen).toHaveLength(1);
+    // A step refused (the participant had moved) writes nothing, and waits for nothing.
+    expect(registry.progress(participant.id, { status: 'task' }, NOW, { status: 'consent', taskIndex: 0 })).toBe(false);
+    await registry.durable();
+    expect(seen).toHaveLength(1);
+    registry.close();
+  });
+
+  it('loses nothing it acknowledged when its process is killed in the middle of a batch', async () => {
+    const path = join(work, 'killed.sqlite');
+    const registryModule = new URL('./registry.ts', import.meta.url).pathname;
+    const studyModule = new URL('../study-file/load.ts', import.meta.url).pathname;
+    const demo = new URL('../../../../studies/demo.study.yaml', import.meta.url).pathname;
+    // Batches of ten participants arrive and consent at once; each is acknowledged (printed) once
+    // durable() says so, while the next batch is already being written.
+    const script = `
+      const { StudyRegistry } = await import(${JSON.stringify(registryModule)});
+      const { loadStudyFile } = await import(${JSON.stringify(studyModule)});
+      const study = loadStudyFile(${JSON.stringify(demo)});
+      const registry = new StudyRegistry(${JSON.stringify(path)});
+      const now = new Date(${JSON.stringify(NOW.toISOString())});
+      for (let batch = 0; ; batch += 1) {
+        for (let i = 0; i < 10; i += 1) {
+          const id = 'k' + batch + '-' + i;
+          const { participant } = registry.admit(study, { recruitment: { participant: id }, now });
+          registry.progress(participant.id, { status: 'briefing' }, now);
+          registry.durable().then(() => process.stdout.write(id + '\\n'));
+        }
+        await new Promise((resolve) => setImmediate(resolve));
+      }`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const acknowledged: string[] = [];
+    let buffered = '';
+    await new Promise<void>((resolve) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        buffered += chunk.toString();
+        const lines = buffered.split('\n');
+        buffered = lines.pop() ?? '';
+        acknowledged.push(...lines);
+        if (acknowledged.length >= 300 && child.exitCode === null && !child.killed) {
+          child.kill('SIGKILL');
+        }
+      });
+      child.on('exit', () => resolve());
+    });
+    expect(acknowledged.length).toBeGreaterThanOrEqual(300);
+    const after = new StudyRegistry(path);
+    const stored = new Map(after.participants(DEMO.id).map((p) => [p.externalId, p.status]));
+    const lost = acknowledged.filter((id) => stored.get(id) !== 'briefing');
+    expect(lost).toEqual([]);
+    after.close();
+  }, 60_000);
 });

@@ -1,10 +1,12 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { closeSync, fdatasyncSync, mkdirSync, openSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { PARTICIPANT_STATUSES } from '@usher/protocol';
 import Database from 'better-sqlite3';
 import { type Plan, planParticipant } from '../assignment/assign.ts';
 import type { StudyFile } from '../study-file/schema.ts';
+import { GroupFlush } from './group-flush.ts';
 import {
   type AcceptedChange,
   createManifestTable,
@@ -83,21 +85,54 @@ interface Row {
   return_key?: string | null;
 }
 
+/** How the registry flushes its write-ahead log to disk; tests pass one that records, holds or fails. */
+export interface RegistryFlush {
+  /** Flushes the file at `path` to disk (`fdatasync`), off the caller's thread. */
+  sync(path: string): Promise<void>;
+}
+
+/** `fdatasync` of the file on libuv's thread pool: the event loop goes on meanwhile. */
+export const NODE_REGISTRY_FLUSH: RegistryFlush = {
+  async sync(path) {
+    const file = await open(path, 'r');
+    try {
+      await file.datasync();
+    } finally {
+      await file.close();
+    }
+  },
+};
+
 /**
- * The study registry: every participant, their assignment and their progress, in SQLite (WAL,
- * synchronous commits), so a server restart mid-study loses no participant and reassigns no one.
- * Its writes are transactions; an assignment reads the counts and inserts the participant in one,
- * so two participants arriving at once cannot both take the last place of a condition.
+ * The study registry: every participant, their assignment and their progress, in SQLite (WAL),
+ * so a server restart mid-study loses no participant and reassigns no one. Its writes are
+ * transactions; an assignment reads the counts and inserts the participant in one, so two
+ * participants arriving at once cannot both take the last place of a condition.
+ *
+ * Durability is a group commit: a write is committed to the write-ahead log at once (SQLite's
+ * `synchronous = NORMAL`, no flush at the commit), and {@link durable} resolves once a flush of
+ * the log (`fdatasync` on libuv's pool) begun after it is done, so whoever answers a participant
+ * waits for it first (the study's routes do, for every answer): what is acknowledged is on disk, as
+ * with a flush at each commit, while the event loop goes on and one flush serves every write made
+ * meanwhile. The log is appended in commit order, so a flush that covers a write covers every
+ * write before it. Checkpoints (SQLite's own, every 1,000 pages and at close) flush the log and
+ * the database as before. The rare writes no participant waits for (the agent manifest, the
+ * removal of arrivals) are flushed before they return.
  */
 export class StudyRegistry {
   private readonly db: Database.Database;
+  private readonly walPath: string | null;
+  private readonly flushes: GroupFlush;
 
   /** Opens (or creates) the registry at `path` (`:memory:` for tests that need no file). */
-  constructor(path: string) {
+  constructor(path: string, flush: RegistryFlush = NODE_REGISTRY_FLUSH) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = FULL');
+    this.db.pragma('synchronous = NORMAL');
+    this.walPath = path === ':memory:' ? null : `${path}-wal`;
+    const walPath = this.walPath;
+    this.flushes = new GroupFlush(walPath === null ? async () => {} : () => flush.sync(walPath));
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS participants (
         id          TEXT PRIMARY KEY,
@@ -203,6 +238,7 @@ export class StudyRegistry {
            VALUES (@id, @study_id, @external_id, @recruitment, @condition_id, @plan, @room, @status, @task_index, @created_at, @updated_at, @return_key)`,
           )
           .run(row);
+        this.flushes.wrote();
         return { participant: fromRow(row), returning: false, returnKey };
       })
       .immediate();
@@ -248,6 +284,7 @@ export class StudyRegistry {
             'UPDATE participants SET status = ?, task_index = COALESCE(?, task_index), updated_at = ? WHERE id = ?',
           )
           .run(change.status, change.taskIndex ?? null, now.toISOString(), id);
+    if (result.changes > 0) this.flushes.wrote();
     return result.changes === 1;
   }
 
@@ -268,6 +305,7 @@ export class StudyRegistry {
       .transaction(() => {
         if (!this.progress(record.participantId, change, now, from)) return false;
         insertQuestionnaire(this.db, record, now.toISOString());
+        this.flushes.wrote();
         beforeCommit();
         return true;
       })
@@ -322,7 +360,7 @@ export class StudyRegistry {
    */
   expireArrivals(studyId: string, before: Date): number {
     const at = before.toISOString();
-    return this.db
+    const removed = this.db
       .transaction(() => {
         this.db
           .prepare(
@@ -338,6 +376,8 @@ export class StudyRegistry {
           .run(studyId, at).changes;
       })
       .immediate();
+    if (removed > 0) this.flushNow();
+    return removed;
   }
 
   /** How many arrivals {@link expireArrivals} removed from the study, per condition (null within subjects). */
@@ -366,6 +406,32 @@ export class StudyRegistry {
     now: Date,
   ): void {
     writeManifest(this.db, { studyId, ...record, at: now.toISOString() }, !this.hasParticipants(studyId));
+    this.flushNow();
+  }
+
+  /**
+   * Resolves once every write made before the call is on disk (group commit, see the class);
+   * rejects with a `FlushError` when a flush failed, and from then on: the registry can no longer
+   * promise that anything is on disk.
+   */
+  durable(): Promise<void> {
+    return this.flushes.durable();
+  }
+
+  /** Writes made and flushed so far (the bench and tests read it). */
+  flushStats(): { written: number; flushed: number } {
+    return this.flushes.stats();
+  }
+
+  /** Flushes the write-ahead log on this thread, for the rare writes no participant waits for. */
+  private flushNow(): void {
+    if (this.walPath === null) return;
+    const fd = openSync(this.walPath, 'r');
+    try {
+      fdatasyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
   }
 
   /** Whether a participant of the study has consented yet (its agent manifest is then frozen). */
