@@ -28,8 +28,21 @@ describe('title', () => {
     ]);
   });
 
-  it('does not guess at descriptions ("the lantern one")', () => {
+  it('does not guess at descriptions ("the lantern one": no title has the word "lantern")', () => {
     expect(hard('the lantern one')).toEqual([]);
+  });
+
+  it.each([
+    ['we should like to see the harbor film on monday', 'The Quiet Harbor'],
+    ['that cartographer movie', 'The Last Cartographer'],
+    ['the comet one, please', 'Pip and the Comet'],
+  ])('a film called by one word of its title and what it is: "%s"', (text, title) => {
+    expect(only(text, 'title')).toEqual({ kind: 'title', is: [title] });
+  });
+
+  it('a word too common, or in several titles, names no film', () => {
+    expect(only('the night film', 'title')).toBeUndefined();
+    expect(only('the new one', 'title')).toBeUndefined();
   });
 });
 

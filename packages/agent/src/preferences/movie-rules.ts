@@ -34,8 +34,57 @@ export const titleRule: Rule = (scan) => {
     return { ...at, drafts: titleDrafts(title, polarity(scan.original, m.index ?? 0)) };
   });
   const rest = [...named, ...quoted].reduce((text, hit) => blank(text, hit.start, hit.end), scan.text);
-  return [...named, ...quoted, ...unknownTitles({ ...scan, text: rest })];
+  const byWord = titleByWord({ ...scan, text: rest });
+  const left = byWord.reduce((text, hit) => blank(text, hit.start, hit.end), rest);
+  return [...named, ...quoted, ...byWord, ...unknownTitles({ ...scan, text: left })];
 };
+
+/** Words too common to tell one title from another. */
+const COMMON_TITLE_WORDS = new Set([
+  'the',
+  'and',
+  'of',
+  'a',
+  'an',
+  'in',
+  'on',
+  'at',
+  'to',
+  'for',
+  'with',
+  'from',
+  'night',
+  'day',
+  'big',
+  'new',
+  'last',
+  'first',
+  'one',
+  'movie',
+  'film',
+]);
+
+/**
+ * A film called by one word of its title and what it is: "the orchard film", "that tempest movie",
+ * "the giggle one". The word must be in exactly one title on the list.
+ */
+function titleByWord(scan: Scan): Hit[] {
+  const titles = scan.context.knownTitles ?? [];
+  if (titles.length === 0) return [];
+  return hits(scan, String.raw`(?:the|that|this)\s+([a-z'-]{4,})\s+(?:film|movie|flick|one)`, (m) => {
+    const word = (m[1] ?? '').toLowerCase();
+    if (COMMON_TITLE_WORDS.has(word)) return undefined;
+    const matching = titles.filter((t) =>
+      t
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}'-]+/u)
+        .includes(word),
+    );
+    const [title] = matching;
+    if (matching.length !== 1 || !title) return undefined;
+    return { ...span(m), drafts: titleDrafts(title, polarity(scan.original, m.index ?? 0)) };
+  });
+}
 
 /**
  * A title the visible list does not hold ("Winter Kings", coming soon): a run of capitals that
