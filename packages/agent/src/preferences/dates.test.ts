@@ -118,6 +118,24 @@ describe('date phrasings', () => {
   });
 });
 
+describe('a week or two on', () => {
+  it.each([
+    ['2 tickets a week today', ['2026-11-28']],
+    ['this day next week please', ['2026-11-28']],
+    ["in a week's time, 2 tickets", ['2026-11-28']],
+    ['a week on friday, 2 tickets', ['2026-12-04']],
+    ['friday week for 2', ['2026-12-04']],
+    ['in a fortnight', ['2026-12-05']],
+    ['for a week today, Saturday the 28th', ['2026-11-28']],
+  ])('"%s"', (text, expected) => {
+    expect(dates(text)).toEqual({ kind: 'date', dates: expected });
+  });
+
+  it('"back in a week" is no day for the booking', () => {
+    expect(dates("friday please, we'll be back in a week")).toEqual({ kind: 'date', dates: ['2026-11-27'] });
+  });
+});
+
 describe('"sat" and "sun" after this, next or coming', () => {
   it('are days whatever follows ("this sat please")', () => {
     expect(dates('2 tickets this sat please')).toEqual({ kind: 'date', dates: ['2026-11-21'] });

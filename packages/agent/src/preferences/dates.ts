@@ -143,6 +143,16 @@ const PATTERNS: Array<[string, (m: RegExpExecArray, today: string) => string[]]>
       return n >= 1 && n <= 6 ? [addDays(t, n)] : [];
     },
   ],
+  // "A week today", "this day next week", "in a week's time": seven days on; "in a fortnight": fourteen.
+  [
+    String.raw`(?:a\s+week\s+(?:today|tonight|from\s+today|from\s+now)|(?:today|tonight)\s+week|(?:this|the\s+same)\s+day\s+next\s+week|in\s+(?:a|one)\s+week'?s?\s*time|(?:in\s+)?(a\s+fortnight|two\s+weeks)(?:\s+(?:today|from\s+today|from\s+now)|'?\s*time)?)`,
+    (m, t) => [addDays(t, m[1] ? 14 : 7)],
+  ],
+  // "A week on Friday", "Friday week": that weekday a week after it next comes.
+  [
+    String.raw`a\s+week\s+(?:on\s+)?${WEEKDAY_WORD}|${WEEKDAY_WORD}\s+week\b`,
+    (m, t) => [addDays(nextWeekday(t, weekdayOf(m[1] ?? m[2] ?? '')), 7)],
+  ],
   // "Before the weekend": the days left until Friday; "after the weekend": the next Monday to Friday.
   [
     String.raw`(before|after)\s+the\s+weekend`,
