@@ -41,6 +41,8 @@ describe('start time phrasings', () => {
     ['tomorrow night', { after: '17:00' }],
     ['in the afternoon', { after: '12:00', before: '17:00' }],
     ['a matinee', { after: '12:00', before: '17:00' }],
+    ['thursday daytime', { before: '17:00' }],
+    ['sometime during the day', { before: '17:00' }],
     ['in the morning', { before: '12:00' }],
     ['a late show', { after: '21:00' }],
     ['around 7pm', { after: '18:30', before: '19:30' }],
