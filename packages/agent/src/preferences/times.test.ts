@@ -260,6 +260,14 @@ describe('a clock someone is busy until, and "after that"', () => {
     expect(start('dinner at 8 and a film after that')).toEqual({ kind: 'startTime', after: '20:00' });
   });
 
+  it.each([
+    ["I'm at work until 5 that day", '17:00'],
+    ['working till 6 on friday', '18:00'],
+    ["we're busy until 7pm", '19:00'],
+  ])('"%s": nobody can start before then', (text, after) => {
+    expect(start(text)).toEqual({ kind: 'startTime', after });
+  });
+
   it('is no end time, and "for 2" is no clock', () => {
     expect(end('our lecture doesnt finish till 5 so after that')).toBeUndefined();
     expect(start('iron tempest tomorrow for 2, and after that we go home')).toBeUndefined();

@@ -162,6 +162,18 @@ export const otherClockRule: Rule = (scan) =>
       String.raw`\b(?:${ERRANDS}|i|i'm|we|we're|he|she|they)\b[^.,;!?]{0,24}?\b(?:doesn'?t|does not|don'?t|do not|won'?t|will not|isn'?t|aren'?t|not)\s+(?:finish\w*|end\w*|get out|done|over|free|back|out)\s+(?:til|till|until)\s+(?:${CLOCK})${NOT_A_TIME}`,
       (m) => ({ ...span(m), drafts: [] }),
     ),
+    // "I'm at work until 5 that day", "we're busy till 6", "working until 7 on friday": nobody can
+    // start before then, so the showing starts after it (never "start before 5").
+    hits(
+      scan,
+      String.raw`\b(?:at work|at school|at the office|in class|in (?:a )?meetings?|busy|working|on shift|stuck at work|on a shift)\s+(?:(?:on|that|on that)\s+\w+\s+)?(?:until|till|til)\s+(${CLOCK})${NOT_A_TIME}`,
+      (m) => {
+        const minutes = readClock(scan, m.index ?? 0, m[1], false);
+        return minutes === undefined
+          ? { ...span(m), drafts: [] }
+          : { ...span(m), drafts: [bound('startTime', 'after', minutes)] };
+      },
+    ),
   );
 
 /** What else people do at a time of day: its clock is a reason for a wish ("… so it must be over by 3"). */
