@@ -231,6 +231,14 @@ describe('refusals, named days and ranges said as people say them', () => {
     });
   });
 
+  it.each([
+    ['he found the 3D glasses uncomfortable last time, a regular screening instead', '3D'],
+    ['we hated the IMAX last time, a normal one please', 'IMAX'],
+    ['3D was awful for us, a standard showing please', '3D'],
+  ])('reads a format someone had a bad time with as refused: "%s"', (text, refused) => {
+    expect(hard(text)).toContainEqual({ kind: 'format', is: ['Standard'], not: [refused] });
+  });
+
   it('reads a whodunnit as a mystery', () => {
     expect(hard('fancy a whodunnit monday night')).toContainEqual({ kind: 'genre', include: ['Mystery'] });
   });
