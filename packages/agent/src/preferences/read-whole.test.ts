@@ -239,6 +239,17 @@ describe('refusals, named days and ranges said as people say them', () => {
     expect(hard(text)).toContainEqual({ kind: 'format', is: ['Standard'], not: [refused] });
   });
 
+  it.each([
+    ['we already saw The Quiet Harbor last month, the next best one then', 'The Quiet Harbor'],
+    ["we've seen orbital drift, something else on friday", 'Orbital Drift'],
+  ])('reads a film already seen as refused: "%s"', (text, title) => {
+    expect(hard(text)).toContainEqual({ kind: 'title', not: [title] });
+  });
+
+  it('"never seen" is no refusal', () => {
+    expect(hard("I've never seen Orbital Drift, 2 tickets")).toContainEqual({ kind: 'title', is: ['Orbital Drift'] });
+  });
+
   it('reads a whodunnit as a mystery', () => {
     expect(hard('fancy a whodunnit monday night')).toContainEqual({ kind: 'genre', include: ['Mystery'] });
   });
