@@ -45,6 +45,8 @@ describe('places named in lower case', () => {
     // Words a rule read ("the evening", "imax") are no place; a place that fits no theater names none.
     expect(placesNamed('in the evening, in imax', [])).toEqual([]);
     expect(theaterFromPlaces(['the mall'], THEATERS)).toBeNull();
+    // Some words of the name: "at the art house with the café".
+    expect(theaterFromPlaces(['art house'], THEATERS)).toBe('Riverside Art House');
     expect(theaterFromPlaces(['riverside arthouse on friday'], THEATERS)).toBe('Riverside Art House');
   });
 

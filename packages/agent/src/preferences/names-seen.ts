@@ -158,7 +158,9 @@ export function theaterFromPlaces(
   for (const place of places) {
     const words = place.split(' ');
     for (let n = words.length; n > 0; n--) {
-      const matches = theaters.filter((t) => looselyNamed(words.slice(0, n).join(' '), t.name));
+      const said = words.slice(0, n).join(' ');
+      // "the art house" for Riverside Art House: some words of the name, or the name as mistyped.
+      const matches = theaters.filter((t) => looselyNamed(said, t.name) || theaterNamed(t, said));
       if (matches.length === 1 && matches[0]) return matches[0].name;
     }
   }
