@@ -45,7 +45,10 @@ const THEATER_CUE = /\b(?:at|in)\s+(?:the\s+)?$/i;
 const NEAR_CUE = /\bnear\s+(?:the\s+)?$/i;
 const VENUE_WORD = /^(?:cinemas?|theat(?:er|re)s?|multiplex|arthouse|hall|odeon)$/i;
 /** A word that closes a theater's name though it is no name word elsewhere ("Riverside IMAX"). */
-const NAME_TAIL = /^imax$/i;
+/** A word that ends a theater's name: "Riverside IMAX", or the screens of "Lakeside 12". */
+const NAME_TAIL = /^(?:imax|\d{1,2})$/i;
+/** After a number, words that make it a clock, not part of a name: "at Lakeside 7pm", "Lakeside 7:30". */
+const CLOCK_AFTER = /^\s*(?:am|pm|a\.m|p\.m|o'?clock|[:.]\d|h\b|ish\b)/i;
 
 /** One run of capitalized words and what it names. */
 export interface NameRun {
@@ -100,7 +103,13 @@ export function capitalizedRuns(scan: Scan): NameRun[] {
     const isKnown = known.some((t) => theaterNamed({ id: '', name: t }, named));
     const theater = strong && (venueWord || isKnown || (THEATER_CUE.test(before) && !genre));
     const tail = words[last + 1];
-    const end = theater && tail && NAME_TAIL.test(tail.word) && adjoins(lastWord, tail) ? tail.end : lastWord.end;
+    const tailed =
+      theater &&
+      tail &&
+      NAME_TAIL.test(tail.word) &&
+      adjoins(lastWord, tail) &&
+      !CLOCK_AFTER.test(scan.text.slice(tail.end));
+    const end = tailed && tail ? tail.end : lastWord.end;
     i = end === lastWord.end ? last + 1 : last + 2;
     const place = strong && !theater && NEAR_CUE.test(before);
     const title = strong && !genre && !place && (capitals.length >= 2 || SINGLE_WORD_CUE.test(before));

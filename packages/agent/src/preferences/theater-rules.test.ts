@@ -82,6 +82,20 @@ describe('a named theater', () => {
   });
 });
 
+describe('a theater whose name ends in its screens, before any stage lists theaters', () => {
+  it('"at Lakeside 12" is the theater, not a start at 12', () => {
+    const h = hard('Friday straight after work at Lakeside 12, one ticket');
+    expect(h).toContainEqual({ kind: 'theater', is: ['Lakeside 12'] });
+    expect(h.find((c) => c.kind === 'startTime' && c.before === '12:00')).toBeUndefined();
+  });
+
+  it('a clock after the name stays a clock', () => {
+    const h = hard('at Lakeside 7pm, one ticket');
+    expect(h).toContainEqual({ kind: 'theater', is: ['Lakeside'] });
+    expect(h).toContainEqual(expect.objectContaining({ kind: 'startTime' }));
+  });
+});
+
 describe('theaters the agent can see (the theater stage)', () => {
   const onTheaterStage = { ...CONTEXT, knownTheaters: ['Festival Dome', 'Harbour Screens', 'Old Town Cinema'] };
   const hear = (text: string, model: PreferenceModel = { hard: [], soft: [] }) =>
