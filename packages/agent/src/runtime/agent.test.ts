@@ -3,6 +3,7 @@ import type { StudyLogRecord, ToolDefinition, UiSpec } from '@usher/protocol';
 import { readLog, startTestRelay as startTestServer, TestClient } from '@usher/relay/testing';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { EpisodicLog } from '../memory/episodic.ts';
+import { feasibleOptions } from '../suite/optimum.ts';
 import { ORBITAL_IMAX_PAIR } from '../testing/stories.ts';
 import { Agent } from './agent.ts';
 import type { AgentOptions } from './agent-options.ts';
@@ -222,4 +223,46 @@ describe('Agent in assist mode', () => {
     expect(result.status).toBe('done');
     expect(host.submitted()).toMatchObject({ movieTitle: 'Orbital Drift', date: '2026-11-22', format: 'IMAX' });
   });
+});
+
+describe('A pick among equals, and new wishes', () => {
+  it('forgets a theater picked among equals once a new wish makes the theaters unequal, and books without going round', async () => {
+    const { server, agent } = await studyRoom();
+    const booker = agent({});
+    onTestFinished(() => booker.close());
+    await booker.start();
+    const asked: string[] = [];
+    // Whoever gives the instruction picks the last of the equal options offered.
+    const pick = async (q: { title: string; items: { id: string }[] }) => {
+      asked.push(q.title);
+      return [q.items.at(-1)?.id ?? ''];
+    };
+    const first = await booker.instruct({
+      text: 'Two adults for Orbital Drift tomorrow',
+      pick,
+      confirmSubmit: async () => false,
+    });
+    expect(asked.length).toBeGreaterThan(0);
+    expect(first.status).not.toBe('done');
+    const second = await booker.instruct({
+      text: 'actually, the earliest showing of it instead',
+      pick,
+      confirmSubmit: async () => true,
+    });
+    expect(second.status).toBe('done');
+    expect(second.message ?? '').not.toMatch(/keep coming back/);
+    const booked = server.headlessHost?.submitted();
+    const story = {
+      text: '',
+      hard: [
+        { kind: 'title' as const, is: ['Orbital Drift'] },
+        { kind: 'date' as const, dates: ['2026-11-22'] },
+        { kind: 'seatCount' as const, count: 2 },
+      ],
+      soft: [{ kind: 'earliest' as const }],
+    };
+    expect(booked && checkBooking(defaultScenario(), booked, story).satisfied).toBe(true);
+    const starts = feasibleOptions(defaultScenario(), story).map((o) => `${o.showing.date} ${o.showing.time}`);
+    expect(`${booked?.date} ${booked?.time}`).toBe([...starts].sort()[0]);
+  }, 60_000);
 });

@@ -583,15 +583,24 @@ export class Agent {
     if (!spec) return;
     const model = this.listening.model;
     const filmNamed = model.hard.some((c) => c.kind === 'title' && (c.is?.length ?? 0) > 0);
+    const theaterNamed = model.hard.some((c) => c.kind === 'theater' && (c.is?.length ?? 0) > 0);
+    const said = (kind: string) => changed.includes(kind as never) && model.soft.some((c) => c.kind === kind);
+    // The showtime decides "earliest", "latest" and "cheapest" across theaters (and films, when
+    // none is named); the theater decides "closest".
+    const showtimeWish = said('earliest') || said('latest') || said('cheapest');
     const revisit: Stage | null =
-      changed.includes('highestRated') && model.soft.some((c) => c.kind === 'highestRated') && !filmNamed
+      (said('highestRated') || showtimeWish) && !filmNamed
         ? 'movie'
-        : null;
+        : (showtimeWish || said('closest')) && !theaterNamed
+          ? 'theater'
+          : showtimeWish
+            ? 'date'
+            : null;
     if (!revisit || STAGES.indexOf(spec.stage) <= STAGES.indexOf(revisit)) return;
     const chosen = this.view.context.chosen[revisit as 'movie'];
     if (chosen && this.view.participantChoices.has(chosen.id)) return;
     this.exploration.backtrackTo = revisit;
-    this.exploration.why = 'A wish you added decides the film: choosing it again with it';
+    this.exploration.why = `A wish you added decides the ${revisit === 'date' ? 'showing' : revisit}: choosing it again with it`;
   }
 
   /**
@@ -659,6 +668,8 @@ export class Agent {
   private wishesChanged(summary: string): void {
     this.greeted = true;
     this.steps.forgetRejected();
+    // A pick among options that were equal under the old wishes may not be equal under the new ones.
+    this.picked.clear();
     this.exploration = freshExploration(true);
     this.memory.forgetTried();
     this.pendingReplies.push(summary);
