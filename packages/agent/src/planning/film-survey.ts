@@ -25,8 +25,27 @@ import type { SurveyMoves } from './survey-step.ts';
  * the usual backtracking leaves it (it is marked tried) and the search goes on with the next.
  */
 
-/** At most this many films are compared. */
-export const MAX_FILMS = 3;
+/**
+ * At most this many films with a showing that fits are compared (and at most
+ * {@link MAX_LISTS_ACROSS_FILMS} showtime lists among them), among at most
+ * {@link MAX_FILM_CANDIDATES} looked at: a film that does not play where or when it must costs
+ * three steps (choose it, go on, come back) and does not count.
+ */
+export const MAX_FILMS = 8;
+export const MAX_FILM_CANDIDATES = 10;
+/**
+ * At most this many showtime lists are looked at across the films compared: where one theater and
+ * one day are named, a film is one list and all eight fit; across theaters and days, about five.
+ */
+export const MAX_LISTS_ACROSS_FILMS = 20;
+
+/** Whether another film is still to be looked at. */
+function nextFilm(films: FilmSurvey, dead: ReadonlySet<string> = new Set()): string | undefined {
+  const found = [...films.results.values()].filter((f) => f !== undefined && !Number.isNaN(f.value)).length;
+  const lists = [...films.surveys.values()].reduce((sum, survey) => sum + (survey?.found.size ?? 0), 0);
+  if (found >= MAX_FILMS || lists >= MAX_LISTS_ACROSS_FILMS) return undefined;
+  return films.candidates.find((film) => !films.results.has(film) && !dead.has(film));
+}
 /** Showtime lists looked at for each film while films are compared (survey.ts looks at up to eight for one film). */
 export const LOOKS_PER_FILM = 4;
 
@@ -56,7 +75,7 @@ export function filmSurveyGoal(input: PlannerInput, viable: readonly RankedOptio
   const title = model.hard.find((c) => c.kind === 'title');
   if (title?.kind === 'title' && (title.is?.length ?? 0) > 0) return null;
   if (model.soft.some((c) => c.kind === 'highestRated' || (c.kind === 'title' && (c.is?.length ?? 0) > 0))) return null;
-  return surveyGoal(model);
+  return surveyGoal(model, true);
 }
 
 /** The film with the best showing found, in the solver's order when two are as good. */
@@ -86,7 +105,7 @@ export function filmSurveyStep(
   if (spec.stage !== 'movie' || !goal) return undefined;
   let films = exploration.films;
   if (!films || films.goal !== goal) {
-    const candidates = viable.slice(0, MAX_FILMS);
+    const candidates = viable.slice(0, MAX_FILM_CANDIDATES);
     films = {
       goal,
       candidates: candidates.map((o) => o.itemId),
@@ -106,14 +125,14 @@ export function filmSurveyStep(
     films.results.set(films.current, survey ? bestSurveyed(survey) : undefined);
   }
   if (!films.done) {
-    const next = films.candidates.find((film) => !films.results.has(film) && !dead.has(film));
+    const next = nextFilm(films, dead);
     if (next) {
       films.current = next;
       films.away = false;
       exploration.survey = films.surveys.get(next) ?? null;
       return moves.selectOrNext(
         next,
-        `${films.labels.get(next)}: looking at its showtimes, to compare ${films.candidates.length} films for the ${goalWords(goal)}`,
+        `${films.labels.get(next)}: looking at its showtimes, to compare the films for the ${goalWords(goal)}`,
       );
     }
     films.done = true;
@@ -142,7 +161,7 @@ export function filmSearched(input: PlannerInput, survey: Survey, moves: SurveyM
   const finding = bestSurveyed(survey);
   films.results.set(film, finding);
   const said = finding ? describe(films.goal, finding) : 'no showing fits';
-  if (!films.candidates.some((f) => !films.results.has(f))) {
+  if (nextFilm(films) === undefined) {
     // The last film compared: booked here only when no film before it did better for sure.
     const best = bestFilm(films);
     const mine = finding && !Number.isNaN(finding.value) ? finding.value : undefined;

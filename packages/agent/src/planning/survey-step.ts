@@ -33,8 +33,11 @@ export interface SurveyMoves {
   back(stage: Stage, reason: string): NavigationPlan;
 }
 
+/** The search's goal; with films being compared, also where one theater is named (each film's showtimes there). */
+const goalOf = (input: PlannerInput) => surveyGoal(input.model, input.exploration.films !== null);
+
 const running = (input: PlannerInput): Survey | null =>
-  input.mode === 'autopilot' && surveyGoal(input.model) ? input.exploration.survey : null;
+  input.mode === 'autopilot' && goalOf(input) ? input.exploration.survey : null;
 
 /**
  * The search across theaters, days and formats (survey.ts) on a choice stage: on the theater and
@@ -50,7 +53,7 @@ export function surveyStep(
   moves: SurveyMoves,
 ): NavigationPlan | undefined {
   const { exploration } = input;
-  const goal = surveyGoal(input.model);
+  const goal = goalOf(input);
   if (!goal || input.mode !== 'autopilot') return undefined;
   if (spec.stage === 'theater') {
     if (exploration.films) exploration.films.away = true;

@@ -110,9 +110,10 @@ const SHOWTIME_GOALS = ['earliest', 'latest', 'cheapest'] as const;
  * of earliest, latest and cheapest the participant named, else a soft time window. Cheapest needs
  * no survey when one format is required (the seats then decide the price).
  */
-export function surveyGoal(model: PreferenceModel): SurveyGoal | null {
+export function surveyGoal(model: PreferenceModel, acrossFilms = false): SurveyGoal | null {
+  // One theater named: nothing to compare across theaters, but still across the films it shows.
   const theater = model.hard.find((c) => c.kind === 'theater');
-  if (theater?.kind === 'theater' && (theater.is?.length ?? 0) === 1) return null;
+  if (!acrossFilms && theater?.kind === 'theater' && (theater.is?.length ?? 0) === 1) return null;
   const format = model.hard.find((c) => c.kind === 'format');
   const oneFormat = format?.kind === 'format' && (format.is?.length ?? 0) === 1;
   const named = model.soft.find(

@@ -251,6 +251,20 @@ describe('a leaning said of oneself', () => {
   });
 });
 
+describe('out of the cinema by a clock, and as late as we can', () => {
+  it('"out of the cinema by 6pm at the latest" ends by 18:00, it does not start by it', () => {
+    expect(end('we have to be out of the cinema by 6pm at the latest')).toEqual({ kind: 'endTime', before: '18:00' });
+    expect(start('we have to be out of the cinema by 6pm at the latest')).toBeUndefined();
+  });
+
+  it.each([
+    ['start as late as we can', 'latest'],
+    ['as early as I can on sunday', 'earliest'],
+  ])('"%s"', (text, kind) => {
+    expect(soft(text)).toContainEqual({ kind });
+  });
+});
+
 describe('a clock someone is busy until, and "after that"', () => {
   it('starts after the clock the busy clause names', () => {
     expect(start('comedy tmrw, our lecture doesnt finish til 5 so after that')).toEqual({

@@ -97,7 +97,8 @@ const CLOCK_BOUND = new RegExp(
 export const endTimeRule: Rule = (scan) => [
   ...hits(
     scan,
-    `${END_CUE}\\s+(by|before|no later than|not later than|until|at|around)\\s+(${CLOCK})${NOT_A_TIME}`,
+    // "out of the cinema by 6", "home from the film by 10": the place between says where from.
+    `${END_CUE}(?:\\s+(?:of|from)\\s+(?:the\\s+)?(?:cinema|theat(?:er|re)|pictures|movies?|films?|there|the building))?\\s+(by|before|no later than|not later than|until|at|around)\\s+(${CLOCK})${NOT_A_TIME}`,
     (m) =>
       at(m, readClock(scan, m.index ?? 0, m[2], false), (t) => {
         const turns = !/^(?:at|around)$/i.test(m[1] ?? '') && refused(scan, m);
@@ -387,12 +388,12 @@ const AFTER_A_TIME = /\d(?:\s*(?:am|pm))?\s*,?\s*(?:at\s+)?$/i;
 export const earliestLatestRule: Rule = (scan) => [
   ...hits(
     scan,
-    String.raw`(?<!\bat\s+(?:the\s+)?)(?:the\s+)?earliest|as early as possible|as early a (?:showing|screening|show|one|film) as (?:possible|we can|you can)|(?:the\s+)?first (?:showing|screening|show)|early (?:showing|screening|show)|the earlier the better|(?:something|an|one)\s+early(?:-?ish)?(?:\s+(?:one|film|movie))?(?!\s+(?:morning|afternoon|evening|night))|early(?:-?ish)? (?:one|start)|earlier (?:is|would be) better`,
+    String.raw`(?<!\bat\s+(?:the\s+)?)(?:the\s+)?earliest|as early as (?:possible|(?:we|i|you|they) can|we could)|as early a (?:showing|screening|show|one|film) as (?:possible|we can|you can)|(?:the\s+)?first (?:showing|screening|show)|early (?:showing|screening|show)|the earlier the better|(?:something|an|one)\s+early(?:-?ish)?(?:\s+(?:one|film|movie))?(?!\s+(?:morning|afternoon|evening|night))|early(?:-?ish)? (?:one|start)|earlier (?:is|would be) better`,
     (m) => ({ ...span(m), drafts: [{ set: { kind: 'earliest' } }] }),
   ),
   ...hits(
     scan,
-    String.raw`(?<!\bat\s+(?:the\s+)?)(?:the\s+)?latest|as late as possible|as late a (?:showing|screening|show|one|film) as (?:possible|we can|you can)|(?:the\s+)?last (?:showing|screening|show)|the later the better|(?:something|a|one)\s+late-?ish(?:\s+(?:one|film|movie))?|late(?:-?ish)? (?:one|start)|later (?:is|would be) better`,
+    String.raw`(?<!\bat\s+(?:the\s+)?)(?:the\s+)?latest|as late as (?:possible|(?:we|i|you|they) can|we could)|as late a (?:showing|screening|show|one|film) as (?:possible|we can|you can)|(?:the\s+)?last (?:showing|screening|show)|the later the better|(?:something|a|one)\s+late-?ish(?:\s+(?:one|film|movie))?|late(?:-?ish)? (?:one|start)|later (?:is|would be) better`,
     // "Out by 10.15 latest": right after a time, "latest" means "at the latest", as in "by 11 at the latest".
     (m) => ({
       ...span(m),

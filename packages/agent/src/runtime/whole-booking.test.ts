@@ -60,4 +60,31 @@ describe('one search for the whole booking', () => {
     const why = said.filter((text) => text.startsWith('To find the earliest showing, I am comparing'));
     expect(why).toHaveLength(1);
   });
+
+  it('compares the films of the one theater named: "the very last show tomorrow at Starlight, whatever it is"', async () => {
+    const { scenario, result, booking } = await book(
+      'the very last show tomorrow at Starlight, whatever it is. 2 adults',
+    );
+    const story: Story = {
+      text: '',
+      hard: [
+        { kind: 'theater', is: ['Starlight Multiplex'] },
+        { kind: 'date', dates: ['2026-11-22'] },
+        { kind: 'seatCount', count: 2 },
+        { kind: 'ticketMix', adult: 2 },
+      ],
+      soft: [],
+    };
+    const options = feasibleOptions(scenario, story);
+    const last = options
+      .map((o) => o.showing.time)
+      .sort()
+      .at(-1);
+    // Many films play there that day; the latest is not among the first few the film list shows.
+    expect(new Set(options.map((o) => o.showing.movieId)).size).toBeGreaterThan(5);
+    expect(result.status).toBe('done');
+    const showing = scenario.showings.find((s) => s.id === booking?.showingId);
+    expect(showing?.theaterId).toBe('t-starlight');
+    expect(showing?.time).toBe(last);
+  }, 60_000);
 });
