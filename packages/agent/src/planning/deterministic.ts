@@ -69,6 +69,11 @@ export interface PlannerInput {
    * stage: "whats on at the riverside"); they become a theater wish once one does.
    */
   placesToMatch?: readonly string[];
+  /**
+   * Tool calls this request may still make before its bound (runtime/request.ts); undefined when
+   * no request bounds the work. A search starts nothing new it could not finish within them.
+   */
+  callsLeft?: number;
   /** Options picked among equals by whoever gave the instruction: kept while they work out, changed on a dead end. */
   picked?: ReadonlySet<string>;
   goal: string;

@@ -39,8 +39,17 @@ export const MAX_FILM_CANDIDATES = 10;
  */
 export const MAX_LISTS_ACROSS_FILMS = 20;
 
+/**
+ * Tool calls kept for after the comparison: going back to the best film, walking it to its seats
+ * and tickets, and a retry or two. A film is looked at only while more than this is left.
+ */
+export const CALLS_KEPT_TO_BOOK = 45;
+/** What one more film may cost: across theaters and days, a few showtime lists. */
+const CALLS_PER_FILM = 25;
+
 /** Whether another film is still to be looked at. */
-function nextFilm(films: FilmSurvey, dead: ReadonlySet<string> = new Set()): string | undefined {
+function nextFilm(films: FilmSurvey, dead: ReadonlySet<string> = new Set(), callsLeft?: number): string | undefined {
+  if (callsLeft !== undefined && callsLeft < CALLS_KEPT_TO_BOOK + CALLS_PER_FILM) return undefined;
   const found = [...films.results.values()].filter((f) => f !== undefined && !Number.isNaN(f.value)).length;
   const lists = [...films.surveys.values()].reduce((sum, survey) => sum + (survey?.found.size ?? 0), 0);
   if (found >= MAX_FILMS || lists >= MAX_LISTS_ACROSS_FILMS) return undefined;
@@ -125,7 +134,7 @@ export function filmSurveyStep(
     films.results.set(films.current, survey ? bestSurveyed(survey) : undefined);
   }
   if (!films.done) {
-    const next = nextFilm(films, dead);
+    const next = nextFilm(films, dead, input.callsLeft);
     if (next) {
       films.current = next;
       films.away = false;
@@ -161,7 +170,7 @@ export function filmSearched(input: PlannerInput, survey: Survey, moves: SurveyM
   const finding = bestSurveyed(survey);
   films.results.set(film, finding);
   const said = finding ? describe(films.goal, finding) : 'no showing fits';
-  if (nextFilm(films) === undefined) {
+  if (nextFilm(films, undefined, input.callsLeft) === undefined) {
     // The last film compared: booked here only when no film before it did better for sure.
     const best = bestFilm(films);
     const mine = finding && !Number.isNaN(finding.value) ? finding.value : undefined;

@@ -1,6 +1,6 @@
 import type { Stage, UiSpec } from '@usher/protocol';
 import type { PlannerInput } from './deterministic.ts';
-import { filmSearched, LOOKS_PER_FILM } from './film-survey.ts';
+import { CALLS_KEPT_TO_BOOK, filmSearched, LOOKS_PER_FILM } from './film-survey.ts';
 import type { NavigationPlan } from './plan.ts';
 import { dateLabel, num } from './solver/fields.ts';
 import type { PreferenceModel, RankedOption, StageDecision } from './solver/index.ts';
@@ -62,7 +62,9 @@ export function surveyStep(
     const survey = exploration.survey;
     survey.probe = null;
     if (!survey.done) {
-      const next = nextToSurvey(survey, dead);
+      // Another list is looked at only while the calls left can still book the best one found.
+      const affordable = input.callsLeft === undefined || input.callsLeft > CALLS_KEPT_TO_BOOK;
+      const next = affordable ? nextToSurvey(survey, dead) : undefined;
       if (next)
         return moves.selectOrNext(
           next.theater,

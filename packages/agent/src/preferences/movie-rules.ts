@@ -162,7 +162,7 @@ export const ratingRule: Rule = (scan) => [
   }),
   ...hits(
     scan,
-    "(?:best|highest|top)[- ](?:rated|reviewed|scored)|(?:the )?best reviews|(?:the )?highest (?:rating|score)|the best (?:one|movie|film)|rated (?:the )?(?:highest|best)|(?:best|highest)[- ]reviewed|what(?:'s| is) good|(?:anything|something) good|any good",
+    "(?:best|highest|top)[- ](?:rated|reviewed|scored)|(?:the )?best reviews|(?:the )?(?:highest|best|top) (?:ratings?|scores?)|the best (?:one|movie|film)|rated (?:the )?(?:highest|best)|(?:best|highest)[- ]reviewed|what(?:'s| is) good|(?:anything|something) good|any good",
     (m) => ({ ...span(m), drafts: [{ set: { kind: 'highestRated' } }] }),
   ),
   ...hits(

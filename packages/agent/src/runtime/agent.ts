@@ -22,7 +22,7 @@ import { ChatQuestion, goingBackLine, offerAlternatives, submitDeclined, submitR
 import { HostView } from './host-view.ts';
 import { type Heard, Listening } from './listening.ts';
 import { RelayClient, type RelayEvent } from './relay-client.ts';
-import { CurrentRequest } from './request.ts';
+import { CurrentRequest, callBudget } from './request.ts';
 import { RoomSync } from './room-sync.ts';
 import { StepApproval } from './step-approval.ts';
 
@@ -520,6 +520,9 @@ export class Agent {
         mode: this.options.mode,
         participantChoices: this.view.participantChoices,
         placesToMatch: this.listening.placesToMatch,
+        callsLeft: this.request.active
+          ? callBudget(requiredSeats(this.listening.model).count) - this.request.callsSince(this.acting.toolCalls)
+          : undefined,
         picked: this.picked,
         goal: this.options.goal ?? this.options.story?.text ?? 'book what the participant asks for',
       },

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { WorkingMemory } from '../memory/working.ts';
+import type { PerceivedContext } from '../perception/perceive.ts';
+import { freshExploration, type PlannerInput, planNext } from './deterministic.ts';
+import { CALLS_KEPT_TO_BOOK } from './film-survey.ts';
+import { engineAt, model, specOf } from './solver/testing.ts';
+
+const tools = ['select', 'next', 'prev'].map((name) => ({ name, parameters: {} }));
+
+/** The movie stage with "the earliest showing tomorrow, 2 of us" and `callsLeft` calls left in the request. */
+function onFilms(callsLeft: number | undefined): PlannerInput {
+  return {
+    context: { uiSpec: specOf(engineAt([])), toolSchema: tools, messageHistoryTail: [] } as unknown as PerceivedContext,
+    model: {
+      ...model([
+        { kind: 'date', dates: ['2026-11-22'] },
+        { kind: 'seatCount', count: 2 },
+      ]),
+      soft: [{ kind: 'earliest' }],
+    },
+    memory: new WorkingMemory(),
+    exploration: freshExploration(true),
+    mode: 'autopilot',
+    participantChoices: new Set(),
+    goal: 'the earliest showing tomorrow',
+    callsLeft,
+  };
+}
+
+describe('the search across films, within the request’s calls', () => {
+  it('compares films while the calls left can pay for another film and still book', () => {
+    const action = planNext(onFilms(undefined)).nextAction;
+    expect(action.type === 'tool.call' && action.reason).toMatch(/to compare the films/);
+    const plenty = planNext(onFilms(200)).nextAction;
+    expect(plenty.type === 'tool.call' && plenty.reason).toMatch(/to compare the films/);
+  });
+
+  it('starts no comparison it could not finish: with few calls left the best film by the list is chosen', () => {
+    const action = planNext(onFilms(CALLS_KEPT_TO_BOOK + 5)).nextAction;
+    expect(action.type).toBe('tool.call');
+    expect(action.type === 'tool.call' && action.reason).not.toMatch(/to compare the films/);
+  });
+});
