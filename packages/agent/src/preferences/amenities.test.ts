@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { amenitiesWished, theatersOffering } from './amenities.ts';
+import { amenitiesWished, theatersLacking, theatersOffering } from './amenities.ts';
 
 const THEATERS = [
   { name: 'Lakeside 12', amenities: ['Recliner Seating', 'IMAX'] },
@@ -38,6 +38,18 @@ describe('a theater wished for by what it offers', () => {
         { name: 'B', amenities: ['Free parking'] },
       ]),
     ).toBeNull();
+  });
+});
+
+describe('theaters that lack it', () => {
+  it('are the ones that list amenities without it: none of them can be the theater wished for', () => {
+    const wished = amenitiesWished('it has to be at the art house with the café');
+    expect(wished.length).toBe(1);
+    const others = THEATERS.filter((t) => t.name !== 'Riverside Art House');
+    expect(theatersOffering(wished, others)).toBeNull();
+    expect(theatersLacking(wished, others)).toEqual(['Lakeside 12', 'Old Mill Cinema']);
+    // A theater that lists nothing says nothing.
+    expect(theatersLacking(wished, [{ name: 'Quiet Place' }])).toEqual([]);
   });
 });
 

@@ -26,7 +26,7 @@ const AMENITIES: readonly Amenity[] = [
 export const MAX_AMENITIES = 4;
 
 /** Where a message says what the place must offer: "wherever has", "a cinema with", "somewhere that's got". */
-const PLACE_OFFERS = String.raw`\b(?:wherever|somewhere|anywhere|cinema|theat(?:er|re)|place|venue|one)\s+(?:that\s+|which\s+|that's\s+|which's\s+)?(?:has|have|with|got|has got|'s got|offers|does)\s+(?:a\s+|an\s+|the\s+|some\s+|its own\s+)?`;
+const PLACE_OFFERS = String.raw`\b(?:wherever|somewhere|anywhere|cinema|theat(?:er|re)|place|venue|one|house|arthouse|multiplex|cineplex|picture ?house|screen)\s+(?:that\s+|which\s+|that's\s+|which's\s+)?(?:has|have|with|got|has got|'s got|offers|does)\s+(?:a\s+|an\s+|the\s+|some\s+|its own\s+)?`;
 
 /**
  * The amenities a message asks of the theater, as indexes into the table above, in the order said.
@@ -40,6 +40,26 @@ export function amenitiesWished(text: string): number[] {
     if (re.test(lower)) found.push(index);
   });
   return found.slice(0, MAX_AMENITIES);
+}
+
+/**
+ * The theaters a stage lists that list amenities without every wished one: none of them can be
+ * the theater wished for. Empty when the stage says nothing about amenities.
+ */
+export function theatersLacking(
+  wished: readonly number[],
+  theaters: ReadonlyArray<{ name: string; amenities?: readonly string[] | undefined }>,
+): string[] {
+  return theaters
+    .filter(
+      (t) =>
+        t.amenities !== undefined &&
+        !wished.every((index) => {
+          const amenity = AMENITIES[index];
+          return amenity !== undefined && (t.amenities ?? []).some((a) => amenity.listed.test(a));
+        }),
+    )
+    .map((t) => t.name);
 }
 
 /**

@@ -571,7 +571,7 @@ export class Agent {
     // Words it understood are a request (a new one, or a change to the one open): its bounds start again.
     this.request.open(this.acting.toolCalls);
     this.wishesChanged(heard.understanding.summary);
-    this.revisitChoices(heard.understanding.changed);
+    this.revisitChoices(heard.understanding.changed, this.listening.theaterWordsJustSaid);
     this.view.wake();
     return true;
   }
@@ -581,7 +581,7 @@ export class Agent {
    * said on the confirm stage): the page goes back to that stage so the choice is made again with
    * it. Only the agent's own choice is made again; the participant's stands.
    */
-  private revisitChoices(changed: readonly string[]): void {
+  private revisitChoices(changed: readonly string[], theaterWords = false): void {
     const spec = this.view.context.uiSpec;
     if (!spec) return;
     const model = this.listening.model;
@@ -598,7 +598,10 @@ export class Agent {
           ? 'theater'
           : showtimeWish
             ? 'date'
-            : null;
+            : // A place or an amenity only the theater stage can match, said once it was passed.
+              theaterWords && !theaterNamed
+              ? 'theater'
+              : null;
     if (!revisit || STAGES.indexOf(spec.stage) <= STAGES.indexOf(revisit)) return;
     const chosen = this.view.context.chosen[revisit as 'movie'];
     if (chosen && this.view.participantChoices.has(chosen.id)) return;

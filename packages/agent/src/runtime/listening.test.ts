@@ -52,3 +52,34 @@ describe('a theater wished for by what it offers', () => {
     expect(named?.model.hard).toContainEqual({ kind: 'theater', is: ['Old Mill Cinema'] });
   });
 });
+
+describe('a theater wished for by what it offers, on a stage where no theater offers it', () => {
+  it('rules those theaters out, keeps the wish, and names the theater where a later stage lists one', () => {
+    const l = listening('2 adults for anything in IMAX on friday, at the cinema with the cafe');
+    const lacking = l.saw(
+      theaterStage([
+        { name: 'Lakeside 12', amenities: ['IMAX'] },
+        { name: 'Northgate Stadium 16', amenities: ['IMAX', '3D'] },
+      ]),
+    );
+    expect(lacking?.model.hard).toContainEqual({ kind: 'theater', not: ['Lakeside 12', 'Northgate Stadium 16'] });
+    const named = l.saw(
+      theaterStage([
+        { name: 'Old Mill Cinema', amenities: ['Free Parking'] },
+        { name: 'Riverside Art House', amenities: ['Cafe'] },
+      ]),
+    );
+    expect(named?.model.hard).toContainEqual({ kind: 'theater', is: ['Riverside Art House'] });
+  });
+});
+
+describe('words only the theater stage can match', () => {
+  it('are noticed in the message that says them, so a page past that stage goes back to it', () => {
+    const l = listening('Giggle Factory on Saturday for 3');
+    expect(l.theaterWordsJustSaid).toBe(false);
+    expect(l.adopt(l.read('oh, and it has to be at the art house with the café', theaterStage([])))).toBe(true);
+    expect(l.theaterWordsJustSaid).toBe(true);
+    expect(l.adopt(l.read('2 adults and a child', theaterStage([])))).toBe(true);
+    expect(l.theaterWordsJustSaid).toBe(false);
+  });
+});

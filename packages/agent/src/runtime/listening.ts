@@ -4,7 +4,7 @@ import { studyDayOf } from '../perception/study-day.ts';
 import type { LlmConfig } from '../planning/llm/config.ts';
 import { readWithLlm } from '../planning/llm/reader.ts';
 import type { PreferenceModel } from '../planning/solver/index.ts';
-import { amenitiesWished, MAX_AMENITIES, theatersOffering } from '../preferences/amenities.ts';
+import { amenitiesWished, MAX_AMENITIES, theatersLacking, theatersOffering } from '../preferences/amenities.ts';
 import { describeModel, type PreferenceContext, type Understanding, updatePreferences } from '../preferences/index.ts';
 import { byKind, isHardConstraint } from '../preferences/kinds.ts';
 import {
@@ -95,9 +95,17 @@ export class Listening {
     return { text, understanding, reading };
   }
 
+  /**
+   * Whether the last message adopted named a place or asked a theater to offer something that only
+   * the theater stage can match ("it has to be at the art house with the café").
+   */
+  theaterWordsJustSaid = false;
+
   /** Takes what was heard as the wishes; false when nothing in it was understood (the wishes stay). */
   adopt({ text, understanding, reading }: Heard): boolean {
     if (understanding.unparsed) return false;
+    const unread = understanding.unread ?? [];
+    this.theaterWordsJustSaid = placesAnnounced(text, unread).length > 0 || amenitiesWished(text).length > 0;
     this.places = [...placesNamed(text, understanding.unread ?? []), ...this.places].slice(0, MAX_PLACES);
     this.announced = [...placesAnnounced(text, understanding.unread ?? []), ...this.announced].slice(0, MAX_PLACES);
     this.amenities = [...new Set([...amenitiesWished(text), ...this.amenities])].slice(0, MAX_AMENITIES);
@@ -187,21 +195,32 @@ export class Listening {
 
   /** A theater wish from what the participant asked a theater to offer, when no theater was wished for. */
   private theaterOffering(spec: UiSpec): PreferenceModel | null {
-    if (this.amenities.length === 0 || [...this.model.hard, ...this.model.soft].some((c) => c.kind === 'theater')) {
-      return null;
+    const wished = [...this.model.hard, ...this.model.soft].find((c) => c.kind === 'theater');
+    // A theater named wins; one only ruled out for lacking the amenity (below) may still be replaced.
+    if (this.amenities.length === 0 || (wished?.kind === 'theater' && (wished.is?.length ?? 0) > 0)) return null;
+    const listed = spec.items.map((item) => ({
+      name: String(item.name ?? item.value),
+      amenities: Array.isArray(item.amenities) ? item.amenities.map(String) : undefined,
+    }));
+    const names = theatersOffering(this.amenities, listed);
+    const without = (c: PreferenceModel['hard'][number]) => c.kind !== 'theater';
+    if (names) {
+      this.amenities = [];
+      return {
+        ...this.model,
+        hard: byKind([...this.model.hard.filter(without), { kind: 'theater', is: names }]).filter(isHardConstraint),
+      };
     }
-    const names = theatersOffering(
-      this.amenities,
-      spec.items.map((item) => ({
-        name: String(item.name ?? item.value),
-        amenities: Array.isArray(item.amenities) ? item.amenities.map(String) : undefined,
-      })),
-    );
-    this.amenities = [];
-    if (!names) return null;
+    // None of this film's theaters offers it: they are ruled out (the amenity is still wished, and
+    // another film's theaters may offer it), so the agent looks further instead of booking there.
+    const lacking = theatersLacking(this.amenities, listed);
+    if (lacking.length === 0 || lacking.length < listed.length) return null;
+    const before = wished?.kind === 'theater' ? (wished.not ?? []) : [];
+    const not = [...new Set([...before, ...lacking])];
+    if (not.length === before.length) return null;
     return {
       ...this.model,
-      hard: byKind([...this.model.hard, { kind: 'theater', is: names }]).filter(isHardConstraint),
+      hard: byKind([...this.model.hard.filter(without), { kind: 'theater', not }]).filter(isHardConstraint),
     };
   }
 
