@@ -4,7 +4,7 @@ import type { NavigationPlan } from './plan.ts';
 import type { RankedOption } from './solver/index.ts';
 import {
   bestSurveyed,
-  better,
+  betterFinding,
   describe,
   type Finding,
   provenBest,
@@ -93,7 +93,7 @@ export function bestFilm(films: FilmSurvey): { film: string; finding: Finding } 
   for (const film of films.candidates) {
     const finding = films.results.get(film);
     if (!finding || Number.isNaN(finding.value)) continue;
-    if (!best || better(films.goal, finding.value, best.finding.value)) best = { film, finding };
+    if (!best || betterFinding(films.goal, finding, best.finding)) best = { film, finding };
   }
   return best;
 }
@@ -173,11 +173,11 @@ export function filmSearched(input: PlannerInput, survey: Survey, moves: SurveyM
   if (nextFilm(films, undefined, input.callsLeft) === undefined) {
     // The last film compared: booked here only when no film before it did better for sure.
     const best = bestFilm(films);
-    const mine = finding && !Number.isNaN(finding.value) ? finding.value : undefined;
+    const mine = finding && !Number.isNaN(finding.value) ? finding : undefined;
     const beaten =
       best !== undefined &&
       best.film !== film &&
-      (mine === undefined ? provenBest(films.goal, best.finding.value) : better(films.goal, best.finding.value, mine));
+      (mine === undefined ? provenBest(films.goal, best.finding.value) : betterFinding(films.goal, best.finding, mine));
     if (!beaten) return undefined;
     return moves.back(
       'movie',

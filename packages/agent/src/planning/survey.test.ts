@@ -5,6 +5,7 @@ import { loadSuite, runScenario, type StartHost, type SuiteEntry } from '../suit
 import type { PreferenceModel } from './solver/index.ts';
 import {
   bestSurveyed,
+  betterFinding,
   datesToLook,
   MAX_DATES,
   MAX_SURVEYED,
@@ -227,5 +228,18 @@ describe('the search across theaters', () => {
     const report = await run('f09-');
     expect(report.passed).toBe(true);
     expect(report.best).toBe(true);
+  });
+});
+
+describe('the earliest and the latest are a day and a time', () => {
+  it('"the very last screening this weekend" is the later day’s, at the same clock', () => {
+    const saturday = { date: '2026-12-05', value: 21 * 60 + 30 };
+    const sunday = { date: '2026-12-06', value: 21 * 60 + 30 };
+    expect(betterFinding('latest', sunday, saturday)).toBe(true);
+    expect(betterFinding('latest', saturday, sunday)).toBe(false);
+    expect(betterFinding('earliest', { ...sunday, value: 600 }, saturday)).toBe(false);
+    expect(betterFinding('earliest', saturday, { ...sunday, value: 600 })).toBe(true);
+    // On one day, the clock decides.
+    expect(betterFinding('latest', saturday, { ...saturday, value: 600 })).toBe(true);
   });
 });

@@ -190,13 +190,11 @@ export function startSurvey(
         return typeof km === 'number' ? [[o.itemId, km] as const] : [];
       }),
     ),
-    // One theater still has days to compare for the cheapest and a time window; while films are
-    // compared, its showing is still to be noted.
+    // One theater still has days to compare for the latest (the last day's), the cheapest and a
+    // time window; while films are compared, its showing is still to be noted.
     done:
       candidates.length === 0 ||
-      (maxLooks === undefined &&
-        candidates.length < 2 &&
-        (goal === 'earliest' || goal === 'latest' || goal === 'closest')),
+      (maxLooks === undefined && candidates.length < 2 && (goal === 'earliest' || goal === 'closest')),
     maxLooks: maxLooks ?? MAX_LOOKS,
   };
 }
@@ -245,10 +243,25 @@ export function bestSurveyed(survey: Survey): Finding | undefined {
       const found = survey.found.get(slotKey(theater, date));
       const f = found && repriced(found, survey.prices);
       if (!f || Number.isNaN(f.value) || (survey.goal === 'cheapest' && !f.priced)) continue;
-      if (!best || better(survey.goal, f.value, best.value)) best = f;
+      if (!best || betterFinding(survey.goal, f, best)) best = f;
     }
   }
   return best;
+}
+
+/**
+ * Whether finding `a` serves the goal better than `b`. The earliest and the latest are a day and a
+ * time: "the very last screening this weekend" is Sunday's 21:30, not Saturday's.
+ */
+export function betterFinding(
+  goal: SurveyGoal,
+  a: Pick<Finding, 'date' | 'value'>,
+  b: Pick<Finding, 'date' | 'value'>,
+): boolean {
+  if ((goal === 'earliest' || goal === 'latest') && a.date !== b.date) {
+    return goal === 'latest' ? a.date > b.date : a.date < b.date;
+  }
+  return better(goal, a.value, b.value);
 }
 
 /** Whether a value found proves no other list can do better (nothing beats 0 outside the window, or Standard). */
