@@ -578,8 +578,10 @@ describe('the speaker not coming', () => {
     expect(tickets(text)).toEqual(want);
   });
 
-  it('"I\'m not going to be late" is no refusal', () => {
+  it('"I\'m not going to be late" and "I can\'t make it before 7" are no refusal', () => {
     expect(tickets("I'm not going to be late, me and my wife")).toEqual(adults(2));
+    expect(tickets("I can't make it before 7, me and my wife")).toEqual(adults(2));
+    expect(tickets("my wife and I, I won't be there till 8")).toEqual(adults(2));
   });
 });
 

@@ -408,7 +408,8 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
   ],
   [
     // "I won't be going myself", "I'm not coming": the speaker is not in the party.
-    String.raw`i(?:'m|\s+am)\s+not\s+(?:coming|going|joining)(?!\s+to\b)|i\s+(?:won'?t|will\s+not|can'?t|cannot|can\s+not)\s+(?:be\s+)?(?:coming|going|joining|make it|there)(?!\s+to\b)|(?:not\s+including|excluding|minus)\s+(?:me|myself)\b`,
+    // Only where the clause ends: "I can't make it before 7" is a time.
+    String.raw`(?:i(?:'m|\s+am)\s+not|i\s+(?:won'?t|will\s+not|can'?t|cannot|can\s+not)\s+(?:be\s+)?)\s*(?:coming|going|joining|make it|there)(?=\s*(?:myself\s*)?(?:[,.;!?)]|$|(?:so|but|and|though|anyway|this time)\b))|(?:not\s+including|excluding|minus)\s+(?:me|myself)\b`,
     () => ({ type: 'notSelf' }),
   ],
   [
