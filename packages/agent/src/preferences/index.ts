@@ -29,7 +29,7 @@ export function fromStory(story: Story): PreferenceModel {
  * override earlier ones; `unparsed` is true (and the model unchanged) when nothing was recognized.
  */
 export function updatePreferences(current: PreferenceModel, text: string, context: PreferenceContext): Understanding {
-  const reading = readMessage(text, context);
+  const reading = readMessage(text, { ...context, party: partyOf(current) });
   const { fixes } = reading;
   // A bare "3" right after "how many?" is the count; its words are read, not stray.
   const answer = answeredCount(current, reading.ops, reading.rest);
@@ -61,6 +61,12 @@ export function updatePreferences(current: PreferenceModel, text: string, contex
     fixes,
     unread,
   };
+}
+
+/** The ticket mix the model holds, hard or soft, if any. */
+function partyOf(model: PreferenceModel): PreferenceContext['party'] {
+  const mix = [...model.hard, ...model.soft].find((c) => c.kind === 'ticketMix');
+  return mix?.kind === 'ticketMix' ? { adult: mix.adult, child: mix.child, senior: mix.senior } : undefined;
 }
 
 /** Kinds whose constraints differ between two models, in `KIND_ORDER`. */

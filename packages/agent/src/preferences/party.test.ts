@@ -435,3 +435,235 @@ describe('"the little one" as the only one named so', () => {
     expect(party('me and the little one')).toContainEqual({ kind: 'seatCount', count: 2 });
   });
 });
+
+/** The party as seats and tickets by type; a party of adults only may be said by its seat count alone. */
+function tickets(...messages: string[]) {
+  const found = party(...messages);
+  const seats = found.find((c) => c.kind === 'seatCount');
+  const mix = found.find((c) => c.kind === 'ticketMix');
+  return {
+    seats: seats?.kind === 'seatCount' ? seats.count : undefined,
+    ...(mix?.kind === 'ticketMix' ? { adult: mix.adult, child: mix.child, senior: mix.senior } : {}),
+  };
+}
+const adults = (n: number) => ({ seats: n });
+const mixed = (adult: number, child: number, senior: number) => ({
+  seats: adult + child + senior,
+  adult: adult || undefined,
+  child: child || undefined,
+  senior: senior || undefined,
+});
+
+describe('an age said of "both" or "all", the speaker among them when they say so', () => {
+  it.each([
+    ['My husband and I are both 80 and would like to see it tomorrow', mixed(0, 0, 2)],
+    ['my partner and I are both 67, tickets for friday', mixed(0, 0, 2)],
+    ['both of us are 70', mixed(0, 0, 2)],
+    ['me and my wife, we are both 81', mixed(0, 0, 2)],
+    ['my parents, both 72, and me', mixed(1, 0, 2)],
+    ["my grandparents are both aged 80 and I'm taking them", mixed(1, 0, 2)],
+    ['My wife and I are both retired, Paper Moons on Tuesday', mixed(0, 0, 2)],
+    ["we're both retired, two tickets", mixed(0, 0, 2)],
+    ['me and my wife, both over 65', mixed(0, 0, 2)],
+  ])('"%s"', (text, want) => {
+    expect(tickets(text)).toEqual(want);
+  });
+
+  it('reads no age from "both free at 8"', () => {
+    expect(tickets('my husband and I are both free at 8')).toEqual(adults(2));
+  });
+
+  it('"both retired" with someone else coming gives the two of them seniors only', () => {
+    expect(
+      tickets(
+        "My husband and I are both retired and we're taking our granddaughter Lily, who is 5, the three of us together",
+      ),
+    ).toEqual(mixed(0, 1, 2));
+  });
+});
+
+describe('ages given as a list', () => {
+  it.each([
+    ['We are a family of five: two adults and three kids aged 4, 7 and 10', mixed(2, 3, 0)],
+    ['two adults and two kids, ages 6 and 9', mixed(2, 2, 0)],
+    ['me and three kids aged 3, 5 & 8', mixed(1, 3, 0)],
+    ['my two nieces who are 6 and 10 and me', mixed(1, 2, 0)],
+    ['me and my grandson, age 4', mixed(1, 1, 0)],
+    ['me and my nephew (age 7)', mixed(1, 1, 0)],
+    ['My wife and I (72 and 70)', mixed(0, 0, 2)],
+    ['me and my son, 40 and 8', mixed(1, 1, 0)],
+    ["me and my mum and dad, they're 70 and 72", mixed(1, 0, 2)],
+    ['me, my son and my daughter (5 and 14)', mixed(2, 1, 0)],
+  ])('"%s"', (text, want) => {
+    expect(tickets(text)).toEqual(want);
+  });
+
+  it('leaves no part of "aged 4, 7 and 10" to ask about', () => {
+    expect(read('two adults and three kids aged 4, 7 and 10').model.questions).toBeUndefined();
+  });
+
+  it('reads no person from "suitable for age 8 and up"', () => {
+    expect(party('something suitable for age 8 and up')).toEqual([]);
+  });
+});
+
+describe('a ticket said of someone named outweighs their age', () => {
+  it.each([
+    ["Me and my 15 year old (he's on an adult ticket now)", adults(2)],
+    ["me and my 16 year old, she's on an adult ticket", adults(2)],
+    ["me and my 13 year old, he's an adult now", adults(2)],
+    ['me and my nephew, he pays adult', adults(2)],
+    ['me and my son, he counts as a child', mixed(1, 1, 0)],
+    ["me and my dad, he's a senior", mixed(1, 0, 1)],
+  ])('"%s"', (text, want) => {
+    expect(tickets(text)).toEqual(want);
+  });
+});
+
+describe("the speaker's own ticket said after their age", () => {
+  it.each([
+    ["I'm 74, so one senior ticket.", mixed(0, 0, 1)],
+    ["I'm 68. one senior ticket", mixed(0, 0, 1)],
+    ["I'm 70, so a senior ticket please", mixed(0, 0, 1)],
+  ])('"%s" is one ticket', (text, want) => {
+    expect(tickets(text)).toEqual(want);
+  });
+});
+
+describe('words that name nobody coming', () => {
+  it.each([
+    ['the cinema with the café, IMAX, 1 adult', mixed(1, 0, 0)],
+    ['with the recliners, 2 adults', mixed(2, 0, 0)],
+    ['with my vouchers, 2 adults', mixed(2, 0, 0)],
+  ])('"with" before a thing: "%s"', (text, want) => {
+    expect(tickets(text)).toEqual(want);
+  });
+
+  it('"… and I\'m at work" is no speaker in a list', () => {
+    expect(
+      tickets('Two tickets on Friday', "Sorry, I've just checked my diary and I'm at work until 5 that day"),
+    ).toEqual(adults(2));
+    expect(tickets('3 tickets please', 'it is late and I need to be home by 11')).toEqual(adults(3));
+  });
+
+  it('"and I" after a person is the speaker', () => {
+    expect(tickets('my 14 year old and i can both watch it')).toEqual(adults(2));
+    expect(tickets('the kids and I, two kids')).toEqual(mixed(1, 2, 0));
+  });
+
+  it.each([
+    ["I'm 6'5\" so the back row, one ticket", adults(1)],
+    ["I'm 6'2\" so back row please, 2 tickets", adults(2)],
+    ["I'm 5 foot 2 so not behind anyone, just me", adults(1)],
+  ])('a height is no age: "%s"', (text, want) => {
+    expect(tickets(text)).toEqual(want);
+    expect(read(text).model.questions).toBeUndefined();
+  });
+
+  it('a height said later changes nobody', () => {
+    expect(tickets('me and my 2 kids (6 and 9)', "oh and I'm 6'4\" so not in front of anyone")).toEqual(mixed(1, 2, 0));
+  });
+});
+
+describe('the speaker not coming', () => {
+  it.each([
+    [
+      "I'd like to surprise my parents (they're 71 and 73) with tickets. I won't be going myself, so just the two of them",
+      mixed(0, 0, 2),
+    ],
+    ["my kids (8 and 10) want to see it, I won't be coming, just the two of them", mixed(0, 2, 0)],
+    ["tickets for my mum and dad, they're 70 and 72. I'm not going", mixed(0, 0, 2)],
+    ['my nan and grandad, both in their 80s, i wont be going myself', mixed(0, 0, 2)],
+  ])('"%s"', (text, want) => {
+    expect(tickets(text)).toEqual(want);
+  });
+
+  it('"I\'m not going to be late" and "I can\'t make it before 7" are no refusal', () => {
+    expect(tickets("I'm not going to be late, me and my wife")).toEqual(adults(2));
+    expect(tickets("I can't make it before 7, me and my wife")).toEqual(adults(2));
+    expect(tickets("my wife and I, I won't be there till 8")).toEqual(adults(2));
+  });
+});
+
+describe('a party said again, and a party that grows', () => {
+  it.each([
+    [
+      [
+        "hiya, looking to take the twins (they're 8) to see it on saturday",
+        "oh and grandma's coming too, she's 80. so that's me, her and the twins",
+      ],
+      mixed(1, 2, 1),
+    ],
+    [
+      ["me and the twins (they're 8)", "oh and my mum is coming too, she's 70. so it's me, mum and the twins"],
+      mixed(1, 2, 1),
+    ],
+    [['2 adults and a child', "actually it's me, my wife and our son"], mixed(2, 1, 0)],
+    [["me and my daughter (she's 9)", "so it's me, my wife and my daughter"], mixed(2, 1, 0)],
+    [['me and my 2 kids (6 and 9)', 'my husband is coming too'], mixed(2, 2, 0)],
+    [['me and my wife', 'my son is coming too'], mixed(3, 0, 0)],
+    [['2 tickets', 'plus my mum'], mixed(3, 0, 0)],
+    [
+      [
+        'need tickets for saturday',
+        "it's for my daughter's sleepover, 5 girls who are all 10, plus me",
+        'all six of us in one row',
+      ],
+      mixed(1, 5, 0),
+    ],
+  ])('%j', (messages, want) => {
+    expect(tickets(...messages)).toEqual(want);
+  });
+
+  it("grown-up words never take a child's ticket from before", () => {
+    expect(tickets('2 adults and a child', "actually it's me, my wife and my husband")).toEqual(mixed(3, 0, 0));
+  });
+});
+
+describe("the owner of an occasion, and someone else's relation", () => {
+  it.each([
+    ["it's for my daughter's sleepover, 5 girls who are all 10, plus me", mixed(1, 5, 0)],
+    ["it's for my son's birthday, 6 boys who are all 9, plus me", mixed(1, 6, 0)],
+    ["my niece's party: 4 kids aged 6, and me", mixed(1, 4, 0)],
+    ["his mum's rule is no horror. me and my boy, he's 9", mixed(1, 1, 0)],
+    ["my wife's birthday, me and my wife", adults(2)],
+  ])('"%s"', (text, want) => {
+    expect(tickets(text)).toEqual(want);
+  });
+
+  it("an age said later with someone else's relation changes the ticket only", () => {
+    expect(
+      tickets('saturday afternoon, me and my boy', "forgot to say, he's 9 and his mum's rule is nothing above PG"),
+    ).toEqual(mixed(1, 1, 0));
+  });
+});
+
+describe('the same people named twice, and "us" beside someone', () => {
+  it.each([
+    [
+      "I'm a wheelchair user going with my partner. a wheelchair spot and my partner could sit directly beside me",
+      adults(2),
+    ],
+    ['me and my sister, my sister is 70', mixed(1, 0, 1)],
+    [
+      "My son is 10 and uses a wheelchair. It's me, him and his sister (7). We need a wheelchair space for him with the two of us right next to him",
+      mixed(1, 2, 0),
+    ],
+    ["It's me, my dad and my brother. The wheelchair space is for my dad with the two of us next to him", adults(3)],
+    ['me and my wife, just the two of us', adults(2)],
+  ])('"%s"', (text, want) => {
+    expect(tickets(text)).toEqual(want);
+  });
+});
+
+describe('"just me" before other words, and recliners counted', () => {
+  it.each([
+    ['just me, a comedy tonight', adults(1)],
+    ['monday daytime, just me, a comedy. I pick the kids up from school at half 3', adults(1)],
+    ['just me, my mum and my sister', adults(3)],
+    ['two of the recliners please', adults(2)],
+    ['three of the big comfy recliners', adults(3)],
+  ])('"%s"', (text, want) => {
+    expect(tickets(text)).toEqual(want);
+  });
+});

@@ -1,9 +1,18 @@
 import type { TicketTypeId } from '@usher/booking';
 import { hits, span } from './match.ts';
 import { COUNT, parseCount, SPELLED_OR_DIGITS } from './numbers.ts';
-import { CHILD_WORDS, PAIRS, RELATION, RELATIONS, ratingsForAge, ticketForAge } from './people.ts';
+import {
+  ADULT_WORDS,
+  CHILD_WORDS,
+  NOT_AN_AGE,
+  PAIRS,
+  RELATION,
+  RELATIONS,
+  ratingsForAge,
+  ticketForAge,
+} from './people.ts';
 import { clauseAt } from './text.ts';
-import type { Draft, Hit, Rule, Scan } from './types.ts';
+import type { Draft, Hit, PreferenceContext, Rule, Scan } from './types.ts';
 
 /*
  * Who is coming: seat count, ticket mix, and what a young party may see. A message may name the
@@ -32,15 +41,29 @@ const TYPE_WORD = '(adults?|grown[- ]?ups?|kids?|child|children|little ones|kidd
 /** Words that describe counted tickets or people without being the count's noun. */
 const DESCRIBING =
   '(?:imax|3d|2d|standard|regular|normal|premium|recliner|reclining|vip|luxury|comfy|big|good|cheap|cheapest|uni|university|college|student)';
-const COUNTED_DESCRIBED = String.raw`(?<!\brows?\s+)\b(${SPELLED_OR_DIGITS})(?=\s+(?:of the\s+)?(?:${DESCRIBING}\s+){1,2}(?:tickets?|seats?|people|persons|students)\b)`;
+const COUNTED_DESCRIBED = String.raw`(?<!\brows?\s+)\b(${SPELLED_OR_DIGITS})(?=\s+(?:of the\s+)?(?:(?:${DESCRIBING}\s+){1,2}(?:tickets?|seats?|people|persons|students)|(?:${DESCRIBING}\s+){0,2}(?:recliners|loungers))\b)`;
 const AGE = String.raw`(\d{1,2})(?:\s*(?:years?|yrs?|y/?o)(?:[- ]old)?)?`;
 const YEAR_OLD = String.raw`(\d{1,2})[- ](?:years?|yrs?)[- ]olds?|(\d{1,2})\s*y/?o`;
 /** "my 8 year old daughter": read in the whole message, since "suitable for a 6 year old" is a rating and a person. */
 const AGED = String.raw`(?:(my|our|his|her|a|an|the)\s+)?(?:(${SPELLED_OR_DIGITS})\s+)?(?:${YEAR_OLD})(?:\s+(${RELATIONS}|${RELATION}))?`;
+/** More ages in a list after the first: "4, 7 and 10", "6 & 9". */
+const AGE_MORE = String.raw`(?:\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)\d{1,2}(?!\d))*`;
+/** After a relation word: it names the owner of what follows ("my daughter's sleepover"), not one coming. */
+const OWNER_AFTER =
+  /^'s\s+(?!(?:coming|going|joining|also|too|in|here|gonna|been|not|a|an|the|only|just|now|got|had|on|off|over|under|aged|age|\d)\b)[a-z]/i;
+/** After a family word used like a name: said to come ("grandma's coming too", "nan is joining us"). */
+const JOINS = String.raw`(?:'s|\s+is|'ll be|\s+will be)\s+(?:also\s+)?(?:coming|joining|tagging along|coming along)`;
 const NOT_TIME = String.raw`(?!\s*(?:am|pm|:|\.\d|o'?clock|h\b|ish))`;
 /** Family words people use like a name, without "my": "grandad and the kids". */
 const NAME_LIKE =
   'mum|mom|mommy|mummy|dad|daddy|grandad|granddad|grandpa|grandma|gran|granny|nan|nana|nanna|auntie|grandmother|grandfather';
+
+/** After "just me": the list goes on with someone else ("just me, my mum and …"), so it is no party of one. */
+const LIST_GOES_ON = String.raw`,\s*(?:and\s+)?(?:(?:(?:my|our|his|her|the|a|an|${SPELLED_OR_DIGITS})\s+(?:[\w'-]+\s+){0,2}?)?(?:${RELATIONS}|${RELATION}|${NAME_LIKE})|him|her|them)(?!\w)`;
+/** Before "and I": a person ("my wife", "the kids", "Sam", "him"), or words an earlier rule read. */
+const LISTED_PERSON = new RegExp(
+  String.raw`(?:(?:\b(?:${RELATIONS}|${RELATION}|${NAME_LIKE}|him|her|them|he|she|year[- ]olds?|y/?o)|\b[A-Z][\w'-]*|[,)]|^|\s{2})\s*)$`,
+);
 
 /** Words before people named as companions: "me and …", "with …", "taking …". */
 const LISTED_BEFORE = /(?:\band|&|\+|\bplus|\bwith|\btaking|\bbringing|\btake|\bbring)\s+$/i;
@@ -48,7 +71,8 @@ const LISTED_BEFORE = /(?:\band|&|\+|\bplus|\bwith|\btaking|\bbringing|\btake|\b
 /** Phrases that name the party, each with what it contributes. */
 type Piece =
   | { type: 'typed'; ticket: TicketTypeId; n: number }
-  | { type: 'total'; n: number }
+  /** `us` when said as "the two of us", `third` when a "him" or "her" stands in its clause. */
+  | { type: 'total'; n: number; us?: boolean; third?: boolean }
   | { type: 'more'; n: number }
   /** Companions: `n` undefined when the words give no number ("my kids"). */
   | {
@@ -62,13 +86,34 @@ type Piece =
       offspring?: boolean;
       /** The relation word as written ("kids", "husband"), to know the same people named twice. */
       words?: string;
+      /** A ticket said of them ("he's on an adult ticket now"): it outweighs their age. */
+      ticketSaid?: boolean;
+      /** Named as the owner of something ("my daughter's sleepover", "his mum's rule"), not as someone coming. */
+      owner?: 'mine' | 'theirs';
     }
   /** An age or a ticket word said of the companion(s) named just before; `all` of every one ("both in their 80s"). */
-  | { type: 'about'; ages: number[]; ticket?: TicketTypeId; all?: boolean; pronoun?: boolean; we?: boolean }
+  | { type: 'about'; ages: number[]; ticket?: TicketTypeId; all?: boolean; pronoun?: boolean; we?: boolean; n?: number }
   /** One ticket type for the whole party ("all adults"); `n` when the words count it ("both"). */
   | { type: 'allOf'; ticket: TicketTypeId; n?: number }
   /** The speaker comes; `age` when they say it ("I'm 71"), `ticket` when they name theirs ("adult for me"). */
-  | { type: 'self'; age?: number; ticket?: TicketTypeId };
+  | { type: 'self'; age?: number; ticket?: TicketTypeId }
+  /** The speaker is not coming ("I won't be going myself"): the people named are the party. */
+  | { type: 'notSelf' }
+  /** Said of the speaker but no party ("I'm 6'5\""): read, so it is neither an age nor a doubt. */
+  | { type: 'said' };
+
+/** Whether an age said of "both" or "all" includes the speaker: "my wife and I are both", "both of us", "we're all". */
+function speakerAmong(m: RegExpExecArray): boolean {
+  const before = m.input.slice(Math.max(0, (m.index ?? 0) - 20), m.index);
+  if (/\b(?:we(?:'re|\s+are)?|(?:and|&)\s+(?:i|me|myself)(?:\s+are)?)\s*$/i.test(before) || /\bof us\b/i.test(m[0]))
+    return true;
+  // "me and my wife, both over 65": said right after a list that names the speaker.
+  const [start] = clauseAt(m.input, Math.max(0, (m.index ?? 0) - 2));
+  return (
+    /,\s*$/.test(before) &&
+    /\b(?:me|myself|i)\s+(?:and|&|\+)\s|(?:and|&)\s+(?:me|i|myself)\b/i.test(m.input.slice(start, m.index))
+  );
+}
 
 const countOf = (token: string | undefined) => (token === undefined ? undefined : parseCount(token));
 
@@ -104,8 +149,19 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
   ],
   [
     // "3 tickets, all adults", "we're both seniors": the type of everyone counted.
-    `(?:(?:we|they)(?:'re|\\s+are)\\s+)?(all|both)\\s+(?:of (?:us|them)\\s+)?(?:are\\s+)?${TYPE_WORD}(?!'?s?[-\\s]*(?:films?|movies?|shows?|stuff|things|friendly))`,
+    // "We're both retired": a pensioner's ticket for each.
+    `(?:(?:we|they)(?:'re|\\s+are)\\s+)?(all|both)\\s+(?:of (?:us|them)\\s+)?(?:are\\s+)?(${TYPE_WORD.slice(1, -1)}|retired|retirees)(?!'?s?[-\\s]*(?:films?|movies?|shows?|stuff|things|friendly))`,
     (m) => {
+      // "My husband and I are both retired": a senior's ticket for those named, the speaker among them.
+      if (/^retire/i.test(m[2] ?? ''))
+        return {
+          type: 'about',
+          ages: [],
+          ticket: 'senior',
+          all: true,
+          we: speakerAmong(m),
+          ...(/^both$/i.test(m[1] ?? '') && { n: 2 }),
+        };
       const ticket = TYPES.find(([re]) => re.test(m[2] ?? ''))?.[1];
       if (!ticket) return undefined;
       const n = /^both$/i.test(m[1] ?? '') ? 2 : undefined;
@@ -137,8 +193,9 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
     },
   ],
   [
-    // "he'll need a senior ticket", "she gets a child's ticket": the ticket of someone already named.
-    String.raw`(?:he|she)(?:'ll|\s+will)?\s+(?:needs?|gets?|has|have|should (?:get|have)|qualif(?:y|ies) for)\s+(?:a|an)\s+(adult|child|kid|senior|pensioner)(?:'s)?\s+(?:ticket|price|fare|discount)`,
+    // "he'll need a senior ticket", "she gets a child's ticket", "he's on an adult ticket now", "she
+    // counts as a child", "he pays adult": the ticket of someone already named, whatever their age.
+    String.raw`(?:he|she)(?:'s|'ll|\s+is|\s+will)?\s+(?:be\s+)?(?:now\s+|still\s+|already\s+|technically\s+)?(?:(?:on|needs?|gets?|has|have|pays?|goes on|should (?:get|have|pay|be on)|qualif(?:y|ies) for|counts? as)\s+)?(?:(?:a|an|the)\s+)?(adult|child|kid|senior|pensioner)(?:'s)?(?:\s+(?:ticket|price|fare|discount|rate)s?\b|(?=\s+(?:now|these days|anyway|already)\b|\s*[,.;!?)]|\s*$))`,
     (m) => {
       const ticket = TYPES.find(([re]) => re.test(m[1] ?? ''))?.[1];
       return ticket ? { type: 'about', ages: [], ticket, pronoun: true } : undefined;
@@ -150,12 +207,24 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
     (m) => ({ type: 'about', ages: [Number(m[1])], all: true, ...(/^we/i.test(m[0]) && { we: true }) }),
   ],
   [
+    // "my husband and I are both 80", "both of us are 72", "my parents, both 70": everyone's age;
+    // the speaker's too when they are among those who are ("and I are", "of us").
+    String.raw`(?:(?:are|'re)\s+(?:both|all)|(?<=,\s*)(?:both|all)|(?:both|all)\s+of\s+(?:us|them)(?:\s+are)?|(?:both|all)(?=\s+aged))\s+(?:aged\s+)?(\d{1,2})(?:\s*(?:years?|yrs?)(?:[- ]old)?)?${NOT_AN_AGE}${NOT_TIME}(?!\s*(?:mins?|minutes?|hours?|km|miles?|mi|%|quid|dollars|bucks|stars?|tickets?|seats?)\b)`,
+    (m) => ({
+      type: 'about',
+      ages: [Number(m[1])],
+      all: true,
+      ...(speakerAmong(m) && { we: true }),
+      ...(/\bboth\b/i.test(m[0]) && { n: 2 }),
+    }),
+  ],
+  [
     // "all well over 70", "both under 10": everyone's ticket by an age bound.
     String.raw`(all|both)\s+(?:of (?:us|them)\s+)?(?:are\s+)?(?:well\s+|way\s+|a bit\s+)?(over|above|past|under|below)\s+(\d{1,2})${NOT_TIME}(?!\s*(?:mins?|minutes?|hours?|km|miles?|mi|%|quid|dollars|bucks|stars?)\b)`,
     (m) => {
       const bound = Number(m[3]);
       const age = /^(?:under|below)$/i.test(m[2] ?? '') ? bound - 1 : bound + 1;
-      return { type: 'about', ages: [age], all: true };
+      return { type: 'about', ages: [age], all: true, ...(speakerAmong(m) && { we: true }) };
     },
   ],
   [
@@ -205,23 +274,37 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
   ],
   [
     `(?:my|our|his|her|the)\\s+(?:(${SPELLED_OR_DIGITS})\\s+)?(?:little\\s+|young\\s+|elderly\\s+|old\\s+)?(${RELATIONS}|${RELATION}|little (?:girl|boy|one)s?)(?!\\w)`,
-    (m) => person(m[2] ?? '', countOf(m[1])),
+    (m) => {
+      const base = person(m[2] ?? '', countOf(m[1]));
+      // "my daughter's sleepover", "his mum's rule": the owner of a thing, not said to be coming;
+      // someone else's ("his mum's") counts only in a list of those who are.
+      const owner = OWNER_AFTER.test(m.input.slice((m.index ?? 0) + m[0].length));
+      if (!owner || base.type !== 'person') return base;
+      return { ...base, owner: /^(?:his|her)\b/i.test(m[0]) ? 'theirs' : 'mine' };
+    },
   ],
   [`(${SPELLED_OR_DIGITS})\\s+(?:of my\\s+)?(${RELATIONS})`, (m) => person(m[2] ?? '', countOf(m[1]))],
-  // "grandad and the 3 grandkids", "me and mum": family words used like names, in a list of people.
+  // "grandad and the 3 grandkids", "me and mum": family words used like names, in a list of people;
+  // "grandma's coming too", "nan is joining us": said to come.
   [
-    `(?:(?<=(?:\\band|&|\\+|\\bplus)\\s+)(?:${NAME_LIKE})|(?:${NAME_LIKE})(?=\\s*(?:and|&|\\+|plus)\\s))(?!\\w)`,
+    `(?:(?<=(?:\\band|&|\\+|\\bplus)\\s+)(?:${NAME_LIKE})|(?:${NAME_LIKE})(?=\\s*(?:and|&|\\+|plus)\\s|${JOINS}))(?!\\w)`,
     (m) => person(m[0], 1),
   ],
   [`(?:a|an|one)\\s+(?:fellow\\s+)?(${RELATION})(?!\\w)`, (m) => ({ ...person(m[1] ?? '', 1), related: true })],
   [
-    // "she's 5", "they're 5 and 8", "who is 68", "whos 6", "(6 and 9)", "(4, 7 and 11)", "aged 70"
-    String.raw`(?:she|he)(?:'?s| is)\s+(?:only\s+|just\s+)?${AGE}${NOT_TIME}|they(?:'re| are)\s+(?:both\s+)?${AGE}(?:\s*(?:and|&|,)\s*\d{1,2})*${NOT_TIME}|who(?:'?s| is)\s+${AGE}${NOT_TIME}|aged\s+${AGE}|\(\s*\d{1,2}(?:\s*(?:and|&|,)\s*\d{1,2})*\s*\)`,
+    // "she's 5", "they're 5 and 8", "who is 68", "whos 6", "(6 and 9)", "(4, 7 and 11)", "aged 70",
+    // "aged 4, 7 and 10", "ages 6 and 9", "my grandson, age 4", "who are 8 and 11"
+    String.raw`(?:she|he)(?:'?s| is)\s+(?:only\s+|just\s+)?${AGE}${NOT_AN_AGE}${NOT_TIME}|they(?:'re| are)\s+(?:both\s+)?${AGE}${AGE_MORE}${NOT_TIME}|who(?:'?s| is)\s+${AGE}${NOT_AN_AGE}${NOT_TIME}|who(?:'re| are)\s+(?:both\s+|all\s+)?${AGE}${AGE_MORE}${NOT_AN_AGE}${NOT_TIME}|(?:aged|ages)\s+${AGE}${AGE_MORE}${NOT_AN_AGE}|(?<=(?:[,(]|\b(?:${RELATIONS}|${RELATION}))\s*)age\s+\d{1,2}${NOT_AN_AGE}|\(\s*\d{1,2}(?:\s*(?:and|&|,)\s*\d{1,2})*\s*\)`,
     (m) => {
       const ages = (m[0].match(/\d{1,2}/g) ?? []).map(Number);
       const pronoun = /^(?:s?he|they)/i.test(m[0]);
       return ages.length > 0 ? { type: 'about', ages, ...(pronoun ? { pronoun } : {}) } : undefined;
     },
+  ],
+  [
+    // "me and my husband, 68 and 71": ages listed bare right after the people.
+    String.raw`(?<=\b(?:${RELATIONS}|${RELATION}|${NAME_LIKE}|me|i|myself)\s*,\s*)\d{1,2}(?:\s*(?:,|and|&)\s*\d{1,2})+${NOT_AN_AGE}${NOT_TIME}(?=\s*(?:[,.;!?)]|$))`,
+    (m) => ({ type: 'about', ages: (m[0].match(/\d{1,2}/g) ?? []).map(Number) }),
   ],
   [
     // "both in their 80s", "in her late 60s": an age by the decade, said of everyone named when "both" or "all"
@@ -232,8 +315,13 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
     },
   ],
   [
+    // "I'm 6'5\"", "I'm 5 foot 2": a height, no age and no party.
+    String.raw`(?:i'?m|i am)\s+\d(?:\s*['′]\s*\d{0,2}\s*["″”]?|\s*(?:ft|feet|foot)(?:\s*\d{1,2}(?:\s*(?:in|inches|"|″|”))?)?)`,
+    () => ({ type: 'said' }),
+  ],
+  [
     // "I'm 71": the speaker's own age gives their ticket.
-    String.raw`(?:i'?m|i am)\s+${AGE}${NOT_TIME}(?!\s*(?:mins?|minutes?|hours?|hrs?|km|miles?|mi|%|quid|dollars|bucks))`,
+    String.raw`(?:i'?m|i am)\s+${AGE}${NOT_AN_AGE}${NOT_TIME}(?!\s*(?:mins?|minutes?|hours?|hrs?|km|miles?|mi|%|quid|dollars|bucks))`,
     (m) => ({ type: 'self', age: Number(m[1] ?? m[2]) }),
   ],
   [
@@ -286,7 +374,18 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
     `(?:we(?:'re| are| will be|'ll be)|there (?:are|will be|'ll be|'re))\\s+(${SPELLED_OR_DIGITS})(?:\\s+of us)?`,
     total(1),
   ],
-  [`(?:the\\s+)?(${SPELLED_OR_DIGITS})\\s+of us`, total(1)],
+  [
+    // "the two of us"; "the two of us next to him" may leave out the one next to whom (see decide).
+    `(?:the\\s+)?(${SPELLED_OR_DIGITS})\\s+of us`,
+    (m) => {
+      const n = parseCount(m[1] ?? '');
+      const [start, end] = clauseAt(m.input, m.index ?? 0);
+      const third = /\b(?:him|her)\b/i.test(m.input.slice(start, end));
+      return n ? { type: 'total', n, us: true, ...(third && { third }) } : undefined;
+    },
+  ],
+  // "just the two of them", "the 3 of them": the people named, the speaker not among them.
+  [`(?:just\\s+|only\\s+)?the\\s+(${SPELLED_OR_DIGITS})\\s+of them`, total(1)],
   [
     `(?:make (?:that|it)|change (?:that|it) to|just|only|(?:it'?s|we'?re) actually|actually)\\s+(${SPELLED_OR_DIGITS})(?:\\s+now)?${NOT_TIME}(?!\\s+\\w+s\\b)`,
     total(1),
@@ -304,11 +403,23 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
     () => ({ type: 'total', n: 2 }),
   ],
   [
-    String.raw`(?:treat(?:ing)?|spoil(?:ing)?)\s+myself|(?:just|only)\s+(?:me|myself|for me|one)(?!\s*(?:(?:and|&|\+|with|n)\b|,))|(?:by|for) myself|on my own|alone|solo|a single ticket|for me(?!\s*(?:(?:and|&|\+|with|n)\b|,))(?=\s*(?:[.,;!?]|$))`,
+    String.raw`(?:treat(?:ing)?|spoil(?:ing)?)\s+myself|(?:just|only)\s+(?:me|myself|for me|one)(?!\s*(?:(?:and|&|\+|with|n)\b|${LIST_GOES_ON}))|(?:by|for) myself|on my own|alone|solo|a single ticket|for me(?!\s*(?:(?:and|&|\+|with|n)\b|${LIST_GOES_ON}))(?=\s*(?:[.,;!?]|$))`,
     () => ({ type: 'total', n: 1 }),
   ],
   [
-    String.raw`me\s*(?:,|and|&|\+|with|plus|n)(?=\s)|(?:and|&)\s+(?:me|i|myself)\b|(?:with|taking|bringing|take|bring|treating|treat)(?=\s+(?:my|our|the)\b)|(?:take|bring|taking|bringing)\s+(?:him|her|them)\b|with (?:me|us)\b|i'?m (?:coming|going)|i am (?:coming|going)|coming with`,
+    // "I won't be going myself", "I'm not coming": the speaker is not in the party.
+    // Only where the clause ends: "I can't make it before 7" is a time.
+    String.raw`(?:i(?:'m|\s+am)\s+not|i\s+(?:won'?t|will\s+not|can'?t|cannot|can\s+not)\s+(?:be\s+)?)\s*(?:coming|going|joining|make it|there)(?=\s*(?:myself\s*)?(?:[,.;!?)]|$|(?:so|but|and|though|anyway|this time)\b))|(?:not\s+including|excluding|minus)\s+(?:me|myself)\b`,
+    () => ({ type: 'notSelf' }),
+  ],
+  [
+    // "my wife and I", "Sam and me": the speaker in a list; not "I checked my diary and I'm at work".
+    String.raw`(?:and|&)\s+(?:me|i|myself)\b`,
+    (m) =>
+      /\b(?:me|myself)$/i.test(m[0]) || LISTED_PERSON.test(m.input.slice(0, m.index)) ? { type: 'self' } : undefined,
+  ],
+  [
+    String.raw`me\s*(?:,|and|&|\+|with|plus|n)(?=\s)|(?:\bplus|\+)\s*(?:me|myself)\b|(?:with|taking|bringing|take|bring|treating|treat)(?=\s+(?:my|our|the)\s+(?:[\w'-]+\s+){0,3}?(?:${RELATIONS}|${RELATION}|${NAME_LIKE}|year[- ]olds?|y/?o)(?!\w))|(?:take|bring|taking|bringing)\s+(?:him|her|them)\b|with (?:me|us)\b|i'?m (?:coming|going)|i am (?:coming|going)|coming with`,
     () => ({ type: 'self' }),
   ],
 ];
@@ -335,6 +446,11 @@ const NAMED_AGAIN = /\bthe\s+(?:little\s+one|baby|youngest|eldest|oldest|little\
 
 /* "Plus a child", "another adult", "my son is coming too": add to the party already known. */
 const ADDING = /\b(?:plus|another|additional|extra|one more|as well|too|also|joining|tagging along|coming along)\b/i;
+/* "Plus me", "+ myself": the speaker named in the list, nobody added. */
+const PLUS_ME = /(?:\bplus|\+)\s*(?:me|myself)\b/gi;
+/* "So that's me, her and the twins", "that makes five of us", "in total": the whole party said again. */
+const RESTATING =
+  /\b(?:(?:so\s+)?(?:that(?:'s| is| makes|'ll be| will be)|it(?:'s| is|'ll be| will be)|making it)\s+(?:just\s+|only\s+)?(?:me|myself|us|the\s+\w+\s+of\s+us|\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\b|in total|altogether)/i;
 /* "No, just one adult": a correction of the named ticket types only. */
 const CORRECTING = /\b(?:no|just|only|actually|make it|make that|instead|sorry|change)\b/i;
 
@@ -399,6 +515,47 @@ function ticketsAfterPeople(found: ReadonlyArray<{ hit: Hit; piece: Piece }>, te
   );
 }
 
+/** The tickets of people named: as said, by their ages, by their words, else adults. */
+function personTickets(p: Person, young?: TicketTypeId): TicketTypeId[] {
+  if (p.ticketSaid && p.ticket) return Array(p.n ?? 1).fill(p.ticket);
+  return p.ages.length > 0 ? p.ages.map(ticketForAge) : Array(p.n ?? 0).fill(p.ticket ?? young ?? 'adult');
+}
+
+/**
+ * The party said again ("so that's me, her and the twins", after "the twins (they're 8)"): people
+ * of no type in this message keep the children's and seniors' tickets the party had and this
+ * message does not account for; grown-up words ("my wife") never take a child's. Not when the
+ * message adds people or counts tickets by type.
+ */
+function remembered(
+  counted: Person[],
+  party: PreferenceContext['party'],
+  selfTicket: TicketTypeId | undefined,
+  skip: boolean,
+): Map<Person, TicketTypeId[]> {
+  const out = new Map<Person, TicketTypeId[]>();
+  if (!party || skip) return out;
+  const open = (p: Person) => p.ages.length === 0 && !p.ticket && p.n !== undefined;
+  const left = { child: party.child ?? 0, senior: party.senior ?? 0 };
+  const known = [
+    ...(selfTicket ? [selfTicket] : []),
+    ...counted.filter((p) => !open(p)).flatMap((p) => personTickets(p)),
+  ];
+  for (const t of known) if (t !== 'adult') left[t] -= 1;
+  for (const p of counted.filter(open)) {
+    const grown = ADULT_WORDS.test(p.words ?? '');
+    out.set(
+      p,
+      Array.from({ length: p.n ?? 0 }, (): TicketTypeId => {
+        const t = !grown && left.child > 0 ? 'child' : left.senior > 0 ? 'senior' : 'adult';
+        if (t !== 'adult') left[t] -= 1;
+        return t;
+      }),
+    );
+  }
+  return out;
+}
+
 /** Age statements join the companion named just before them. */
 function attachAges(pieces: Piece[]): Piece[] {
   const out: Piece[] = [];
@@ -411,6 +568,15 @@ function attachAges(pieces: Piece[]): Piece[] {
       continue;
     }
     const unaged = out.filter((q): q is Person => q.type === 'person' && q.ages.length === 0);
+    if (p.type === 'about' && p.all && p.ages.length === 0 && p.ticket) {
+      // "My husband and I are both retired", "my parents, all retired": the ticket of everyone named
+      // so far, the speaker's too when among them; said of nobody, of everyone counted.
+      for (const q of unaged) if (!q.ticket) q.ticket = p.ticket;
+      const speaker = out.find((q): q is Extract<Piece, { type: 'self' }> => q.type === 'self');
+      if (p.we && speaker && !speaker.ticket) speaker.ticket = p.ticket;
+      if (unaged.length === 0 && !speaker) out.push({ type: 'allOf', ticket: p.ticket, ...(p.n && { n: p.n }) });
+      continue;
+    }
     if (p.type === 'about' && p.all && p.ages.length === 1 && unaged.length > 0) {
       // "My nan and grandad, both in their 80s": the age is everyone's named so far.
       for (const q of unaged) Object.assign(q, { n: q.n ?? 1, ages: Array(q.n ?? 1).fill(p.ages[0]) });
@@ -418,13 +584,37 @@ function attachAges(pieces: Piece[]): Piece[] {
     }
     if (p.type === 'about' && p.all && p.ages.length === 1 && !out.some((q) => q.type === 'person')) {
       // "Three of us, all well over 70": said of everyone, with nobody named, it is everyone's ticket.
-      out.push({ type: 'allOf', ticket: ticketForAge(p.ages[0] as number) });
+      out.push({ type: 'allOf', ticket: ticketForAge(p.ages[0] as number), ...(p.n && { n: p.n }) });
       continue;
     }
     const last = [...out].reverse().find((q): q is Person => q.type === 'person');
     if (p.type === 'about' && p.pronoun && p.ages.length === 0 && p.ticket && last) {
-      // "my dad … he's 70 so he'll need a senior ticket": the same person, whose age may say it already.
-      if (last.ages.length === 0) last.ticket = p.ticket;
+      // "my dad … he's 70 so he'll need a senior ticket", "my 15 year old (he's on an adult ticket
+      // now)": the same person, on the ticket said whatever their age.
+      Object.assign(last, { ticket: p.ticket, ticketSaid: true });
+      continue;
+    }
+    const speaker = out.find((q): q is Extract<Piece, { type: 'self' }> => q.type === 'self' && q.age === undefined);
+    const sharing = out.filter((q): q is Person => q.type === 'person' && q.ages.length === 0 && q.n !== undefined);
+    if (
+      p.type === 'about' &&
+      speaker &&
+      p.ages.length > 1 &&
+      p.ages.length === 1 + sharing.reduce((sum, q) => sum + (q.n ?? 0), 0)
+    ) {
+      // "My wife and I (72 and 70)", "me and my son, 40 and 8": one age each, the speaker's among
+      // them, in the order they were named.
+      const ages = [...p.ages];
+      for (const q of out) {
+        if (q === speaker) speaker.age = ages.shift();
+        else if (sharing.includes(q as Person)) (q as Person).ages = ages.splice(0, (q as Person).n ?? 0);
+      }
+      continue;
+    }
+    if (p.type === 'about' && sharing.length > 1 && p.ages.length === sharing.reduce((sum, q) => sum + (q.n ?? 0), 0)) {
+      // "my mum and dad, they're 70 and 72", "my son and daughter (5 and 9)": one age each, in order.
+      const ages = [...p.ages];
+      for (const q of sharing) q.ages = ages.splice(0, q.n ?? 0);
       continue;
     }
     if (p.type === 'about' && last && last.ages.length === 0) {
@@ -459,16 +649,36 @@ function namedAsList(found: Array<{ hit: Hit; piece: Piece }>, text: string): bo
  * kids"): a later or earlier mention without a number is the one that has it, not more people.
  */
 function namedAgain(pieces: Piece[]): Piece[] {
+  const kept: Person[] = [];
   return pieces.filter((p) => {
-    if (p.type !== 'person' || p.n !== undefined || !p.words) return true;
-    return !pieces.some((q) => q !== p && q.type === 'person' && q.words === p.words && q.n !== undefined);
+    if (p.type !== 'person' || !p.words) return true;
+    if (p.n === undefined)
+      return !pieces.some((q) => q !== p && q.type === 'person' && q.words === p.words && q.n !== undefined);
+    // "my partner … my partner", "the twins … the twins": as many again by the same word are the same people.
+    const same = kept.find((q) => q.words === p.words && q.n === p.n);
+    if (!same) {
+      kept.push(p);
+      return true;
+    }
+    if (same.ages.length === 0) same.ages = p.ages;
+    if (!same.ticket && p.ticket) same.ticket = p.ticket;
+    if (!p.owner) delete same.owner;
+    return false;
   });
 }
 
 function decide(found: Piece[], scan: Scan, at: number, listed: boolean, ticketsAfter: boolean): Draft[] {
-  const pieces = namedAgain(attachAges(found));
+  const heard = namedAgain(attachAges(found));
+  // "My daughter's sleepover, 5 girls": the owner of the occasion is one of a group counted by
+  // number, not one more.
+  const grouped = heard.some((p) => (p.type === 'person' && !p.owner && (p.n ?? 0) >= 2) || p.type === 'typed');
+  const pieces = heard.filter(
+    (p) => !(p.type === 'person' && p.owner && (grouped || (p.owner === 'theirs' && !listed))),
+  );
   const people = pieces.filter((p): p is Person => p.type === 'person');
-  const self = pieces.some((p) => p.type === 'self');
+  // "I won't be going myself": whoever is named is the party, without the speaker.
+  const notSelf = pieces.some((p) => p.type === 'notSelf');
+  const self = !notSelf && pieces.some((p) => p.type === 'self');
   // The speaker's own age ("I'm 71") gives them a ticket other than an adult's.
   // "For my wife and myself; we are both 78": an age said of "we" is the speaker's too.
   const agedAll = found.find(
@@ -481,7 +691,12 @@ function decide(found: Piece[], scan: Scan, at: number, listed: boolean, tickets
     (p): p is Extract<Piece, { type: 'self' }> => p.type === 'self' && p.ticket !== undefined,
   )?.ticket;
   const selfTicket = selfNamed ?? (selfAge === undefined ? 'adult' : ticketForAge(selfAge));
-  const totals = pieces.filter((p) => p.type === 'total');
+  // "It's me, him and his sister … a wheelchair space for him with the two of us next to him": when
+  // everyone is named and "us" is one fewer, "us" leaves out the one next to whom.
+  const everyoneNamed = people.every((p) => p.n !== undefined)
+    ? (self ? 1 : 0) + people.reduce((sum, p) => sum + (p.n ?? 0), 0)
+    : undefined;
+  const totals = pieces.filter((p) => p.type === 'total' && !(p.us && p.third && self && everyoneNamed === p.n + 1));
   const total = totals.length > 0 ? (totals[totals.length - 1] as { n: number }).n : undefined;
   const typed: Partial<Record<TicketTypeId, number>> = {};
   let more = 0;
@@ -491,7 +706,8 @@ function decide(found: Piece[], scan: Scan, at: number, listed: boolean, tickets
   }
   const [start, end] = clauseAt(scan.original, at);
   const clause = scan.original.slice(start, end);
-  const adding = ADDING.test(clause) && total === undefined;
+  // "Plus me" names the speaker in the list; "so that's me, her and the twins" says the party again.
+  const adding = ADDING.test(clause.replace(PLUS_ME, ' ')) && total === undefined && !RESTATING.test(scan.original);
   const allOf = pieces.find((p): p is Extract<Piece, { type: 'allOf' }> => p.type === 'allOf');
   const everyone = total ?? allOf?.n;
   if (allOf && everyone !== undefined) {
@@ -503,7 +719,7 @@ function decide(found: Piece[], scan: Scan, at: number, listed: boolean, tickets
   }
   // Companions count when the speaker comes along, a total is said or they join ("my son is coming
   // too"); a bare "a 6 year old" always does.
-  const counted = people.filter((p) => self || adding || total !== undefined || !p.related || listed);
+  const counted = people.filter((p) => self || notSelf || adding || total !== undefined || !p.related || listed);
   if (counted.some((p) => p.n === undefined) && total === undefined && Object.keys(typed).length === 0) {
     // "Me and the grandkids": how many is a question, but children are coming all the same.
     const children = counted.some((p) => p.n === undefined && p.ticket === 'child');
@@ -512,6 +728,7 @@ function decide(found: Piece[], scan: Scan, at: number, listed: boolean, tickets
   // Counts by type that include adults ("2 adults and 2 kids") are the whole party: the people named
   // with them ("we're bringing my nephew", "me, my wife and our son") are among them, not more.
   const stated = { ...typed };
+  const namedTypes = found.some((p) => p.type === 'typed');
   // Said first, then who they are; "me and 2 kids and 1 adult friend" names the speaker first and adds to them.
   const firstTyped = found.findIndex((p) => p.type === 'typed');
   const firstNamed = found.findIndex((p) => p.type === 'self' || p.type === 'person');
@@ -523,19 +740,28 @@ function decide(found: Piece[], scan: Scan, at: number, listed: boolean, tickets
   const countsFirst = firstTyped >= 0 && (firstNamed < 0 || firstTyped < firstNamed || describedOnly);
   // Counts by type said after the people, as their tickets and as many as they are ("me and my
   // wife. two adult tickets"), are their tickets, not more people.
+  const ofNamed: Partial<Record<TicketTypeId, number>> = self ? { [selfTicket]: 1 } : {};
+  for (const t of counted.flatMap((p) => personTickets(p))) ofNamed[t] = (ofNamed[t] ?? 0) + 1;
   const namedCount = counted.every((p) => p.n !== undefined)
     ? (self ? 1 : 0) + counted.reduce((sum, p) => sum + (p.n ?? 0), 0)
     : undefined;
   const statedSum = (stated.adult ?? 0) + (stated.child ?? 0) + (stated.senior ?? 0);
-  const theirTickets = ticketsAfter && namedCount !== undefined && namedCount > 1 && statedSum === namedCount;
-  const wholeParty = (stated.adult ?? 0) > 0 && !adding && total === undefined && (countsFirst || theirTickets);
+  const theirTickets = ticketsAfter && namedCount !== undefined && statedSum === namedCount;
+  // "I'm 74, so one senior ticket": the tickets of exactly the people named, whatever their types.
+  const sameTypes =
+    theirTickets && (['adult', 'child', 'senior'] as const).every((t) => (stated[t] ?? 0) === (ofNamed[t] ?? 0));
+  const wholeParty =
+    !adding &&
+    total === undefined &&
+    (((stated.adult ?? 0) > 0 && (countsFirst || (theirTickets && namedCount > 1))) || sameTypes);
   if (self && selfTicket !== 'adult') typed[selfTicket] = (typed[selfTicket] ?? 0) + 1;
   const ofPeople: Partial<Record<TicketTypeId, number>> = self && selfTicket === 'adult' ? { adult: 1 } : {};
   if (self && selfTicket !== 'adult') ofPeople[selfTicket] = 1;
+  const before = remembered(counted, scan.context.party, self ? selfTicket : undefined, adding || namedTypes);
   for (const p of counted) {
     // Among stated children, a son or niece of no stated age is one of them.
     const young = wholeParty && p.offspring && (stated.child ?? 0) > 0 ? 'child' : undefined;
-    const tickets = p.ages.length > 0 ? p.ages.map(ticketForAge) : Array(p.n ?? 0).fill(p.ticket ?? young ?? 'adult');
+    const tickets = before.get(p) ?? personTickets(p, young);
     for (const t of tickets) {
       typed[t as TicketTypeId] = (typed[t as TicketTypeId] ?? 0) + 1;
       ofPeople[t as TicketTypeId] = (ofPeople[t as TicketTypeId] ?? 0) + 1;
@@ -552,11 +778,13 @@ function decide(found: Piece[], scan: Scan, at: number, listed: boolean, tickets
   const named = (self ? 1 : 0) + counted.reduce((sum, p) => sum + (p.n ?? 0), 0);
   const typedSum = (typed.adult ?? 0) + (typed.child ?? 0) + (typed.senior ?? 0);
   const special = (typed.child ?? 0) + (typed.senior ?? 0) > 0;
-  const namedTypes = found.some((p) => p.type === 'typed');
   // "Oh he's 67", "she's 14": said only of someone already in the party, the age changes their
   // ticket and never the party's size.
-  const retyped = !self && total === undefined && !namedTypes && people.length > 0 && people.every((p) => p.pronoun);
-  if (special || namedTypes) {
+  const retyped = !self && total === undefined && !namedTypes && counted.length > 0 && counted.every((p) => p.pronoun);
+  // People named again where the party had children or seniors: their tickets replace that mix.
+  const had = scan.context.party;
+  const restated = !retyped && named > 0 && ((had?.child ?? 0) > 0 || (had?.senior ?? 0) > 0);
+  if (special || namedTypes || restated) {
     const people_ =
       total !== undefined
         ? Math.max(total, typedSum)
@@ -577,7 +805,10 @@ function decide(found: Piece[], scan: Scan, at: number, listed: boolean, tickets
           ? 'refine'
           : 'replace';
     drafts.push({ set, mode });
-  } else if (!retyped && (total !== undefined || named > 0))
+  } else if (adding && !self && !retyped && total === undefined && named > 0)
+    // "My husband is coming too": grown-ups added to the party known, whose tickets stay.
+    drafts.push({ set: { kind: 'ticketMix', adult: named + more }, mode: 'add' });
+  else if (!retyped && (total !== undefined || named > 0))
     drafts.push({ set: { kind: 'seatCount', count: (total ?? named) + more } });
   else if (more > 0) drafts.push({ set: { kind: 'seatCount', count: more }, mode: 'add' });
   const ages = [...counted.flatMap((p) => p.ages), ...(self && selfAge !== undefined ? [selfAge] : [])];

@@ -37,3 +37,11 @@ export const PAIRS: Record<string, number> = { parents: 2, grandparents: 2, twin
 /** Relation words that name a child whatever the age. */
 export const CHILD_WORDS =
   /^(?:kids?|child|children|kiddos|kiddies|little ones|toddlers?|baby|grandkids|grandchildren|grandchild)$/i;
+/**
+ * Relation words for grown-ups: when a party is said again, they may keep a senior's ticket from
+ * before but never take a child's ("me, my wife and our son" after "2 adults and a child").
+ */
+export const ADULT_WORDS =
+  /^(?:wife|husband|partner|girlfriend|boyfriend|fianc[eé]e?|colleagues?|coworkers?|co-workers?|workmates?|teammates?|housemates?|flatmates?|roommates?|date|mom|mum|mother|mommy|mummy|dad|father|daddy|parents|grandparents|folks|grandma|grandpa|grandmother|grandfather|granny|gran|grandad|granddad|nan|nana|nanna|aunt|auntie|uncle)$/i;
+/** What follows a number that is a height or a weight, not an age ("I'm 6'5\"", "I'm 5 foot 2"). */
+export const NOT_AN_AGE = String.raw`(?!\d|\s*(?:['′"”]|ft\b|feet\b|foot\b|inch(?:es)?\b|cm\b|kg\b|kilos?\b|stone\b|st\b|lbs?\b))`;

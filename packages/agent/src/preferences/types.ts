@@ -12,6 +12,11 @@ export interface PreferenceContext {
   knownTheaters?: string[];
   /** What the movie stage showed of each film, so a named film that a later wish rules out gives way to it. */
   knownFilms?: KnownFilm[];
+  /**
+   * The tickets of the party known before this message; `updatePreferences` sets it from the model,
+   * so a party said again keeps its children and seniors ("so that's me, her and the twins").
+   */
+  party?: { adult?: number; child?: number; senior?: number };
 }
 
 /** A film as the movie stage showed it. */
