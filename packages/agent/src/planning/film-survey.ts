@@ -60,6 +60,8 @@ export const LOOKS_PER_FILM = 4;
 
 export interface FilmSurvey {
   goal: SurveyGoal;
+  /** "The latest at my closest cinema": what decides between films found equally close. */
+  then?: 'earliest' | 'latest';
   /** Film item ids to compare, best first by the solver. */
   candidates: string[];
   labels: Map<string, string>;
@@ -93,9 +95,17 @@ export function bestFilm(films: FilmSurvey): { film: string; finding: Finding } 
   for (const film of films.candidates) {
     const finding = films.results.get(film);
     if (!finding || Number.isNaN(finding.value)) continue;
-    if (!best || betterFinding(films.goal, finding, best.finding)) best = { film, finding };
+    if (!best || betterFinding(films.goal, finding, best.finding) || betterOnTie(films, finding, best.finding))
+      best = { film, finding };
   }
   return best;
+}
+
+/** Between films found equally good, the one whose showing starts as the second wish asks. */
+function betterOnTie(films: FilmSurvey, a: Finding, b: Finding): boolean {
+  if (!films.then || a.start === undefined || b.start === undefined) return false;
+  if (betterFinding(films.goal, b, a)) return false;
+  return films.then === 'latest' ? a.start > b.start : a.start < b.start;
 }
 
 /**
@@ -115,8 +125,10 @@ export function filmSurveyStep(
   let films = exploration.films;
   if (!films || films.goal !== goal) {
     const candidates = viable.slice(0, MAX_FILM_CANDIDATES);
+    const then = input.model.soft.find((c) => c.kind === 'earliest' || c.kind === 'latest')?.kind;
     films = {
       goal,
+      ...(goal === 'closest' && (then === 'earliest' || then === 'latest') && { then }),
       candidates: candidates.map((o) => o.itemId),
       labels: new Map(candidates.map((o) => [o.itemId, o.label])),
       surveys: new Map(),

@@ -189,6 +189,7 @@ function timeStep(
       date,
       value,
       priced: m.priced,
+      ...(survey.goal === 'closest' && !Number.isNaN(m.value) && { start: m.value }),
       ...(m.itemId && { itemId: m.itemId }),
       ...(m.label && { label: m.label }),
       ...(m.format && { format: m.format }),

@@ -243,3 +243,16 @@ describe('the earliest and the latest are a day and a time', () => {
     expect(betterFinding('latest', saturday, { ...saturday, value: 600 })).toBe(true);
   });
 });
+
+describe('the closest theater and a time of its films', () => {
+  it('"the last one tonight at my closest cinema" searches for the closest, the time deciding between its films', () => {
+    const wishes: PreferenceModel = {
+      hard: [{ kind: 'date', dates: ['2026-11-21'] }],
+      soft: [{ kind: 'closest' }, { kind: 'latest' }],
+    };
+    expect(surveyGoal(wishes)).toBe('closest');
+    expect(surveyGoal({ ...wishes, soft: [{ kind: 'latest' }] })).toBe('latest');
+    // A film named: its theaters in the solver's order already serve the closest; the time is searched.
+    expect(surveyGoal({ ...wishes, hard: [...wishes.hard, { kind: 'title', is: ['Orbital Drift'] }] })).toBe('latest');
+  });
+});

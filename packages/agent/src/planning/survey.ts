@@ -55,6 +55,8 @@ export interface Finding {
    * window for window; NaN when nothing fits or the price is not known.
    */
   value: number;
+  /** For the closest: the start of the showing that gave it, which breaks ties of distance. */
+  start?: number;
   /** The showtime that gave it, and its label ("20:10 · Standard"). */
   itemId?: string;
   label?: string;
@@ -116,6 +118,15 @@ export function surveyGoal(model: PreferenceModel, acrossFilms = false): SurveyG
   if (!acrossFilms && theater?.kind === 'theater' && (theater.is?.length ?? 0) === 1) return null;
   const format = model.hard.find((c) => c.kind === 'format');
   const oneFormat = format?.kind === 'format' && (format.is?.length ?? 0) === 1;
+  const title = model.hard.find((c) => c.kind === 'title');
+  const filmNamed = title?.kind === 'title' && (title.is?.length ?? 0) > 0;
+  // "Whatever is on last tonight at my closest cinema": the closest theater first, then the time
+  // among its films (the film search breaks ties of distance by it).
+  const closestFirst =
+    !filmNamed &&
+    model.soft.some((c) => c.kind === 'closest') &&
+    model.soft.some((c) => c.kind === 'earliest' || c.kind === 'latest');
+  if (closestFirst) return 'closest';
   const named = model.soft.find(
     (c) => (SHOWTIME_GOALS as readonly string[]).includes(c.kind) && !(c.kind === 'cheapest' && oneFormat),
   );
@@ -123,8 +134,6 @@ export function surveyGoal(model: PreferenceModel, acrossFilms = false): SurveyG
   if (model.soft.some((c) => c.kind === 'startTime' || c.kind === 'endTime')) return 'window';
   // The closest theater with a showing that fits, compared across films ("whatever's on at the
   // closest place"): for one film named, the solver's theater order already serves it.
-  const title = model.hard.find((c) => c.kind === 'title');
-  const filmNamed = title?.kind === 'title' && (title.is?.length ?? 0) > 0;
   if (!filmNamed && model.soft.some((c) => c.kind === 'closest')) return 'closest';
   return null;
 }

@@ -265,6 +265,19 @@ describe('out of the cinema by a clock, and as late as we can', () => {
   });
 });
 
+describe('the last of a day', () => {
+  it.each(['whatever is on last tonight', 'the last one tonight please', "what's on last today"])(
+    '"%s" is the latest',
+    (text) => {
+      expect(soft(text)).toContainEqual({ kind: 'latest' });
+    },
+  );
+
+  it('"we saw the last film" is not', () => {
+    expect(soft('we saw the last film on friday, 2 tickets saturday')).not.toContainEqual({ kind: 'latest' });
+  });
+});
+
 describe('a clock someone is busy until, and "after that"', () => {
   it('starts after the clock the busy clause names', () => {
     expect(start('comedy tmrw, our lecture doesnt finish til 5 so after that')).toEqual({

@@ -382,6 +382,8 @@ function refusedPeriod(scan: Scan, at: number, from: number, to: number | undefi
   return [];
 }
 
+const LAST_OF_A_DAY =
+  /^\s+(?:tonight|today|tomorrow|of the (?:day|night|evening)|(?:that's |thats |which is )?(?:on|showing|playing) (?:tonight|today|tomorrow|this evening))\b/i;
 const AFTER_A_TIME = /\d(?:\s*(?:am|pm))?\s*,?\s*(?:at\s+)?$/i;
 
 /** "Earliest", "as early as possible", "first showing" → earliest; "latest", "last showing" → latest. */
@@ -393,12 +395,15 @@ export const earliestLatestRule: Rule = (scan) => [
   ),
   ...hits(
     scan,
-    String.raw`(?<!\bat\s+(?:the\s+)?)(?:the\s+)?latest|as late as (?:possible|(?:we|i|you|they) can|we could)|as late a (?:showing|screening|show|one|film) as (?:possible|we can|you can)|(?:the\s+)?last (?:showing|screening|show)|the later the better|(?:something|a|one)\s+late-?ish(?:\s+(?:one|film|movie))?|late(?:-?ish)? (?:one|start)|later (?:is|would be) better`,
+    String.raw`(?<!\bat\s+(?:the\s+)?)(?:the\s+)?latest|as late as (?:possible|(?:we|i|you|they) can|we could)|as late a (?:showing|screening|show|one|film) as (?:possible|we can|you can)|(?:the\s+)?last (?:showing|screening|show)|(?:is|that's|thats|what's|whats)\s+on\s+last|the last (?:one|film|movie)|the later the better|(?:something|a|one)\s+late-?ish(?:\s+(?:one|film|movie))?|late(?:-?ish)? (?:one|start)|later (?:is|would be) better`,
     // "Out by 10.15 latest": right after a time, "latest" means "at the latest", as in "by 11 at the latest".
     (m) => ({
       ...span(m),
       drafts:
-        /^latest$/i.test(m[0]) && AFTER_A_TIME.test(scan.original.slice(0, m.index))
+        (/^latest$/i.test(m[0]) && AFTER_A_TIME.test(scan.original.slice(0, m.index))) ||
+        // "the last film" is the latest only of a day: "the last one tonight", not "we saw the last film".
+        (/^the last (?:one|film|movie)$/i.test(m[0]) &&
+          !LAST_OF_A_DAY.test(scan.original.slice((m.index ?? 0) + m[0].length)))
           ? []
           : [{ set: { kind: 'latest' } }],
     }),
