@@ -41,3 +41,21 @@ describe('the search across films, within the request’s calls', () => {
     expect(action.type === 'tool.call' && action.reason).not.toMatch(/to compare the films/);
   });
 });
+
+describe('films that also meet the wishes said softly', () => {
+  it('"a comedy would be lovely … whichever is the cheapest": only comedies are compared when some fit', () => {
+    const input = onFilms(undefined);
+    input.model = { ...input.model, soft: [{ kind: 'genre', include: ['Comedy'] }, { kind: 'cheapest' }] };
+    planNext(input);
+    const compared = input.exploration.films?.candidates ?? [];
+    expect(compared.length).toBeGreaterThan(0);
+    const genres = (id: string) =>
+      (specOf(engineAt([])).items.find((i) => i.id === id)?.genres as string[] | undefined) ?? [];
+    for (const film of compared) expect(genres(film)).toContain('Comedy');
+    // Without the soft wish, other films are compared too.
+    const all = onFilms(undefined);
+    all.model = { ...all.model, soft: [{ kind: 'cheapest' }] };
+    planNext(all);
+    expect((all.exploration.films?.candidates ?? []).some((f) => !genres(f).includes('Comedy'))).toBe(true);
+  });
+});

@@ -1,7 +1,9 @@
+import { type HardConstraint, isPreference } from '@usher/booking';
 import type { UiSpec } from '@usher/protocol';
 import type { PlannerInput } from './deterministic.ts';
 import type { NavigationPlan } from './plan.ts';
 import type { RankedOption } from './solver/index.ts';
+import { judgedHere, judgeOption } from './solver/judge.ts';
 import {
   bestSurveyed,
   betterFinding,
@@ -101,6 +103,24 @@ export function bestFilm(films: FilmSurvey): { film: string; finding: Finding } 
   return best;
 }
 
+/**
+ * The films that also meet the wishes said softly about the film ("a family film would be lovely …
+ * whichever is the cheapest": the cheapest family film), when any does; otherwise all that fit.
+ */
+function preferredFilms(input: PlannerInput, spec: UiSpec, viable: readonly RankedOption[]): readonly RankedOption[] {
+  const soft = judgedHere(
+    'movie',
+    input.model.soft.filter((c) => !isPreference(c)),
+  ) as HardConstraint[];
+  if (soft.length === 0) return viable;
+  const meets = (o: RankedOption) => {
+    const item = spec.items.find((i) => i.id === o.itemId);
+    return item !== undefined && soft.every((c) => judgeOption('movie', c, item)?.ok !== false);
+  };
+  const preferred = viable.filter(meets);
+  return preferred.length > 0 ? preferred : viable;
+}
+
 /** Between films found equally good, the one whose showing starts as the second wish asks. */
 function betterOnTie(films: FilmSurvey, a: Finding, b: Finding): boolean {
   if (!films.then || a.start === undefined || b.start === undefined) return false;
@@ -124,7 +144,7 @@ export function filmSurveyStep(
   if (spec.stage !== 'movie' || !goal) return undefined;
   let films = exploration.films;
   if (!films || films.goal !== goal) {
-    const candidates = viable.slice(0, MAX_FILM_CANDIDATES);
+    const candidates = preferredFilms(input, spec, viable).slice(0, MAX_FILM_CANDIDATES);
     const then = input.model.soft.find((c) => c.kind === 'earliest' || c.kind === 'latest')?.kind;
     films = {
       goal,
