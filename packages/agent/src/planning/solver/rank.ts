@@ -170,6 +170,11 @@ function typicalHint(item: Item, pool: readonly Item[], model: PreferenceModel):
   return { score, notes };
 }
 
+/** Whether a seat is in the middle of its row, a quarter of the row or more from either end ("not at either end"). */
+export function midRow(seat: SeatView, layout: SeatLayout): boolean {
+  return Math.abs(seat.number - (layout.seatsPerRow + 1) / 2) <= (layout.seatsPerRow - 2) / 4;
+}
+
 /** The checker's centring: 1 for the middle seat of the middle row, 0 at a corner. */
 export function centring(seat: SeatView, layout: SeatLayout): number {
   const halfWidth = Math.max(1, (layout.seatsPerRow - 1) / 2);
@@ -201,9 +206,13 @@ export function scoreSeats(seats: readonly SeatView[], soft: readonly Constraint
   const central = mean(seats.map((s) => centring(s, ctx.layout)));
   for (const c of soft) {
     switch (c.kind) {
-      case 'centered':
-        add(central, central >= 0.75 ? 'near the centre of the room' : undefined);
+      case 'centered': {
+        // "The middle of the row, not at either end": every seat in the middle of its row counts
+        // as much as a wish met; how central in the room breaks ties.
+        const mid = seats.length > 0 && seats.every((s) => midRow(s, ctx.layout));
+        add(central + (mid ? 1 : 0), mid ? 'in the middle of the row' : 'misses a wish: not in the middle of the row');
         break;
+      }
       case 'cheapest': {
         const s = mean(seats.map((seat) => relative(seat.surcharge, ctx.surcharges, false)));
         add(s, s === 1 && new Set(ctx.surcharges).size > 1 ? 'the cheapest seats' : undefined);
