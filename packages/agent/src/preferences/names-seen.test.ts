@@ -47,6 +47,8 @@ describe('places named in lower case', () => {
     expect(theaterFromPlaces(['the mall'], THEATERS)).toBeNull();
     // Some words of the name: "at the art house with the café".
     expect(theaterFromPlaces(['art house'], THEATERS)).toBe('Riverside Art House');
+    // A venue word alone names no theater.
+    expect(theaterFromPlaces(['cinema'], THEATERS)).toBeNull();
     expect(theaterFromPlaces(['riverside arthouse on friday'], THEATERS)).toBe('Riverside Art House');
   });
 

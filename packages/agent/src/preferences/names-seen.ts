@@ -159,8 +159,9 @@ export function theaterFromPlaces(
     const words = place.split(' ');
     for (let n = words.length; n > 0; n--) {
       const said = words.slice(0, n).join(' ');
-      // "the art house" for Riverside Art House: some words of the name, or the name as mistyped.
-      const matches = theaters.filter((t) => looselyNamed(said, t.name) || theaterNamed(t, said));
+      // "the art house" for Riverside Art House: some words of the name (not only "cinema"), or the name as mistyped.
+      const named = said.replace(VENUE_WORDS, ' ').trim() !== '';
+      const matches = theaters.filter((t) => looselyNamed(said, t.name) || (named && theaterNamed(t, said)));
       if (matches.length === 1 && matches[0]) return matches[0].name;
     }
   }
