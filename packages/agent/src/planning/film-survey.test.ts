@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { WorkingMemory } from '../memory/working.ts';
 import type { PerceivedContext } from '../perception/perceive.ts';
 import { freshExploration, type PlannerInput, planNext } from './deterministic.ts';
-import { CALLS_KEPT_TO_BOOK } from './film-survey.ts';
+import { CALLS_KEPT_TO_BOOK, filmSurveyGoal } from './film-survey.ts';
 import { engineAt, model, specOf } from './solver/testing.ts';
+import { startSurvey } from './survey.ts';
 
 const tools = ['select', 'next', 'prev'].map((name) => ({ name, parameters: {} }));
+const option = (itemId: string) => ({ itemId, label: itemId, score: 1, reason: '', why: '' });
 
 /** The movie stage with "the earliest showing tomorrow, 2 of us" and `callsLeft` calls left in the request. */
 function onFilms(callsLeft: number | undefined): PlannerInput {
@@ -57,5 +59,31 @@ describe('films that also meet the wishes said softly', () => {
     all.model = { ...all.model, soft: [{ kind: 'cheapest' }] };
     planNext(all);
     expect((all.exploration.films?.candidates ?? []).some((f) => !genres(f).includes('Comedy'))).toBe(true);
+  });
+});
+
+describe('the closest place and the best rated there', () => {
+  it('"the best rated of whatever is on at the closest place" searches for the closest; the best rated alone does not search', () => {
+    const input = onFilms(undefined);
+    input.model = { ...input.model, soft: [{ kind: 'closest' }, { kind: 'highestRated' }] };
+    expect(filmSurveyGoal(input, [option('a'), option('b')])).toBe('closest');
+    input.model = { ...input.model, soft: [{ kind: 'highestRated' }] };
+    expect(filmSurveyGoal(input, [option('a'), option('b')])).toBeNull();
+  });
+});
+
+describe('the search across theaters after a film led nowhere', () => {
+  it('starts afresh for the next film: the last film’s finished search does not stand for it', () => {
+    const input = onFilms(undefined);
+    input.context = { ...input.context, uiSpec: specOf(engineAt(['m-paper-lanterns'])) } as PerceivedContext;
+    input.model = { ...input.model, soft: [{ kind: 'cheapest' }] };
+    input.exploration.survey = {
+      ...startSurvey('cheapest', [], undefined, input.model),
+      film: 'm-orbital-drift',
+      done: true,
+    };
+    planNext(input);
+    expect(input.exploration.survey?.film).toBe('m-paper-lanterns');
+    expect(input.exploration.survey?.candidates.length).toBeGreaterThan(0);
   });
 });

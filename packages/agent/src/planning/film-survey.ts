@@ -62,8 +62,10 @@ export const LOOKS_PER_FILM = 4;
 
 export interface FilmSurvey {
   goal: SurveyGoal;
-  /** "The latest at my closest cinema": what decides between films found equally close. */
-  then?: 'earliest' | 'latest';
+  /** "The latest at my closest cinema", "the best rated there": what decides between films found equally close. */
+  then?: 'earliest' | 'latest' | 'highestRated';
+  /** Each film's rating as the movie stage shows it (for `then: 'highestRated'`). */
+  ratings?: Map<string, number>;
   /** Film item ids to compare, best first by the solver. */
   candidates: string[];
   labels: Map<string, string>;
@@ -87,7 +89,10 @@ export function filmSurveyGoal(input: PlannerInput, viable: readonly RankedOptio
   const { model } = input;
   const title = model.hard.find((c) => c.kind === 'title');
   if (title?.kind === 'title' && (title.is?.length ?? 0) > 0) return null;
-  if (model.soft.some((c) => c.kind === 'highestRated' || (c.kind === 'title' && (c.is?.length ?? 0) > 0))) return null;
+  const closest = model.soft.some((c) => c.kind === 'closest');
+  // Ranked by rating alone, the movie stage decides; "the best rated at the closest place" is a search for the closest.
+  if (model.soft.some((c) => c.kind === 'title' && (c.is?.length ?? 0) > 0)) return null;
+  if (model.soft.some((c) => c.kind === 'highestRated')) return closest ? 'closest' : null;
   return surveyGoal(model, true);
 }
 
@@ -97,7 +102,11 @@ export function bestFilm(films: FilmSurvey): { film: string; finding: Finding } 
   for (const film of films.candidates) {
     const finding = films.results.get(film);
     if (!finding || Number.isNaN(finding.value)) continue;
-    if (!best || betterFinding(films.goal, finding, best.finding) || betterOnTie(films, finding, best.finding))
+    if (
+      !best ||
+      betterFinding(films.goal, finding, best.finding) ||
+      betterOnTie(films, { ...finding, film }, { ...best.finding, film: best.film })
+    )
       best = { film, finding };
   }
   return best;
@@ -122,9 +131,14 @@ function preferredFilms(input: PlannerInput, spec: UiSpec, viable: readonly Rank
 }
 
 /** Between films found equally good, the one whose showing starts as the second wish asks. */
-function betterOnTie(films: FilmSurvey, a: Finding, b: Finding): boolean {
-  if (!films.then || a.start === undefined || b.start === undefined) return false;
-  if (betterFinding(films.goal, b, a)) return false;
+function betterOnTie(films: FilmSurvey, a: Finding & { film?: string }, b: Finding & { film?: string }): boolean {
+  if (!films.then || betterFinding(films.goal, b, a)) return false;
+  if (films.then === 'highestRated') {
+    const ra = a.film !== undefined ? films.ratings?.get(a.film) : undefined;
+    const rb = b.film !== undefined ? films.ratings?.get(b.film) : undefined;
+    return ra !== undefined && rb !== undefined && ra > rb;
+  }
+  if (a.start === undefined || b.start === undefined) return false;
   return films.then === 'latest' ? a.start > b.start : a.start < b.start;
 }
 
@@ -145,10 +159,16 @@ export function filmSurveyStep(
   let films = exploration.films;
   if (!films || films.goal !== goal) {
     const candidates = preferredFilms(input, spec, viable).slice(0, MAX_FILM_CANDIDATES);
-    const then = input.model.soft.find((c) => c.kind === 'earliest' || c.kind === 'latest')?.kind;
+    const then = input.model.soft.find(
+      (c) => c.kind === 'earliest' || c.kind === 'latest' || c.kind === 'highestRated',
+    )?.kind;
+    const ratings = new Map(
+      spec.items.flatMap((i) => (typeof i.rating === 'number' ? [[i.id, i.rating] as const] : [])),
+    );
     films = {
       goal,
-      ...(goal === 'closest' && (then === 'earliest' || then === 'latest') && { then }),
+      ...(goal === 'closest' && (then === 'earliest' || then === 'latest' || then === 'highestRated') && { then }),
+      ...(then === 'highestRated' && { ratings }),
       candidates: candidates.map((o) => o.itemId),
       labels: new Map(candidates.map((o) => [o.itemId, o.label])),
       surveys: new Map(),

@@ -58,7 +58,13 @@ export function surveyStep(
   if (spec.stage === 'theater') {
     if (exploration.films) exploration.films.away = true;
     const comparingFilms = exploration.films !== null && !exploration.films.done;
-    exploration.survey ??= startSurvey(goal, viable, spec, input.model, comparingFilms ? LOOKS_PER_FILM : undefined);
+    const film = spec.state.booking?.movie?.id;
+    // Another film after a dead end: its theaters are compared afresh (the search across films keeps one per film).
+    if (exploration.survey && exploration.films === null && exploration.survey.film !== film) exploration.survey = null;
+    exploration.survey ??= {
+      ...startSurvey(goal, viable, spec, input.model, comparingFilms ? LOOKS_PER_FILM : undefined),
+      film,
+    };
     const survey = exploration.survey;
     survey.probe = null;
     if (!survey.done) {

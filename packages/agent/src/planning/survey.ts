@@ -80,6 +80,8 @@ export function repriced(f: Finding, prices: ReadonlyMap<string, number>): Findi
 }
 
 export interface Survey {
+  /** The film whose theaters are compared (the booking's film when it started). */
+  film?: string | undefined;
   goal: SurveyGoal;
   /** Theater item ids to look at, best first by the solver. */
   candidates: string[];
