@@ -11,7 +11,7 @@ import type { SurveyMoves } from './survey-step.ts';
  * fit what the list shows marks films that do not play there. When the participant's wishes depend
  * on a theater, a distance, a format, a daytime window or an end-time limit (which rule out many
  * films; a day alone or an evening rarely does, and is only said in the chat), the agent says so in
- * the chat, walks each of the best few films forward as far as
+ * the chat, walks each of the films that fit best (up to ten, within a step budget) forward as far as
  * the seat stage the way autopilot would (hard wishes only; a film that leads nowhere is left), comes
  * back, and marks only the films with a showing that fits, with no film selected where the host can
  * undo a choice (`clearSelection`). It never chooses seats or books. If the participant acts
@@ -138,8 +138,9 @@ function startProbe(
   if (selected !== undefined && input.participantChoices.has(selected)) return undefined;
   // A film named is the participant's choice; assist mode selects it and marks on the next stages.
   if (input.model.hard.some((c) => c.kind === 'title')) return undefined;
-  // What the list cannot show is unknown, not a fit. The look ahead leaves a film selected, so it
-  // runs only for wishes that rule films out: a theater, a distance, a format, or a daytime window
+  // What the list cannot show is unknown, not a fit. On a host that cannot undo a choice the look
+  // ahead leaves a film selected, and it takes the page away for a while, so it runs only for wishes
+  // that rule films out: a place named, a theater, a distance, a format, or a daytime window
   // or an end-time limit ("G or PG on Monday morning": two films of five play then). A day alone or
   // an evening rarely does (most films play every day, and most in the evening): those are said in the chat.
   const places = input.placesToMatch ?? [];
