@@ -106,8 +106,8 @@ export class Listening {
     if (understanding.unparsed) return false;
     const unread = understanding.unread ?? [];
     this.theaterWordsJustSaid = placesAnnounced(text, unread).length > 0 || amenitiesWished(text).length > 0;
-    this.places = [...placesNamed(text, understanding.unread ?? []), ...this.places].slice(0, MAX_PLACES);
-    this.announced = [...placesAnnounced(text, understanding.unread ?? []), ...this.announced].slice(0, MAX_PLACES);
+    this.places = [...placesNamed(text, unread), ...this.places].slice(0, MAX_PLACES);
+    this.announced = [...placesAnnounced(text, unread), ...this.announced].slice(0, MAX_PLACES);
     this.amenities = [...new Set([...amenitiesWished(text), ...this.amenities])].slice(0, MAX_AMENITIES);
     // Read against the machine's clock (no host has said the study's day yet): kept to read again once one does.
     if (!this.studySure) this.clockReadings.note(this.model, text, reading);
