@@ -74,6 +74,8 @@ export interface PlannerInput {
    * no request bounds the work. A search starts nothing new it could not finish within them.
    */
   callsLeft?: number;
+  /** Preferences said only to break a tie ("if a few cinemas tie, the nearest one"): never the first thing searched for. */
+  tieBreaks?: readonly string[];
   /** Options picked among equals by whoever gave the instruction: kept while they work out, changed on a dead end. */
   picked?: ReadonlySet<string>;
   goal: string;

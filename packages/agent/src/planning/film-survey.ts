@@ -92,8 +92,10 @@ export function filmSurveyGoal(input: PlannerInput, viable: readonly RankedOptio
   const closest = model.soft.some((c) => c.kind === 'closest');
   // Ranked by rating alone, the movie stage decides; "the best rated at the closest place" is a search for the closest.
   if (model.soft.some((c) => c.kind === 'title' && (c.is?.length ?? 0) > 0)) return null;
-  if (model.soft.some((c) => c.kind === 'highestRated')) return closest ? 'closest' : null;
-  return surveyGoal(model, true);
+  const tieBreaks = input.tieBreaks ?? [];
+  if (model.soft.some((c) => c.kind === 'highestRated'))
+    return closest && !tieBreaks.includes('closest') ? 'closest' : null;
+  return surveyGoal(model, true, tieBreaks);
 }
 
 /** The film with the best showing found, in the solver's order when two are as good. */

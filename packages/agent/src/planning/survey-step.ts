@@ -34,7 +34,7 @@ export interface SurveyMoves {
 }
 
 /** The search's goal; with films being compared, also where one theater is named (each film's showtimes there). */
-const goalOf = (input: PlannerInput) => surveyGoal(input.model, input.exploration.films !== null);
+const goalOf = (input: PlannerInput) => surveyGoal(input.model, input.exploration.films !== null, input.tieBreaks);
 
 const running = (input: PlannerInput): Survey | null =>
   input.mode === 'autopilot' && goalOf(input) ? input.exploration.survey : null;

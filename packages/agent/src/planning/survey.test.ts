@@ -256,3 +256,11 @@ describe('the closest theater and a time of its films', () => {
     expect(surveyGoal({ ...wishes, hard: [...wishes.hard, { kind: 'title', is: ['Orbital Drift'] }] })).toBe('latest');
   });
 });
+
+describe('a preference said only to break a tie', () => {
+  it('"the latest … if a few cinemas tie, the nearest one" searches for the latest', () => {
+    const wishes: PreferenceModel = { hard: [], soft: [{ kind: 'closest' }, { kind: 'latest' }] };
+    expect(surveyGoal(wishes)).toBe('closest');
+    expect(surveyGoal(wishes, false, ['closest'])).toBe('latest');
+  });
+});

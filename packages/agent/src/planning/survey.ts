@@ -114,7 +114,11 @@ const SHOWTIME_GOALS = ['earliest', 'latest', 'cheapest'] as const;
  * of earliest, latest and cheapest the participant named, else a soft time window. Cheapest needs
  * no survey when one format is required (the seats then decide the price).
  */
-export function surveyGoal(model: PreferenceModel, acrossFilms = false): SurveyGoal | null {
+export function surveyGoal(
+  model: PreferenceModel,
+  acrossFilms = false,
+  tieBreaks: readonly string[] = [],
+): SurveyGoal | null {
   // One theater named: nothing to compare across theaters, but still across the films it shows.
   const theater = model.hard.find((c) => c.kind === 'theater');
   if (!acrossFilms && theater?.kind === 'theater' && (theater.is?.length ?? 0) === 1) return null;
@@ -126,6 +130,7 @@ export function surveyGoal(model: PreferenceModel, acrossFilms = false): SurveyG
   // among its films (the film search breaks ties of distance by it).
   const closestFirst =
     !filmNamed &&
+    !tieBreaks.includes('closest') &&
     model.soft.some((c) => c.kind === 'closest') &&
     model.soft.some((c) => c.kind === 'earliest' || c.kind === 'latest');
   if (closestFirst) return 'closest';

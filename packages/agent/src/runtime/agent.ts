@@ -520,6 +520,7 @@ export class Agent {
         mode: this.options.mode,
         participantChoices: this.view.participantChoices,
         placesToMatch: this.listening.placesToMatch,
+        tieBreaks: this.listening.tieBreaks,
         callsLeft: this.request.active
           ? callBudget(requiredSeats(this.listening.model).count) - this.request.callsSince(this.acting.toolCalls)
           : undefined,
@@ -570,7 +571,12 @@ export class Agent {
     if (!this.listening.adopt(heard)) return false;
     // Words it understood are a request (a new one, or a change to the one open): its bounds start again.
     this.request.open(this.acting.toolCalls);
-    this.wishesChanged(heard.understanding.summary);
+    // Words only the theater stage can match leave the wishes as they were: say those, and what happens next.
+    this.wishesChanged(
+      heard.understanding.unparsed
+        ? `${this.listening.summary()} I will look for the cinema you mean among the theaters.`
+        : heard.understanding.summary,
+    );
     this.revisitChoices(heard.understanding.changed, this.listening.theaterWordsJustSaid);
     this.view.wake();
     return true;

@@ -82,4 +82,13 @@ describe('words only the theater stage can match', () => {
     expect(l.adopt(l.read('2 adults and a child', theaterStage([])))).toBe(true);
     expect(l.theaterWordsJustSaid).toBe(false);
   });
+
+  it('are a wish even when no rule reads anything else in the message', () => {
+    const l = listening('Giggle Factory on Saturday for 3');
+    const heard = l.read('we have vouchers for the cinema with the café', theaterStage([]));
+    expect(heard.understanding.unparsed).toBe(true);
+    expect(l.adopt(heard)).toBe(true);
+    expect(l.theaterWordsJustSaid).toBe(true);
+    expect(l.adopt(l.read('hmm', theaterStage([])))).toBe(false);
+  });
 });

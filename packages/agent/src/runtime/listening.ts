@@ -14,6 +14,7 @@ import {
   placesNamed,
   theaterFromPlaces,
 } from '../preferences/names-seen.ts';
+import { tieBreaksSaid } from '../preferences/tie-breaks.ts';
 import type { KnownFilm } from '../preferences/types.ts';
 import { ClockReadings } from './clock-readings.ts';
 
@@ -69,6 +70,11 @@ export class Listening {
     this.model = model;
   }
 
+  /** The wishes in one sentence, as the participant is told them. */
+  summary(): string {
+    return describeModel(this.model, this.today());
+  }
+
   /** Places named that no theater stage has matched yet, while no theater is wished for. */
   get placesToMatch(): readonly string[] {
     return [...this.model.hard, ...this.model.soft].some((c) => c.kind === 'theater') ? [] : this.announced;
@@ -101,11 +107,19 @@ export class Listening {
    */
   theaterWordsJustSaid = false;
 
+  /** Preferences said only to break a tie ({@link tieBreaksSaid}); a later message that names one plainly takes it out. */
+  tieBreaks: string[] = [];
+
   /** Takes what was heard as the wishes; false when nothing in it was understood (the wishes stay). */
   adopt({ text, understanding, reading }: Heard): boolean {
-    if (understanding.unparsed) return false;
     const unread = understanding.unread ?? [];
-    this.theaterWordsJustSaid = placesAnnounced(text, unread).length > 0 || amenitiesWished(text).length > 0;
+    // "It has to be at the art house with the café" changes no wish the model holds, but it is one.
+    const theaterWords = placesAnnounced(text, unread).length > 0 || amenitiesWished(text).length > 0;
+    if (understanding.unparsed && !theaterWords) return false;
+    this.theaterWordsJustSaid = theaterWords;
+    const ties = tieBreaksSaid(text);
+    const plain = understanding.changed.filter((kind) => !ties.includes(kind as never));
+    this.tieBreaks = [...new Set([...this.tieBreaks.filter((kind) => !plain.includes(kind as never)), ...ties])];
     this.places = [...placesNamed(text, unread), ...this.places].slice(0, MAX_PLACES);
     this.announced = [...placesAnnounced(text, unread), ...this.announced].slice(0, MAX_PLACES);
     this.amenities = [...new Set([...amenitiesWished(text), ...this.amenities])].slice(0, MAX_AMENITIES);

@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { tieBreaksSaid } from './tie-breaks.ts';
+
+describe('preferences said only to break a tie', () => {
+  it.each([
+    ['tonight, the latest showing of anything PG. if a few cinemas tie, the nearest one', ['closest']],
+    ["best rated one, and if there's a tie the cheaper one", ['cheapest']],
+    ['the cheapest, and where two are the same price, the earlier one', ['earliest']],
+  ])('"%s"', (text, kinds) => {
+    expect(tieBreaksSaid(text)).toEqual(kinds);
+  });
+
+  it('a preference said plainly is none', () => {
+    expect(tieBreaksSaid('whatever is on last tonight at my closest cinema')).toEqual([]);
+    expect(tieBreaksSaid('the nearest cinema, the latest showing')).toEqual([]);
+  });
+});

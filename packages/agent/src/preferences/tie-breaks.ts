@@ -1,0 +1,26 @@
+/*
+ * Preferences said only to break a tie: "the latest showing … if a few cinemas tie, the nearest
+ * one", "the best rated, and if there's a tie the cheaper one". The model lists its soft wishes by
+ * kind, not in the order said, so which wish comes first is read here, from the words.
+ */
+
+/** A clause that says what decides between equals. */
+const TIE_CLAUSE =
+  /\b(?:if|when|where)\b[^.!?;]*?\b(?:ties?|tied|tying|draws?|equal|the same)\b[^.!?;]*|\b(?:to break (?:a|the) tie|as a tie-?break(?:er)?)\b[^.!?;]*/gi;
+
+const WORDS: ReadonlyArray<readonly [RegExp, 'closest' | 'cheapest' | 'earliest' | 'latest' | 'highestRated']> = [
+  [/\b(?:nearest|closest|nearer|closer)\b/i, 'closest'],
+  [/\b(?:cheapest|cheaper|least expensive)\b/i, 'cheapest'],
+  [/\b(?:earliest|earlier)\b/i, 'earliest'],
+  [/\b(?:latest|later)\b/i, 'latest'],
+  [/\b(?:best|better|highest|higher)[- ]?(?:rated|reviewed)?\b/i, 'highestRated'],
+];
+
+/** The preferences a message names only inside a tie-break clause. */
+export function tieBreaksSaid(text: string): Array<(typeof WORDS)[number][1]> {
+  const found = new Set<(typeof WORDS)[number][1]>();
+  for (const m of text.matchAll(TIE_CLAUSE)) {
+    for (const [word, kind] of WORDS) if (word.test(m[0])) found.add(kind);
+  }
+  return [...found];
+}
