@@ -132,7 +132,7 @@ function preferredFilms(input: PlannerInput, spec: UiSpec, viable: readonly Rank
   return preferred.length > 0 ? preferred : viable;
 }
 
-/** Between films found equally good, the one whose showing starts as the second wish asks. */
+/** Between films found equally good, the one the second wish prefers: by its rating, or by its showing's start. */
 function betterOnTie(films: FilmSurvey, a: Finding & { film?: string }, b: Finding & { film?: string }): boolean {
   if (!films.then || betterFinding(films.goal, b, a)) return false;
   if (films.then === 'highestRated') {
