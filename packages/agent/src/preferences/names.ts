@@ -41,7 +41,7 @@ const TIME_OF_DAY_WORDS = new Set(['morning', 'afternoon', 'evening', 'night', '
 const CONNECTOR = /^(?:of|the|and|in|a|an)$/;
 const CAPITALIZED = /^\p{Lu}\p{Ll}/u;
 const SINGLE_WORD_CUE = /\b(?:see|watch|book|for|make it|called|titled)\s+$/i;
-const THEATER_CUE = /\b(?:at|in)\s+(?:the\s+)?$/i;
+const THEATER_CUE = /\b(?:at|in|going to|go to|head(?:ing)? to|off to)\s+(?:the\s+)?$/i;
 const NEAR_CUE = /\bnear\s+(?:the\s+)?$/i;
 const VENUE_WORD = /^(?:cinemas?|theat(?:er|re)s?|multiplex|arthouse|hall|odeon)$/i;
 /** A word that closes a theater's name though it is no name word elsewhere ("Riverside IMAX"). */

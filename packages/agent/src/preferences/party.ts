@@ -150,10 +150,11 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
   [
     // "3 tickets, all adults", "we're both seniors": the type of everyone counted.
     // "We're both retired": a pensioner's ticket for each.
-    `(?:(?:we|they)(?:'re|\\s+are)\\s+)?(all|both)\\s+(?:of (?:us|them)\\s+)?(?:are\\s+)?(${TYPE_WORD.slice(1, -1)}|retired|retirees)(?!'?s?[-\\s]*(?:films?|movies?|shows?|stuff|things|friendly))`,
+    // "Both in our seventies": an age in words past the senior age, read as retired.
+    `(?:(?:we|they)(?:'re|\\s+are)\\s+)?(all|both)\\s+(?:of (?:us|them)\\s+)?(?:are\\s+)?(${TYPE_WORD.slice(1, -1)}|retired|retirees|in (?:our|their) (?:seventies|eighties|nineties|late sixties))(?!'?s?[-\\s]*(?:films?|movies?|shows?|stuff|things|friendly))`,
     (m) => {
       // "My husband and I are both retired": a senior's ticket for those named, the speaker among them.
-      if (/^retire/i.test(m[2] ?? ''))
+      if (/^(?:retire|in )/i.test(m[2] ?? ''))
         return {
           type: 'about',
           ages: [],
@@ -746,7 +747,9 @@ function decide(found: Piece[], scan: Scan, at: number, listed: boolean, tickets
     ? (self ? 1 : 0) + counted.reduce((sum, p) => sum + (p.n ?? 0), 0)
     : undefined;
   const statedSum = (stated.adult ?? 0) + (stated.child ?? 0) + (stated.senior ?? 0);
-  const theirTickets = ticketsAfter && namedCount !== undefined && statedSum === namedCount;
+  // "One senior ticket (I'm 77)": the speaker alone, described after the tickets, is who they are for.
+  const speakerOnly = self && counted.length === 0;
+  const theirTickets = (ticketsAfter || speakerOnly) && namedCount !== undefined && statedSum === namedCount;
   // "I'm 74, so one senior ticket": the tickets of exactly the people named, whatever their types.
   const sameTypes =
     theirTickets && (['adult', 'child', 'senior'] as const).every((t) => (stated[t] ?? 0) === (ofNamed[t] ?? 0));

@@ -250,6 +250,19 @@ describe('refusals, named days and ranges said as people say them', () => {
     expect(hard("I've never seen Orbital Drift, 2 tickets")).toContainEqual({ kind: 'title', is: ['Orbital Drift'] });
   });
 
+  it.each<[string, object]>([
+    ['My husband and I are both in our seventies, a documentary on friday', { kind: 'ticketMix', senior: 2 }],
+    ["Harbor Lights on saturday, one senior ticket (I'm 77)", { kind: 'ticketMix', senior: 1 }],
+    ['2 seats on friday, not in the front five rows', { kind: 'rows', notFirst: 5 }],
+    [
+      "please don't put me in one of those reclining chairs, just an ordinary seat",
+      { kind: 'seatKind', seatKind: 'standard' },
+    ],
+    ["We're going to the Grand Central because of the parking, 2 adults", { kind: 'theater', is: ['Grand Central'] }],
+  ])('reads "%s"', (text, wish) => {
+    expect(hard(text)).toContainEqual(wish);
+  });
+
   it('reads a whodunnit as a mystery', () => {
     expect(hard('fancy a whodunnit monday night')).toContainEqual({ kind: 'genre', include: ['Mystery'] });
   });

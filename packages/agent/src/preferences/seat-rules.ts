@@ -39,7 +39,7 @@ export const rowsRule: Rule = (scan) => [
       };
     },
   ),
-  ...hits(scan, String.raw`(?:the\s+)?first\s+(${COUNT})\s+rows`, (m) => {
+  ...hits(scan, String.raw`(?:the\s+)?(?:first|front)\s+(${COUNT})\s+rows`, (m) => {
     const n = parseCount(m[1] ?? '');
     if (!n || n > 20) return undefined;
     const negative = polarity(scan.original, m.index ?? 0) === 'negative';
@@ -77,7 +77,7 @@ export const rowsRule: Rule = (scan) => [
   // "Near the front", "close to the screen": the first rows (the smallest room's front half); soft, as it is vague.
   ...hits(
     scan,
-    String.raw`(?<!not (?:too |so |that )?)(?:near|towards?|at|in) the front(?!\s+row)|(?<!not (?:too |so |that )?)close to the screen|up front`,
+    String.raw`(?<!not (?:too |so |that )?)(?:near|towards?|at|in) the front(?!\s+(?:\w+\s+)?rows?)|(?<!not (?:too |so |that )?)close to the screen|up front`,
     (m) =>
       polarity(scan.original, m.index ?? 0) === 'positive'
         ? { ...span(m), drafts: [{ set: { kind: 'rows', allowed: firstRows(BACK_NOT_FIRST) }, vague: true }] }
@@ -85,7 +85,7 @@ export const rowsRule: Rule = (scan) => [
   ),
   ...hits(
     scan,
-    String.raw`not (?:too |so |that )?close to the screen|away from the screen|not (?:sit |sitting |be )?(?:right )?(?:at|in) the front(?!\s+row)|not too far (?:forward|up front)`,
+    String.raw`not (?:too |so |that )?close to the screen|away from the screen|not (?:sit |sitting |be )?(?:right )?(?:at|in) the front(?!\s+(?:\w+\s+)?rows?)|not too far (?:forward|up front)`,
     (m) => ({ ...span(m), drafts: [{ set: { kind: 'rows', notFirst: NEAR_SCREEN_ROWS }, vague: true }] }),
   ),
 ];

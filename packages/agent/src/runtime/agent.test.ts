@@ -266,3 +266,41 @@ describe('A pick among equals, and new wishes', () => {
     expect(`${booked?.date} ${booked?.time}`).toBe([...starts].sort()[0]);
   }, 60_000);
 });
+
+describe('A wish about the showing loosened after the page passed it', () => {
+  it('"actually forget IMAX … still the earliest": the earliest showing is searched again, in any format', async () => {
+    const { server, agent } = await studyRoom();
+    const booker = agent({});
+    onTestFinished(() => booker.close());
+    await booker.start();
+    const first = await booker.instruct({
+      text: 'Deep Blue Cities in IMAX tomorrow, 2 adults, the earliest one please',
+      confirmSubmit: async () => false,
+    });
+    expect(first.status).not.toBe('done');
+    const second = await booker.instruct({
+      text: "actually forget IMAX, I don't care what format it is. still the earliest showing",
+      confirmSubmit: async () => true,
+    });
+    expect(second.status).toBe('done');
+    const story = {
+      text: '',
+      hard: [
+        { kind: 'title' as const, is: ['Deep Blue Cities'] },
+        { kind: 'date' as const, dates: ['2026-11-22'] },
+        { kind: 'seatCount' as const, count: 2 },
+      ],
+      soft: [{ kind: 'earliest' as const }],
+    };
+    const booked = server.headlessHost?.submitted();
+    const options = feasibleOptions(defaultScenario(), story);
+    const imax = options
+      .filter((o) => o.showing.format === 'IMAX')
+      .map((o) => o.showing.time)
+      .sort();
+    const any = options.map((o) => o.showing.time).sort();
+    // Another format starts earlier than the earliest IMAX showing, so the IMAX one is no longer the best.
+    expect(any[0]).not.toBe(imax[0]);
+    expect(booked?.time).toBe(any[0]);
+  }, 60_000);
+});

@@ -596,7 +596,13 @@ export class Agent {
     const said = (kind: string) => changed.includes(kind as never) && model.soft.some((c) => c.kind === kind);
     // The showtime decides "earliest", "latest" and "cheapest" across theaters (and films, when
     // none is named); the theater decides "closest".
-    const showtimeWish = said('earliest') || said('latest') || said('cheapest');
+    // A wish about the showing changed ("actually forget IMAX … still the earliest") while one the
+    // showtime decides stands: the best showing may be another now, so it is searched again.
+    const goalStands = model.soft.some((c) => c.kind === 'earliest' || c.kind === 'latest' || c.kind === 'cheapest');
+    const showingChanged = changed.some((kind) =>
+      ['format', 'startTime', 'endTime', 'date', 'theater', 'distance', 'genre', 'rating', 'ageRating'].includes(kind),
+    );
+    const showtimeWish = said('earliest') || said('latest') || said('cheapest') || (goalStands && showingChanged);
     const revisit: Stage | null =
       (said('highestRated') || showtimeWish) && !filmNamed
         ? 'movie'
