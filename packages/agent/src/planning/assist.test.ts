@@ -6,6 +6,23 @@ import { engineAt, model, specOf } from './solver/testing.ts';
 
 const tools = ['highlight', 'augment', 'select', 'next', 'prev'].map((name) => ({ name, parameters: {} }));
 
+/** Assist mode on the page after `choices`, with `wishes`; `theirs` are the choices the participant made on the page. */
+function assistOn(choices: string[], wishes: PlannerInput['model'], theirs: string[], goal: string): PlannerInput {
+  return {
+    context: {
+      uiSpec: specOf(engineAt(choices)),
+      toolSchema: tools,
+      messageHistoryTail: [],
+    } as unknown as PerceivedContext,
+    model: wishes,
+    memory: new WorkingMemory(),
+    exploration: freshExploration(true),
+    mode: 'assist',
+    participantChoices: new Set(theirs),
+    goal,
+  };
+}
+
 describe('assist marks', () => {
   it('no longer marks a film once the theater stage showed it does not play at the theater asked for', () => {
     const memory = new WorkingMemory();
@@ -41,19 +58,7 @@ describe('assist marks', () => {
 
 describe('assist marks after the wishes changed', () => {
   it('goes back to the film list when the page holds a film the agent chose while looking ahead', () => {
-    const input: PlannerInput = {
-      context: {
-        uiSpec: specOf(engineAt(['m-paper-lanterns'])),
-        toolSchema: tools,
-        messageHistoryTail: [],
-      } as unknown as PerceivedContext,
-      model: model([{ kind: 'format', is: ['IMAX'] }]),
-      memory: new WorkingMemory(),
-      exploration: freshExploration(true),
-      mode: 'assist',
-      participantChoices: new Set(),
-      goal: 'what is on in IMAX',
-    };
+    const input = assistOn(['m-paper-lanterns'], model([{ kind: 'format', is: ['IMAX'] }]), [], 'what is on in IMAX');
     const action = planNext(input).nextAction;
     expect(action.type === 'tool.call' && action.toolName).toBe('prev');
     expect(action.type === 'tool.call' && action.reason).toMatch(/going back to the film list/);
@@ -62,20 +67,13 @@ describe('assist marks after the wishes changed', () => {
 
 describe('assist marks on the theater stage', () => {
   it('marks only theaters that advertise the format asked for', () => {
-    const input: PlannerInput = {
-      context: {
-        uiSpec: specOf(engineAt(['m-paper-lanterns'])),
-        toolSchema: tools,
-        messageHistoryTail: [],
-      } as unknown as PerceivedContext,
-      model: model([{ kind: 'format', is: ['IMAX'] }]),
-      memory: new WorkingMemory(),
-      exploration: freshExploration(),
-      mode: 'assist',
-      // The participant chose the film on the page.
-      participantChoices: new Set(['m-paper-lanterns']),
-      goal: 'paper lanterns in IMAX',
-    };
+    // The participant chose the film on the page.
+    const input = assistOn(
+      ['m-paper-lanterns'],
+      model([{ kind: 'format', is: ['IMAX'] }]),
+      ['m-paper-lanterns'],
+      'paper lanterns in IMAX',
+    );
     const action = planNext(input).nextAction;
     expect(action.type === 'tool.call' && action.toolName).toBe('highlight');
     const marked = action.type === 'tool.call' ? (action.params.itemIds as string[]) : [];

@@ -288,7 +288,7 @@ const PERIODS: Array<[string, number, number | undefined]> = [
   [String.raw`(?:this\s+|in the\s+)?mornings?`, 0, 12 * 60],
   [String.raw`(?:this\s+|in the\s+)?afternoons?|matinees?`, 12 * 60, 17 * 60],
   // "Daytime", "during the day": any start before the evening.
-  [String.raw`day[- ]?times?|during the day|in the day(?:time)?|while it'?s light`, 0, 17 * 60],
+  ["day[- ]?times?|during the day|in the day(?:time)?|while it'?s light", 0, 17 * 60],
   [String.raw`(?:this\s+|in the\s+)?evenings?|nights?|after work`, 17 * 60, undefined],
 ];
 

@@ -5,7 +5,7 @@ import { WorkingMemory } from '../memory/working.ts';
 import { freshExploration, GREETING, planNext } from '../planning/deterministic.ts';
 import { ScriptedMistakes } from '../planning/mistakes.ts';
 import type { NavigationPlan } from '../planning/plan.ts';
-import { requiredSeats } from '../planning/solver/index.ts';
+import { type PreferenceModel, requiredSeats } from '../planning/solver/index.ts';
 import { recoveryFor } from '../policies/retry.ts';
 import { unsafeBecause } from '../policies/safety.ts';
 import { fromStory } from '../preferences/index.ts';
@@ -590,30 +590,7 @@ export class Agent {
   private revisitChoices(changed: readonly string[], theaterWords = false): void {
     const spec = this.view.context.uiSpec;
     if (!spec) return;
-    const model = this.listening.model;
-    const filmNamed = model.hard.some((c) => c.kind === 'title' && (c.is?.length ?? 0) > 0);
-    const theaterNamed = model.hard.some((c) => c.kind === 'theater' && (c.is?.length ?? 0) > 0);
-    const said = (kind: string) => changed.includes(kind as never) && model.soft.some((c) => c.kind === kind);
-    // The showtime decides "earliest", "latest" and "cheapest" across theaters (and films, when
-    // none is named); the theater decides "closest".
-    // A wish about the showing changed ("actually forget IMAX … still the earliest") while one the
-    // showtime decides stands: the best showing may be another now, so it is searched again.
-    const goalStands = model.soft.some((c) => c.kind === 'earliest' || c.kind === 'latest' || c.kind === 'cheapest');
-    const showingChanged = changed.some((kind) =>
-      ['format', 'startTime', 'endTime', 'date', 'theater', 'distance', 'genre', 'rating', 'ageRating'].includes(kind),
-    );
-    const showtimeWish = said('earliest') || said('latest') || said('cheapest') || (goalStands && showingChanged);
-    const revisit: Stage | null =
-      (said('highestRated') || showtimeWish) && !filmNamed
-        ? 'movie'
-        : (showtimeWish || said('closest')) && !theaterNamed
-          ? 'theater'
-          : showtimeWish
-            ? 'date'
-            : // A place or an amenity only the theater stage can match, said once it was passed.
-              theaterWords && !theaterNamed
-              ? 'theater'
-              : null;
+    const revisit = stageToRevisit(this.listening.model, changed, theaterWords);
     if (!revisit || STAGES.indexOf(spec.stage) <= STAGES.indexOf(revisit)) return;
     const chosen = this.view.context.chosen[revisit as 'movie'];
     if (chosen && this.view.participantChoices.has(chosen.id)) return;
@@ -720,4 +697,28 @@ export class Agent {
     const message = plan.nextAction.type === 'agent.message' ? plan.nextAction.text : plan.nextAction.reason;
     return { status, message, toolCalls: this.acting.toolCalls };
   }
+}
+
+/** Wishes about the showing: a change to one can make another showing the best. */
+const SHOWING_KINDS = ['format', 'startTime', 'endTime', 'date', 'theater', 'distance', 'genre', 'rating', 'ageRating'];
+
+/**
+ * The stage a wish just said decides, when the page may have passed it ({@link Agent} goes back
+ * there), or null. `theaterWords`: the message named a place or an amenity only the theater stage
+ * can match.
+ */
+function stageToRevisit(model: PreferenceModel, changed: readonly string[], theaterWords: boolean): Stage | null {
+  const filmNamed = model.hard.some((c) => c.kind === 'title' && (c.is?.length ?? 0) > 0);
+  const theaterNamed = model.hard.some((c) => c.kind === 'theater' && (c.is?.length ?? 0) > 0);
+  const said = (kind: string) => changed.includes(kind) && model.soft.some((c) => c.kind === kind);
+  // The showtime decides "earliest", "latest" and "cheapest" across theaters (and films, when none
+  // is named). A wish about the showing changed while one of those stands ("actually forget IMAX …
+  // still the earliest"): the best showing may be another now, so it is searched again.
+  const goalStands = model.soft.some((c) => c.kind === 'earliest' || c.kind === 'latest' || c.kind === 'cheapest');
+  const showingChanged = changed.some((kind) => SHOWING_KINDS.includes(kind));
+  const showtimeWish = said('earliest') || said('latest') || said('cheapest') || (goalStands && showingChanged);
+  if ((said('highestRated') || showtimeWish) && !filmNamed) return 'movie';
+  // The theater decides "closest", and where a place or an amenity said since is.
+  if ((showtimeWish || said('closest') || theaterWords) && !theaterNamed) return 'theater';
+  return showtimeWish ? 'date' : null;
 }

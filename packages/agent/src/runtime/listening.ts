@@ -114,15 +114,17 @@ export class Listening {
   adopt({ text, understanding, reading }: Heard): boolean {
     const unread = understanding.unread ?? [];
     // "It has to be at the art house with the café" changes no wish the model holds, but it is one.
-    const theaterWords = placesAnnounced(text, unread).length > 0 || amenitiesWished(text).length > 0;
+    const announced = placesAnnounced(text, unread);
+    const amenities = amenitiesWished(text);
+    const theaterWords = announced.length > 0 || amenities.length > 0;
     if (understanding.unparsed && !theaterWords) return false;
     this.theaterWordsJustSaid = theaterWords;
     const ties = tieBreaksSaid(text);
     const plain = understanding.changed.filter((kind) => !ties.includes(kind as never));
     this.tieBreaks = [...new Set([...this.tieBreaks.filter((kind) => !plain.includes(kind as never)), ...ties])];
     this.places = [...placesNamed(text, unread), ...this.places].slice(0, MAX_PLACES);
-    this.announced = [...placesAnnounced(text, unread), ...this.announced].slice(0, MAX_PLACES);
-    this.amenities = [...new Set([...amenitiesWished(text), ...this.amenities])].slice(0, MAX_AMENITIES);
+    this.announced = [...announced, ...this.announced].slice(0, MAX_PLACES);
+    this.amenities = [...new Set([...amenities, ...this.amenities])].slice(0, MAX_AMENITIES);
     // Read against the machine's clock (no host has said the study's day yet): kept to read again once one does.
     if (!this.studySure) this.clockReadings.note(this.model, text, reading);
     this.model = understanding.model;
