@@ -2,7 +2,7 @@ import type { ConstraintKind, Story } from '@usher/booking';
 import { describeModel } from './describe.ts';
 import { readMessage } from './extract.ts';
 import { KIND_ORDER } from './kinds.ts';
-import { merge, supersedeFilm } from './merge.ts';
+import { merge, supersedeFilm, turnsDownFilm } from './merge.ts';
 import { answeredCount, blankNumbers, openQuestions, speakerAlone, unreadWords } from './questions.ts';
 import type { PreferenceContext, PreferenceModel, Understanding } from './types.ts';
 
@@ -29,14 +29,15 @@ export function fromStory(story: Story): PreferenceModel {
  * override earlier ones; `unparsed` is true (and the model unchanged) when nothing was recognized.
  */
 export function updatePreferences(current: PreferenceModel, text: string, context: PreferenceContext): Understanding {
-  const reading = readMessage(text, { ...context, party: partyOf(current) });
+  const reading = readMessage(text, { ...context, party: partyOf(current), partySize: partySizeOf(current) });
   const { fixes } = reading;
   // A bare "3" right after "how many?" is the count; its words are read, not stray.
   const answer = answeredCount(current, reading.ops, reading.rest);
   const ops = answer ? [...reading.ops, answer] : reading.ops;
   const rest = answer ? blankNumbers(reading.rest) : reading.rest;
   const unread = unreadWords(rest);
-  if (ops.length === 0) {
+  // "Something else, we saw it last week": the film turned down is the whole of the message.
+  if (ops.length === 0 && !turnsDownFilm(current, reading.text)) {
     return {
       model: current,
       changed: [],
@@ -67,6 +68,12 @@ export function updatePreferences(current: PreferenceModel, text: string, contex
 function partyOf(model: PreferenceModel): PreferenceContext['party'] {
   const mix = [...model.hard, ...model.soft].find((c) => c.kind === 'ticketMix');
   return mix?.kind === 'ticketMix' ? { adult: mix.adult, child: mix.child, senior: mix.senior } : undefined;
+}
+
+/** How many seats the model holds the party to be, if it knows. */
+function partySizeOf(model: PreferenceModel): number | undefined {
+  const seats = [...model.hard, ...model.soft].find((c) => c.kind === 'seatCount');
+  return seats?.kind === 'seatCount' ? seats.count : undefined;
 }
 
 /** Kinds whose constraints differ between two models, in `KIND_ORDER`. */

@@ -78,6 +78,7 @@ function set(lists: Lists, op: Extract<Op, { type: 'set' }>, replaced: Set<Const
   if (BOUNDED.includes(kind)) return setBounds(lists, op, strength);
   if (op.mode === 'add') return replaceKind(lists, kind, [{ c: added(lists, op.constraint), strength }]);
   if (op.mode === 'retype' && op.constraint.kind === 'ticketMix') return retype(lists, op.constraint, strength);
+  if (op.mode === 'speaker' && op.constraint.kind === 'ticketMix') return speaker(lists, op.constraint, strength);
   if (op.mode === 'refine' && kind === 'ticketMix') {
     // "No, just one adult": the named ticket types change, the others stay.
     const old = ofKind(lists, 'ticketMix')[0]?.c;
@@ -235,6 +236,26 @@ function retype(lists: Lists, c: Extract<Constraint, { kind: 'ticketMix' }>, str
   replaceKind(lists, 'ticketMix', [{ c: mix(adult, child, senior), strength }]);
 }
 
+/**
+ * "2 tickets for me and my son", then "I'm 70": the speaker, one of the party's adults, takes the
+ * type stated; an adult's ticket changes nothing. With no party known, the speaker is the party.
+ */
+function speaker(lists: Lists, c: Extract<Constraint, { kind: 'ticketMix' }>, strength: Strength): void {
+  const old = ofKind(lists, 'ticketMix')[0]?.c;
+  const seats = ofKind(lists, 'seatCount')[0]?.c;
+  const base = old?.kind === 'ticketMix' ? old : seats?.kind === 'seatCount' ? { adult: seats.count } : undefined;
+  if (!base) return replaceKind(lists, 'ticketMix', [{ c, strength }]);
+  const type = c.child ? 'child' : c.senior ? 'senior' : 'adult';
+  if (type === 'adult' || (base.adult ?? 0) === 0) return;
+  const next = { adult: 0, child: 0, senior: 0, ...base };
+  replaceKind(lists, 'ticketMix', [
+    {
+      c: mix(next.adult - 1, next.child + (type === 'child' ? 1 : 0), next.senior + (type === 'senior' ? 1 : 0)),
+      strength,
+    },
+  ]);
+}
+
 function mix(adult: number, child: number, senior: number): Constraint {
   return {
     kind: 'ticketMix',
@@ -364,6 +385,36 @@ function ruledOut(after: PreferenceModel, ops: readonly Op[], films: readonly Kn
   return known.every((f) => f !== undefined && fails(f));
 }
 
+/*
+ * "Already seen that one", "a different thriller instead", "something else": the film the model
+ * holds is turned down, not named. Not "a different day", "another showing", "a different cinema".
+ */
+const OTHER_FILM =
+  /\b(?:(?:already|'ve|have|has|we|i)\s+(?:already\s+)?(?:seen|watched|saw)\s+(?:that|it|this)(?:\s+(?:one|film|movie))?|(?:seen|watched) (?:that|it) already|(?:a\s+)?different\s+(?!(?:day|date|time|night|evening|afternoon|morning|showing|show|screening|cinema|theat(?:er|re)|place|venue|seats?|row|format)\b)[a-z-]+|something else|another (?:one|film|movie)|not that one)\b/i;
+
+/** Whether a message turns down the film the model holds ("we've already seen that one"). */
+export function turnsDownFilm(before: PreferenceModel, text: string): boolean {
+  return OTHER_FILM.test(text) && before.hard.some((c) => c.kind === 'title' && (c.is?.length ?? 0) > 0);
+}
+
+/** The model without the film it held, which is now refused, when the message turns that film down. */
+function otherFilm(before: PreferenceModel, ops: readonly Op[], text: string) {
+  if (!turnsDownFilm(before, text)) return null;
+  if (ops.some((op) => op.type === 'set' && op.constraint.kind === 'title' && (op.constraint.is?.length ?? 0) > 0))
+    return null;
+  const held = before.hard.flatMap((c) => (c.kind === 'title' ? (c.is ?? []) : []));
+  return (after: PreferenceModel): PreferenceModel => {
+    const refused = new Set(after.hard.flatMap((c) => (c.kind === 'title' ? (c.not ?? []) : [])));
+    for (const t of held) refused.add(t);
+    const hard = after.hard.filter((c) => c.kind !== 'title');
+    return {
+      ...after,
+      hard: byKind([...hard, { kind: 'title', not: [...refused] }]).filter(isHardConstraint),
+      soft: after.soft.filter((c) => c.kind !== 'title'),
+    };
+  };
+}
+
 /** The model after a message, with an earlier way of naming the film dropped when this one names it the other way. */
 export function supersedeFilm(
   before: PreferenceModel,
@@ -372,6 +423,8 @@ export function supersedeFilm(
   text: string,
   films: readonly KnownFilm[] = [],
 ): PreferenceModel {
+  const seen = otherFilm(before, ops, text);
+  if (seen) return seen(after);
   if (ADDS.test(text)) return after;
   const named = (kind: 'title' | 'genre', side: 'is' | 'include') =>
     ops.some(

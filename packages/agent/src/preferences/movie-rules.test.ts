@@ -220,3 +220,32 @@ describe('refusals said as a mood', () => {
     },
   );
 });
+
+describe('the film held turned down in a later message', () => {
+  const titles = (...m: string[]) => hard(...m).filter((c) => c.kind === 'title' || c.kind === 'genre');
+  it.each([
+    [
+      "ah wait, my mate's already seen that one. can you find us a different thriller instead?",
+      [
+        { kind: 'title', not: ['Orbital Drift'] },
+        { kind: 'genre', include: ['Thriller'] },
+      ],
+    ],
+    ['something else please, we saw it last week', [{ kind: 'title', not: ['Orbital Drift'] }]],
+    ["we've already seen it", [{ kind: 'title', not: ['Orbital Drift'] }]],
+    [
+      'not that one, a comedy',
+      [
+        { kind: 'title', not: ['Orbital Drift'] },
+        { kind: 'genre', include: ['Comedy'] },
+      ],
+    ],
+  ])('"%s"', (text, want) => {
+    expect(titles('Orbital Drift on Saturday for 2', text)).toEqual(want);
+  });
+
+  it('keeps the film for "a different day" or "another showing"', () => {
+    for (const text of ['can we do a different day? sunday', 'another showing, later if possible'])
+      expect(titles('Orbital Drift on Saturday for 2', text)).toEqual([{ kind: 'title', is: ['Orbital Drift'] }]);
+  });
+});

@@ -667,3 +667,39 @@ describe('"just me" before other words, and recliners counted', () => {
     expect(tickets(text)).toEqual(want);
   });
 });
+
+describe("the speaker's own age said once the party is known", () => {
+  it.each([
+    [['2 tickets for me and my son', "I'm 70"], { adult: 1, senior: 1 }],
+    [['me and my dad', "he's 67", 'and I turned 66 last month'], { senior: 2 }],
+    [
+      ['just one ticket', 'oh, I turned 66 in October, so it should be a senior ticket, not an adult one'],
+      { senior: 1 },
+    ],
+    [['tickets for three', "I'm turning 65 next week, so a senior one for me"], { adult: 2, senior: 1 }],
+    [
+      [
+        "I'd like to take my grandson",
+        "He's turning 7 on Sunday. I'm 70, so I suppose that makes me a senior! Just the two of us.",
+      ],
+      { child: 1, senior: 1 },
+    ],
+  ])('%j', (messages, mix) => {
+    const seats = Object.values(mix).reduce((a, b) => a + b, 0);
+    expect(party(...messages)).toEqual([
+      { kind: 'seatCount', count: seats },
+      { kind: 'ticketMix', ...mix },
+    ]);
+  });
+
+  it("an adult's age changes nothing", () => {
+    expect(party('tickets for 3', "I'm 40")).toEqual([{ kind: 'seatCount', count: 3 }]);
+  });
+
+  it('a ticket said not to be wanted names nobody', () => {
+    expect(party('2 adults and a child, not 3 adults')).toEqual([
+      { kind: 'seatCount', count: 3 },
+      { kind: 'ticketMix', adult: 2, child: 1 },
+    ]);
+  });
+});

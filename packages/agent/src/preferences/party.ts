@@ -186,6 +186,14 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
     () => ({ type: 'self', ticket: 'adult' }),
   ],
   [
+    // "that makes me a senior", "I'm a pensioner", "me being a senior": the speaker's ticket, not one more.
+    String.raw`(?:makes?\s+me|(?:i'?m|i am)(?:\s+(?:also|now|technically|officially))?|me being)\s+(?:a|an)\s+(senior|pensioner|oap|adult)\b(?!'?s?[-\s]*(?:films?|movies?|shows?))`,
+    (m) => {
+      const ticket = TYPES.find(([re]) => re.test(m[1] ?? ''))?.[1];
+      return ticket ? { type: 'self', ticket } : undefined;
+    },
+  ],
+  [
     // "adult for me", "a senior ticket for myself": the speaker comes, on that ticket.
     String.raw`(?:(?:a|an|one)\s+)?(adult|senior|pensioner)(?:'s)?\s+(?:(?:ticket|one|price|fare)\s+)?for\s+(?:me|myself)\b`,
     (m) => {
@@ -264,8 +272,8 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
     (m) => ({ type: 'about', ages: [Number(m[1])] }),
   ],
   [
-    // "my dad is 72", "my mom who is 68", "my grandparents are both over 70"
-    `(?:my|our|his|her)\\s+(${RELATIONS}|${RELATION})(?:'s\\s+|\\s*,?\\s+(?:who\\s+)?(?:is|are|'s|aged)\\s+)(?:both\\s+)?(?:over\\s+|above\\s+)?${AGE}${NOT_TIME}`,
+    // "my dad is 72", "my son turns 8", "my mom who is 68", "my grandparents are both over 70"
+    `(?:my|our|his|her)\\s+(${RELATIONS}|${RELATION})(?:'s\\s+(?:turning\\s+)?|\\s*,?\\s+(?:who\\s+)?(?:is|are|'s|aged|turns|turned|is turning)\\s+)(?:both\\s+)?(?:over\\s+|above\\s+)?${AGE}${NOT_TIME}`,
     (m) => {
       const base = person(m[1] ?? '', undefined);
       if (base.type !== 'person') return undefined;
@@ -293,9 +301,9 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
   ],
   [`(?:a|an|one)\\s+(?:fellow\\s+)?(${RELATION})(?!\\w)`, (m) => ({ ...person(m[1] ?? '', 1), related: true })],
   [
-    // "she's 5", "they're 5 and 8", "who is 68", "whos 6", "(6 and 9)", "(4, 7 and 11)", "aged 70",
+    // "she's 5", "he's turning 7", "she turned 12", "they're 5 and 8", "who is 68", "whos 6", "(6 and 9)", "(4, 7 and 11)", "aged 70",
     // "aged 4, 7 and 10", "ages 6 and 9", "my grandson, age 4", "who are 8 and 11"
-    String.raw`(?:she|he)(?:'?s| is)\s+(?:only\s+|just\s+)?${AGE}${NOT_AN_AGE}${NOT_TIME}|they(?:'re| are)\s+(?:both\s+)?${AGE}${AGE_MORE}${NOT_TIME}|who(?:'?s| is)\s+${AGE}${NOT_AN_AGE}${NOT_TIME}|who(?:'re| are)\s+(?:both\s+|all\s+)?${AGE}${AGE_MORE}${NOT_AN_AGE}${NOT_TIME}|(?:aged|ages)\s+${AGE}${AGE_MORE}${NOT_AN_AGE}|(?<=(?:[,(]|\b(?:${RELATIONS}|${RELATION}))\s*)age\s+\d{1,2}${NOT_AN_AGE}|\(\s*\d{1,2}(?:\s*(?:and|&|,)\s*\d{1,2})*\s*\)`,
+    String.raw`(?:she|he)(?:(?:'?s| is)\s+(?:only\s+|just\s+|turning\s+|going to be\s+)?|\s+(?:turns|turned|will be|'ll be)\s+)${AGE}${NOT_AN_AGE}${NOT_TIME}|they(?:'re| are)\s+(?:both\s+)?${AGE}${AGE_MORE}${NOT_TIME}|who(?:'?s| is)\s+${AGE}${NOT_AN_AGE}${NOT_TIME}|who(?:'re| are)\s+(?:both\s+|all\s+)?${AGE}${AGE_MORE}${NOT_AN_AGE}${NOT_TIME}|(?:aged|ages)\s+${AGE}${AGE_MORE}${NOT_AN_AGE}|(?<=(?:[,(]|\b(?:${RELATIONS}|${RELATION}))\s*)age\s+\d{1,2}${NOT_AN_AGE}|\(\s*\d{1,2}(?:\s*(?:and|&|,)\s*\d{1,2})*\s*\)`,
     (m) => {
       const ages = (m[0].match(/\d{1,2}/g) ?? []).map(Number);
       const pronoun = /^(?:s?he|they)/i.test(m[0]);
@@ -321,8 +329,8 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
     () => ({ type: 'said' }),
   ],
   [
-    // "I'm 71": the speaker's own age gives their ticket.
-    String.raw`(?:i'?m|i am)\s+${AGE}${NOT_AN_AGE}${NOT_TIME}(?!\s*(?:mins?|minutes?|hours?|hrs?|km|miles?|mi|%|quid|dollars|bucks))`,
+    // "I'm 71", "I turned 66 in October", "I'm turning 65 next week": the speaker's own age gives their ticket.
+    String.raw`(?:(?:i'?m|i am)\s+(?:turning\s+|going to be\s+)?|i\s+(?:turned|turn|will be)\s+|i'll be\s+)${AGE}${NOT_AN_AGE}${NOT_TIME}(?!\s*(?:mins?|minutes?|hours?|hrs?|km|miles?|mi|%|quid|dollars|bucks))`,
     (m) => ({ type: 'self', age: Number(m[1] ?? m[2]) }),
   ],
   [
@@ -433,7 +441,7 @@ function total(group: number) {
 }
 
 const NOT_THEIR_TICKET =
-  /\btoo\s+(?:old|young)\s+for\s+(?:the\s+|a\s+|an\s+)?(?:adult|child|kid|senior|pensioner|student)(?:'s|s)?(?:\s+(?:price|prices|ticket|tickets|fare|fares|discount|rate))?|\b(?:a\s+|the\s+)?student\s+(?:prices?|tickets?|discounts?|rates?|fares?|cards?|ids?|concessions?)\b/gi;
+  /\b(?:not|instead of|rather than)\s+(?:a\s+|an\s+|the\s+|\d{1,2}\s+|two\s+|three\s+|four\s+|five\s+)?(?:adult|child|kid|senior|pensioner)(?:'s|s)?(?:\s+(?:ones?|prices?|tickets?|fares?|rates?))?\b|\btoo\s+(?:old|young)\s+for\s+(?:the\s+|a\s+|an\s+)?(?:adult|child|kid|senior|pensioner|student)(?:'s|s)?(?:\s+(?:price|prices|ticket|tickets|fare|fares|discount|rate))?|\b(?:a\s+|the\s+)?student\s+(?:prices?|tickets?|discounts?|rates?|fares?|cards?|ids?|concessions?)\b/gi;
 
 /** A party counted in numbers ("2 adults and 2 children", "my two girls"): the children are among them. */
 const COUNTED_ELSEWHERE =
@@ -457,7 +465,8 @@ const CORRECTING = /\b(?:no|just|only|actually|make it|make that|instead|sorry|c
 
 /** Seat count, ticket mix and implied age rating from every piece of the party the message names. */
 export const partyRule: Rule = (input) => {
-  // "He's too old for the child price": a ticket someone does not get names nobody.
+  // "He's too old for the child price", "a senior ticket, not an adult one": a ticket someone does
+  // not get names nobody.
   const blanked = input.text.replace(NOT_THEIR_TICKET, (m) => ' '.repeat(m.length));
   const counted = COUNTED_ELSEWHERE.test(blanked.replace(NAMED_AGAIN, ''));
   const scan = { ...input, text: counted ? blanked.replace(NAMED_AGAIN, (m) => ' '.repeat(m.length)) : blanked };
@@ -777,6 +786,10 @@ function decide(found: Piece[], scan: Scan, at: number, listed: boolean, tickets
       else delete typed[t];
     }
   }
+  // "I'm 70", said once the party is known: the speaker's ticket changes, never the party's size.
+  const selfOnly = self && counted.length === 0 && total === undefined && !namedTypes && more === 0;
+  if (selfOnly && scan.context.partySize !== undefined)
+    return [{ set: { kind: 'ticketMix', [selfTicket]: 1 }, mode: 'speaker' }];
   const drafts: Draft[] = [];
   const named = (self ? 1 : 0) + counted.reduce((sum, p) => sum + (p.n ?? 0), 0);
   const typedSum = (typed.adult ?? 0) + (typed.child ?? 0) + (typed.senior ?? 0);

@@ -95,7 +95,7 @@ export const CHANGE_OF_MIND =
 const RATHER = /\b(?:(?:i|we)'?d rather|would rather)\b/gi;
 
 const NEGATION =
-  /\b(?:not (?:in the mood|up|feeling it|keen) for|in no mood for|sick of|tired of|fed up (?:with|of)|had enough of|bored of|(?:none of (?:us|them)|nobody|no one|noone)\s+(?:wants?|likes?|fancies|can (?:do|stand|sit))(?:\s+to\s+(?:be|sit|see|go)(?:\s+(?:in|at|on|near))?)?|no|not|nothing|never(?!\s+(?:seen|been|tried|watched|had|done|experienced|sat|used))|none|neither|nor|without|avoid|except|excluding|exclude|already (?:saw|seen|watched|been to)|(?:'ve|have|has) (?:already )?(?:seen|watched)|hate|hated|dislike|disliked|didn'?t (?:like|enjoy)|did not (?:like|enjoy)|don'?t want|do not want|don'?t (?:put|seat|stick) (?:me|us|him|her|them) (?:in|on|at|near|by)(?: (?:one|any|some) of)?(?: (?:those|these|the))?|don'?t (?:put|seat|give|stick|book|do)|do not (?:put|seat|give|book|do)|doesn'?t want|does not want|didn'?t want|don'?t like|do not like|doesn'?t like|can'?t stand|can'?t do|(?:i'?m|i am|we'?re|we are)\s+(?:working|busy|away|at work)(?:\s+on)?|i work|cannot do|can'?t make|cannot make|won'?t|will not|wouldn'?t|rather not|not keen on|anything but|non|isn'?t|aren'?t|wasn'?t)\b/gi;
+  /\b(?:not (?:in the mood|up|feeling it|keen) for|in no mood for|sick of|tired of|fed up (?:with|of)|had enough of|bored of|(?:none of (?:us|them)|nobody|no one|noone)\s+(?:wants?|likes?|fancies|can (?:do|stand|sit))(?:\s+to\s+(?:be|sit|see|go)(?:\s+(?:in|at|on|near))?)?|no|not|nothing|never(?!\s+(?:seen|been|tried|watched|had|done|experienced|sat|used))|none|neither|nor|without|avoid|except|excluding|exclude|already (?:saw|seen|watched|been to)|(?:'ve|have|has) (?:already )?(?:seen|watched)|hate|hated|dislike|disliked|didn'?t (?:like|enjoy)|did not (?:like|enjoy)|don'?t want|do not want|don'?t (?:put|seat|stick) (?:me|us|him|her|them) (?:in|on|at|near|by)(?: (?:one|any|some) of)?(?: (?:those|these|the))?|don'?t (?:put|seat|give|stick|book|do)|do not (?:put|seat|give|book|do)|doesn'?t want|does not want|didn'?t want|don'?t like|do not like|doesn'?t like|can'?t stand|can'?t do|(?:i'?m|i am|we'?re|we are)\s+(?:working|busy|away|at work)(?:\s+on)?|i work|cannot do|can'?t make|cannot make|won'?t|will not|wouldn'?t|rather not|not keen on|anything but|anywhere but|anywhere other than|skip|steer clear of|stay away from|give (?:\w+ ){1,3}a miss|non|isn'?t|aren'?t|wasn'?t)\b/gi;
 /* Words that turn a clause positive again after a negation: "nothing but …" is not here on purpose. */
 const PIVOT = /\b(?:something|someone|instead|prefer|want|like|love|please|is|are|be)\b/i;
 const SKIP = /\b(?:instead of|rather than|in place of)\s+(?:the\s+|an?\s+)?$/i;
@@ -108,6 +108,8 @@ const REFUSED_AFTER =
  */
 const TOO_MUCH_AFTER =
   /^(?:\s*[\w'-]+){1,4}?(?:'s|'re|\s+(?:is|are|would be|will be|was|seems|looks|gets))\s+(?:(?:a bit|a little|a tad|way|far|much|just|probably|kinda|rather|bit)\s+)?too\s+(?!(?:please|pls|plz|thanks|thx|if|then|for|and|or|but|i|we)\b)[a-z]/i;
+/* "Tuesday once school's out", "Friday when work is out of the way": what follows is about something else. */
+const SUBORDINATE_AFTER = /^(?:\s*[\w-]+){1,3}?\s+(?:once|when|as soon as|until|till|til|since|because)\s/i;
 /** At most this many words may sit between a negation and what it negates ("not a comedy or a drama"). */
 const NEGATION_REACH = 4;
 
@@ -137,6 +139,7 @@ export function polarity(
   for (const m of before.matchAll(NEGATION)) last = m;
   if (!last) {
     const after = text.slice(index, clauseAt(text, index)[1]);
+    if (SUBORDINATE_AFTER.test(after)) return 'positive';
     return REFUSED_AFTER.test(after) || TOO_MUCH_AFTER.test(after) ? 'negative' : 'positive';
   }
   const between = before.slice((last.index ?? 0) + last[0].length);

@@ -131,6 +131,18 @@ describe('theaters the agent can see (the theater stage)', () => {
     // A first word alone elsewhere names nothing ("the festival season"), nor a short or venue word.
     expect(hear('2 tickets, it is festival season').model.hard.filter((c) => c.kind === 'theater')).toEqual([]);
   });
+
+  it.each([
+    'on second thoughts skip harbour, parking there is a nightmare',
+    'not harbour please',
+    'avoid harbour this time',
+    "harbour's out, the parking is awful",
+  ])('takes "%s" as refusing the theater by its first word', (text) => {
+    const first = hear('2 for tomorrow night at harbour pls');
+    expect(hear(text, first.model).model.hard.filter((c) => c.kind === 'theater')).toEqual([
+      { kind: 'theater', not: ['Harbour Screens'] },
+    ]);
+  });
 });
 
 describe('a venue named in lower case', () => {

@@ -60,7 +60,8 @@ export const theaterRule: Rule = (scan) => {
 
 /**
  * A theater on screen named by its first word alone, in any case, where a place is named ("at
- * lakeside", "make it northgate instead", "lakeside cinema on sunday"): only a first word of five letters or more that no other
+ * lakeside", "make it northgate instead", "lakeside cinema on sunday") or refused ("skip lakeside",
+ * "not northgate", "lakeside is out"): only a first word of five letters or more that no other
  * theater on screen starts with and that is no venue word, so "grand" alone is never a theater.
  */
 function firstWords(known: readonly string[]): { source: string; lookup(word: string): string | undefined } {
@@ -81,7 +82,7 @@ function firstWords(known: readonly string[]): { source: string; lookup(word: st
     source:
       words === ''
         ? '(?!)'
-        : String.raw`(?:(?<=\b(?:at|in|to|from|near|make it|try)\s+(?:the\s+)?)(${words})\b(?!\s+(?:${words}))|\b(${words})(?=\s+(?:instead|cinema|theat(?:er|re)|multiplex|cineplex)\b))`,
+        : String.raw`(?:(?<=\b(?:at|in|to|from|near|make it|try|not|skip|avoid|than|except|but)\s+(?:the\s+)?)(${words})\b(?!\s+(?:${words}))|\b(${words})(?=\s+(?:instead|cinema|theat(?:er|re)|multiplex|cineplex)\b|(?:'s|\s+is|\s+was)\s+(?:out|no good|not (?:an option|ok|okay|good)|a no|off)\b))`,
     lookup: (word) => byWord.get(word.toLowerCase()),
   };
 }

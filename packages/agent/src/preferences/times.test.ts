@@ -322,3 +322,40 @@ describe('a clock with "or later" after "at"', () => {
     expect(start(`2 adults, ${text}`)).toEqual({ kind: 'startTime', ...bound });
   });
 });
+
+describe('clocks that are not the time wished for', () => {
+  const starts = (...m: string[]) => hard(...m).filter((c) => c.kind === 'startTime' || c.kind === 'endTime');
+  it('a clock said of which showing it is gives way to the wish after it', () => {
+    expect(
+      starts(
+        '2 tickets for Courtside tomorrow at 10.30am',
+        "wait, 10.30 is the morning one isn't it? I meant the evening, sorry! any evening showing is fine",
+      ),
+    ).toEqual([{ kind: 'startTime', after: '17:00' }]);
+    expect(starts("the 7pm's the late showing, right? an afternoon one then")).toEqual([
+      { kind: 'startTime', after: '12:00', before: '17:00' },
+    ]);
+  });
+
+  it("someone's nap is the reason for a wish, not a time", () => {
+    expect(starts('it needs to be a morning showing, the little one naps after lunch')).toEqual([
+      { kind: 'startTime', before: '12:00' },
+    ]);
+    expect(starts('morning please, she sleeps in the afternoon')).toEqual([{ kind: 'startTime', before: '12:00' }]);
+  });
+
+  it.each([
+    ['any sci-fi on thursday after my last lecture? it finishes at 3.30', '15:30'],
+    ['after my shift, it ends at 6', '18:00'],
+    ['after work, which finishes at 5.30', '17:30'],
+  ])('"%s": an errand ending is when the showing may start', (text, after) => {
+    expect(starts(text)).toEqual([{ kind: 'startTime', after }]);
+  });
+
+  it('"on Tuesday once school\'s out" keeps the day', () => {
+    expect(hard("a family film on Tuesday once school's out, so not before half three")).toContainEqual({
+      kind: 'date',
+      dates: ['2026-11-24'],
+    });
+  });
+});

@@ -144,6 +144,27 @@ export const otherClockRule: Rule = (scan) =>
       String.raw`(?<!\b(?:after|before)\s+)\b(?:${ERRANDS})\b[^.,;!?]{0,24}?\bat\s+(?:${CLOCK})${NOT_A_TIME}`,
       (m) => ({ ...span(m), drafts: [] }),
     ),
+    // "after my last lecture? it finishes at 3.30", "once my shift's done, which ends at 5": the
+    // errand's end, said after it, is when the showing may start.
+    hits(
+      scan,
+      String.raw`\b(?:after|once)\s+(?:(?:my|our|his|her|their|the)\s+(?:[a-z]+\s+){0,2}?)?(?:${ERRANDS})s?\b(?:'s\s+(?:done|over|finished))?\s*[?.,;!-]*\s*(?:it|which|that|this|she|he|they)(?:'s|\s+is)?\s+(?:finishes|finished|ends|ended|done|over|gets out|lets out|wraps up)\s+(?:at\s+|by\s+|around\s+)?(${CLOCK})${NOT_A_TIME}`,
+      (m) => at(m, readClock(scan, m.index ?? 0, m[1], false), (t) => [bound('startTime', 'after', t)]),
+    ),
+    // "10.30 is the morning one isn't it?", "the 7pm's the late showing": a clock said of which showing
+    // it is, asked or told, not the time wished for.
+    hits(
+      scan,
+      String.raw`(?:the\s+)?(?:${CLOCK})(?:\s+(?:one|showing|show|screening))?(?:'s|\s+is|\s+was)\s+(?:the|a|an)\s+(?:[a-z]+\s+){0,2}?(?:one|showing|show|screening)\b`,
+      (m) => ({ ...span(m), drafts: [] }),
+    ),
+    // "the little one naps after lunch", "she sleeps in the afternoon": someone's rest, the reason for
+    // a wish said elsewhere ("a morning showing"), never a time wished for.
+    hits(
+      scan,
+      String.raw`\b(?:naps?|napping|sleeps|sleeping|has (?:a|her|his) (?:nap|sleep)|goes down)\s+(?:after|from|in the|at|around|about)\s+(?:lunch(?:time)?|afternoon|the afternoon|${CLOCK})${NOT_A_TIME}`,
+      (m) => ({ ...span(m), drafts: [] }),
+    ),
     // "she doesn't land until Friday night", "I was going to say Friday": a day that is not the wish.
     hits(
       scan,
@@ -179,7 +200,7 @@ export const otherClockRule: Rule = (scan) =>
 
 /** What else people do at a time of day: its clock is a reason for a wish ("… so it must be over by 3"). */
 const ERRANDS =
-  'school|work|office|shift|dinner|tea|lunch|breakfast|supper|train|bus|flight|meeting|appointment|class|lesson|practice|rehearsal|bedtime|pick(?:ing)?\\s+(?:\\w+\\s+){0,3}?up|collect(?:ing)?';
+  'school|work|office|shift|dinner|tea|lunch|breakfast|supper|train|bus|flight|meeting|appointment|class|lesson|lecture|seminar|tutorial|practice|rehearsal|bedtime|pick(?:ing)?\\s+(?:\\w+\\s+){0,3}?up|collect(?:ing)?';
 
 /** A clock someone names as a time of day ("for 12", "at 11.30", "by 6pm"), which "then" can refer to. */
 const SAID_CLOCK = new RegExp(String.raw`\b(?:at|for|by|before|until|till|til|around)\s+(${CLOCK})${NOT_A_TIME}`, 'gi');

@@ -17,6 +17,8 @@ export interface PreferenceContext {
    * so a party said again keeps its children and seniors ("so that's me, her and the twins").
    */
   party?: { adult?: number; child?: number; senior?: number };
+  /** How many the party known before this message is, from its tickets or its seat count. */
+  partySize?: number;
 }
 
 /** A film as the movie stage showed it. */
@@ -75,8 +77,10 @@ export type Strength = 'hard' | 'soft';
  *   the preference ("afternoon works too", "otherwise regular is fine").
  * - `retype`: tickets of the party already known change type ("oh he's 67": an adult becomes a
  *   senior); with no party known, as `replace`.
+ * - `speaker`: the speaker's own ticket in the party already known ("I'm 70"): one adult becomes the
+ *   type stated, the party's size stays; with no party known, as `replace`.
  */
-export type Mode = 'replace' | 'refine' | 'add' | 'widen' | 'retype';
+export type Mode = 'replace' | 'refine' | 'add' | 'widen' | 'retype' | 'speaker';
 
 /** What a rule read from one phrase, before the clause around it decides hard or soft. */
 export type Draft =
