@@ -3,10 +3,12 @@ import { STAGES } from '@usher/protocol';
 import { choiceOn, contextKeyOf } from '../memory/fingerprint.ts';
 import type { WorkingMemory } from '../memory/working.ts';
 import type { PerceivedContext } from '../perception/perceive.ts';
+import { placeLike } from '../preferences/names-seen.ts';
 import { assistAction } from './assist.ts';
 import { type AssistProbe, assistProbe } from './assist-probe.ts';
 import { type FilmSurvey, filmSurveyStep } from './film-survey.ts';
 import type { NavigationPlan, PlannedAction } from './plan.ts';
+import { orList } from './solver/fields.ts';
 import { decideStage, type PreferenceModel, type RankedOption, type StageDecision } from './solver/index.ts';
 import type { Survey } from './survey.ts';
 import { type SurveyMoves, surveyOnBooking, surveyStep } from './survey-step.ts';
@@ -401,7 +403,10 @@ function deadEnd(input: PlannerInput, spec: UiSpec, summary: string, backTo?: St
   if (!target || !choice || exploration.backtracks >= MAX_BACKTRACKS) {
     const others = exploration.backtracks === 1 ? 'another option' : `${exploration.backtracks} other options`;
     const tried = exploration.backtracks > 0 ? ` I tried ${others}.` : '';
-    const text = `I could not find a booking that fits: ${exploration.firstDeadEnd}${tried} Could you relax one of your wishes, or tell me what matters most?`;
+    const place = unmatchedPlace(input);
+    const text = place
+      ? `I could not find a theater called “${place.said}”: the ones showing what you asked for are ${orList(place.seen, 'and')}. Which of them did you mean, or would any do?`
+      : `I could not find a booking that fits: ${exploration.firstDeadEnd}${tried} Could you relax one of your wishes, or tell me what matters most?`;
     return plan(input, { type: 'agent.message', text, reason: 'no option meets the hard constraints' }, 0.3, 'blocked');
   }
   memory.markTried(target, contextKeyOf(target, booking), choice);
@@ -409,6 +414,17 @@ function deadEnd(input: PlannerInput, spec: UiSpec, summary: string, backTo?: St
   exploration.backtrackTo = target;
   exploration.why = `${summary} Going back to try another ${target}.`;
   return plan(input, call('prev', {}, exploration.why), 0.7);
+}
+
+/**
+ * A place said as one ("at kingsway") that no theater stage named, with the theaters ruled out for
+ * not being it: the decline asks about the place instead of listing dead ends.
+ */
+function unmatchedPlace(input: PlannerInput): { said: string; seen: string[] } | null {
+  const said = (input.placesToMatch ?? []).find(placeLike);
+  const theater = input.model.hard.find((c) => c.kind === 'theater');
+  if (!said || theater?.kind !== 'theater' || (theater.is?.length ?? 0) > 0 || !theater.not?.length) return null;
+  return { said, seen: theater.not };
 }
 
 /** The seats are what fails: free the ones the agent chose (never the participant's) and choose again. */

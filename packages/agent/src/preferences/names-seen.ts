@@ -93,6 +93,24 @@ export function placesAnnounced(text: string, unread: readonly string[]): string
   return [...new Set(placesSaid(text, unreadSet(unread)))].slice(0, MAX_PLACES);
 }
 
+/*
+ * Words after "at" or "in" that name no cinema: "at home", "in town", "in the mood", "in advance",
+ * "in the same row". A place made only of these is never taken to rule theaters out.
+ */
+const NOT_A_CINEMA =
+  /^(?:home|town|the town|city|the city|centre|center|the centre|the center|mood|the mood|advance|particular|general|total|all|person|work|school|college|uni|university|class|bed|time|case|fact|mind|row|same row|a row|one row|front|back|middle|the front|the back|the middle|side|end|the end|station|the station|park|the park|pub|the pub|restaurant|the restaurant|cafe|the cafe|bar|the bar|car|the car|area|my area|the area|weekend|week|morning|afternoon|evening|night|day|daytime|future|past|between|least|most|best|worst|once|first|last|pairs?|twos?|threes?|cash|card|english|french|spanish|german|person|public|private|peace|quiet|comfort|style|bulk)$/;
+
+/** Whether a place remembered from "at …" or "in …" could be a cinema's name. */
+export function placeLike(place: string): boolean {
+  const words = place.toLowerCase().trim();
+  // "the cinema" names no one theater.
+  const name = words
+    .replace(VENUE_WORDS, ' ')
+    .replace(/\b(?:the|a|an)\b/g, ' ')
+    .trim();
+  return name.length >= 4 && !NOT_A_CINEMA.test(words) && !NOT_A_CINEMA.test(words.split(/\s+/)[0] ?? '');
+}
+
 const unreadSet = (unread: readonly string[]) => new Set(unread.map((w) => w.toLowerCase()));
 
 /** The longest run of `words` from the start that no rule read. */

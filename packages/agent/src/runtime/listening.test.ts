@@ -32,11 +32,33 @@ function listening(said: string): Listening {
 }
 
 describe('a place named loosely', () => {
-  it('is kept past a theater stage that does not list it, and names the theater where one does', () => {
+  it('rules out a theater stage that does not list it, and names the theater where one does', () => {
     const l = listening('2 adults for orbital drift tomorrow, at the old mil');
-    expect(l.saw(theaterStage([{ name: 'Lakeside 12' }]))).toBeNull();
+    expect(l.saw(theaterStage([{ name: 'Lakeside 12' }]))?.model.hard).toContainEqual({
+      kind: 'theater',
+      not: ['Lakeside 12'],
+    });
+    expect(l.placesUnmatched).toEqual(['old mil']);
     const named = l.saw(theaterStage([{ name: 'Lakeside 12' }, { name: 'Old Mill Cinema' }]));
-    expect(named?.model.hard).toContainEqual({ kind: 'theater', is: ['Old Mill Cinema'] });
+    expect(named?.model.hard.filter((c) => c.kind === 'theater')).toEqual([
+      { kind: 'theater', is: ['Old Mill Cinema'] },
+    ]);
+    expect(l.placesUnmatched).toEqual([]);
+  });
+
+  it('rules out nothing for words after "at" or "in" that name no cinema', () => {
+    for (const text of ['something fun in town tonight for 2', '2 tickets tonight, in the mood for a comedy']) {
+      const l = listening(text);
+      expect(l.saw(theaterStage([{ name: 'Lakeside 12' }]))).toBeNull();
+    }
+  });
+
+  it('forgets the place once a theater wish is said or withdrawn', () => {
+    const l = listening('tonight at kingsway, 2 of us');
+    l.saw(theaterStage([{ name: 'Lakeside 12' }]));
+    expect(l.adopt(l.read('any cinema would do', theaterStage([{ name: 'Lakeside 12' }])))).toBe(true);
+    expect(l.placesUnmatched).toEqual([]);
+    expect(l.model.hard.filter((c) => c.kind === 'theater')).toEqual([]);
   });
 });
 

@@ -10,6 +10,7 @@ import { byKind, isHardConstraint } from '../preferences/kinds.ts';
 import {
   MAX_PLACES,
   matchTheaters,
+  placeLike,
   placesAnnounced,
   placesNamed,
   theaterFromPlaces,
@@ -77,7 +78,13 @@ export class Listening {
 
   /** Places named that no theater stage has matched yet, while no theater is wished for. */
   get placesToMatch(): readonly string[] {
-    return [...this.model.hard, ...this.model.soft].some((c) => c.kind === 'theater') ? [] : this.announced;
+    const named = [...this.model.hard, ...this.model.soft].some((c) => c.kind === 'theater' && (c.is?.length ?? 0) > 0);
+    return named ? [] : this.announced;
+  }
+
+  /** Places said as places ("at northgate") that no theater stage has named yet, for the words of a decline. */
+  get placesUnmatched(): readonly string[] {
+    return this.placesToMatch.filter(placeLike);
   }
 
   /** Reads words by the rules, against what the agent sees now. */
@@ -122,8 +129,10 @@ export class Listening {
     const ties = tieBreaksSaid(text);
     const plain = understanding.changed.filter((kind) => !ties.includes(kind as never));
     this.tieBreaks = [...new Set([...this.tieBreaks.filter((kind) => !plain.includes(kind as never)), ...ties])];
-    this.places = [...placesNamed(text, unread), ...this.places].slice(0, MAX_PLACES);
-    this.announced = [...announced, ...this.announced].slice(0, MAX_PLACES);
+    // A theater wish said or withdrawn since ("any cinema is fine") settles the places named before.
+    const settled = understanding.changed.includes('theater') && announced.length === 0;
+    this.places = [...placesNamed(text, unread), ...(settled ? [] : this.places)].slice(0, MAX_PLACES);
+    this.announced = [...announced, ...(settled ? [] : this.announced)].slice(0, MAX_PLACES);
     this.amenities = [...new Set([...amenities, ...this.amenities])].slice(0, MAX_AMENITIES);
     // Read against the machine's clock (no host has said the study's day yet): kept to read again once one does.
     if (!this.studySure) this.clockReadings.note(this.model, text, reading);
@@ -195,17 +204,31 @@ export class Listening {
 
   /** A theater wish from a place named in lower case, when no theater was wished for and the place names one of these. */
   private theaterFromPlaces(theaters: ReadonlyArray<{ id: string; name: string }>): PreferenceModel | null {
-    if (this.places.length === 0 || [...this.model.hard, ...this.model.soft].some((c) => c.kind === 'theater')) {
+    const wished = [...this.model.hard, ...this.model.soft].find((c) => c.kind === 'theater');
+    if (this.places.length === 0 || (wished && (wished.kind !== 'theater' || (wished.is?.length ?? 0) > 0))) {
       return null;
     }
+    const others = (c: PreferenceModel['hard'][number]) => c.kind !== 'theater';
     // A place this stage does not list may be a theater another film plays at: kept until one names a theater.
     const name = theaterFromPlaces(this.places, theaters);
-    if (!name) return null;
-    this.places = [];
-    this.announced = [];
+    if (name) {
+      this.places = [];
+      this.announced = [];
+      return {
+        ...this.model,
+        hard: byKind([...this.model.hard.filter(others), { kind: 'theater', is: [name] }]).filter(isHardConstraint),
+      };
+    }
+    // "At northgate", and no theater here is called that: these theaters are not the one named, so
+    // the agent looks at other films' theaters instead of booking a substitute, and says which
+    // place it could not find if none is.
+    if (!this.announced.some(placeLike)) return null;
+    const before = wished?.kind === 'theater' ? (wished.not ?? []) : [];
+    const not = [...new Set([...before, ...theaters.map((t) => t.name)])];
+    if (not.length === before.length) return null;
     return {
       ...this.model,
-      hard: byKind([...this.model.hard, { kind: 'theater', is: [name] }]).filter(isHardConstraint),
+      hard: byKind([...this.model.hard.filter(others), { kind: 'theater', not }]).filter(isHardConstraint),
     };
   }
 
