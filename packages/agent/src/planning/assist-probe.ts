@@ -138,14 +138,13 @@ function startProbe(
   if (selected !== undefined && input.participantChoices.has(selected)) return undefined;
   // A film named is the participant's choice; assist mode selects it and marks on the next stages.
   if (input.model.hard.some((c) => c.kind === 'title')) return undefined;
-  // What the list cannot show is unknown, not a fit. On a host that cannot undo a choice the look
-  // ahead leaves a film selected, and it takes the page away for a while, so it runs only for wishes
-  // that rule films out: a place named, a theater, a distance, a format, or a daytime window
-  // or an end-time limit ("G or PG on Monday morning": two films of five play then). A day alone or
-  // an evening rarely does (most films play every day, and most in the evening): those are said in the chat.
+  // What the list cannot show is unknown, not a fit: a film marked must have a showing that fits
+  // every wish the participant said, where it plays and when included ("what's on tomorrow evening,
+  // rated 4 or more" marks no film without an evening showing tomorrow). The look ahead takes the
+  // page away for a while, and says so first.
   const places = input.placesToMatch ?? [];
   const unseen = judgedLater(input.model, places);
-  if (unseen.length === 0 || (places.length === 0 && !input.model.hard.some(rulesOutFilms))) return undefined;
+  if (unseen.length === 0) return undefined;
   const dead = input.memory.tried('movie', contextKeyOf('movie', spec.state.booking));
   const options = decision.options.filter((o) => !dead.has(o.itemId)).slice(0, MAX_PROBED);
   if (options.length < 2) return undefined;
@@ -179,15 +178,6 @@ function lookAgain(input: PlannerInput, spec: UiSpec, moves: ProbeMoves): Naviga
   if (named || judgedLater(input.model, input.placesToMatch).length === 0) return undefined;
   return moves.back('movie', `Your wishes changed, so I am going back to the film list to look again.`);
 }
-
-/** Whether a hard wish is one that rules out many films, which the film list cannot show. */
-function rulesOutFilms(c: PreferenceModel['hard'][number]): boolean {
-  if (c.kind === 'theater' || c.kind === 'distance' || c.kind === 'format' || c.kind === 'endTime') return true;
-  return c.kind === 'startTime' && c.before !== undefined && c.before <= EVENING;
-}
-
-/** Where the evening starts: a start window closing by then is a daytime one. */
-const EVENING = '17:00';
 
 /** The participant chose something themselves since the look ahead began. */
 function participantActed(input: PlannerInput, spec: UiSpec): boolean {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { looselyNamed, matchTheaters, placesNamed, theaterFromPlaces } from './names-seen.ts';
+import {
+  looselyNamed,
+  matchTheaters,
+  placeLike,
+  placesAnnounced,
+  placesNamed,
+  theaterFromPlaces,
+} from './names-seen.ts';
 
 const THEATERS = [
   { id: 'th-river', name: 'Riverside Art House' },
@@ -104,5 +111,22 @@ describe('a place opening a clause', () => {
   it('remembers "Lakeside" of "Lakeside tomorrow, whatever starts at 4pm", matched once the stage lists it', () => {
     const places = placesNamed('Lakeside tomorrow, whatever starts at 4pm. Two adults.', ['lakeside', 'whatever']);
     expect(theaterFromPlaces(places, THEATERS)).toBe('Lakeside 12');
+  });
+});
+
+describe('what could be a cinema’s name', () => {
+  it.each(['northgate', 'old mil', 'kingsway', 'the regal'])('"%s" could', (place) => {
+    expect(placeLike(place)).toBe(true);
+  });
+  it.each(['town', 'the mood', 'advance', 'home all day', 'same row', 'cinema', 'the cinema', 'particular'])(
+    '"%s" could not',
+    (place) => {
+      expect(placeLike(place)).toBe(false);
+    },
+  );
+
+  it('takes "I\'ll" or "I\'m" inside a sentence for the speaker, not a name', () => {
+    expect(placesAnnounced("two of us. just show me, I'll book it myself", ['book', 'it', 'myself'])).toEqual([]);
+    expect(placesAnnounced('what has Lakeside got on Saturday?', ['lakeside', 'got'])).toEqual(['lakeside']);
   });
 });

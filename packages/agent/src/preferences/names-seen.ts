@@ -146,7 +146,10 @@ function placesSaid(text: string, left: ReadonlySet<string>): string[] {
     if (run.length > 0) places.push(run.join(' '));
   }
   // A name written with a capital inside a sentence: "what has Lakeside got on Saturday?".
-  for (const m of text.matchAll(/(?<=[\p{L}\p{N},;:)]\s+)(\p{Lu}[\p{L}'-]{3,}(?:\s+\p{Lu}[\p{L}'-]*){0,2})/gu)) {
+  // Not "I'll", "I'm", "I've": the speaker, not a name.
+  for (const m of text.matchAll(
+    /(?<=[\p{L}\p{N},;:)]\s+)(?!I['’])(\p{Lu}[\p{L}'-]{3,}(?:\s+\p{Lu}[\p{L}'-]*){0,2})/gu,
+  )) {
     const run = unreadRun((m[1] ?? '').toLowerCase().split(/\s+/), left);
     if (run.length > 0 && (run[0]?.length ?? 0) >= 4) places.push(run.join(' '));
   }

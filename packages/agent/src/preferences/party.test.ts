@@ -696,6 +696,13 @@ describe("the speaker's own age said once the party is known", () => {
     expect(party('tickets for 3', "I'm 40")).toEqual([{ kind: 'seatCount', count: 3 }]);
   });
 
+  it('"filter it for me" is who the filtering is for, not the party', () => {
+    expect(party('rated 4 stars or more. 2 of us. dont book anything, just filter it for me')).toEqual([
+      { kind: 'seatCount', count: 2 },
+    ]);
+    expect(party('a comedy tonight for me')).toEqual([{ kind: 'seatCount', count: 1 }]);
+  });
+
   it('a ticket said not to be wanted names nobody', () => {
     expect(party('2 adults and a child, not 3 adults')).toEqual([
       { kind: 'seatCount', count: 3 },

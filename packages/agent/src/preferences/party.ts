@@ -412,7 +412,7 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
     () => ({ type: 'total', n: 2 }),
   ],
   [
-    String.raw`(?:treat(?:ing)?|spoil(?:ing)?)\s+myself|(?:just|only)\s+(?:me|myself|for me|one)(?!\s*(?:(?:and|&|\+|with|n)\b|${LIST_GOES_ON}))|(?:by|for) myself|on my own|alone|solo|a single ticket|for me(?!\s*(?:(?:and|&|\+|with|n)\b|${LIST_GOES_ON}))(?=\s*(?:[.,;!?]|$))`,
+    String.raw`(?:treat(?:ing)?|spoil(?:ing)?)\s+myself|(?:just|only)\s+(?:me|myself|for me|one)(?!\s*(?:(?:and|&|\+|with|n)\b|${LIST_GOES_ON}))|(?:by|for) myself|on my own|alone|solo|a single ticket|(?<!\b(?:it|them|this|that|these|those|things|stuff|out|up|down|list|options)\s+)for me(?!\s*(?:(?:and|&|\+|with|n)\b|${LIST_GOES_ON}))(?=\s*(?:[.,;!?]|$))`,
     () => ({ type: 'total', n: 1 }),
   ],
   [

@@ -87,6 +87,24 @@ describe('assist mode looks ahead when the film list cannot show what the wishes
     expect(host.submitted()).toBeNull();
   }, 30_000);
 
+  it('looks ahead for a day and an evening alone: a film with no showing then is not marked', async () => {
+    const { scenario, host } = await markedFor("what's on tuesday evening? two of us, just show me");
+    const story: Story = {
+      text: '',
+      hard: [
+        { kind: 'date', dates: ['2026-11-24'] },
+        { kind: 'startTime', after: '17:00' },
+        { kind: 'seatCount', count: 2 },
+      ],
+      soft: [],
+    };
+    const fitting = new Set(feasibleOptions(scenario, story).map((o) => o.showing.movieId));
+    expect(scenario.movies.some((m) => !fitting.has(m.id))).toBe(true);
+    const marked = host.view().uiSpec?.modification.highlight?.itemIds ?? [];
+    expect(marked.length).toBeGreaterThan(0);
+    for (const film of marked) expect(fitting).toContain(film);
+  }, 30_000);
+
   it('looks ahead for a place named before any stage lists theaters, and marks only films playing there', async () => {
     const { scenario, host } = await markedFor(
       "whats on at the lumen tomorrow evening? 2 of us. just show me, I'll book myself",
