@@ -40,7 +40,7 @@ export function merge(model: PreferenceModel, ops: readonly Op[]): PreferenceMod
   const lists: Lists = { hard: [...model.hard], soft: [...model.soft] };
   const replaced = new Set<ConstraintKind>();
   const touched = new Set<ConstraintKind>();
-  const ordered = [...ops].sort((a, b) => a.rank - b.rank || a.at - b.at);
+  const ordered = [...ops].sort((a, b) => a.rank - b.rank || a.at - b.at).filter((op) => !vaguer(op, ops));
   for (const op of ordered) {
     if (op.type === 'set' && (op.perTicket || op.implied)) continue;
     if (op.type === 'remove') remove(lists, op.kind, op.value);
@@ -56,6 +56,24 @@ export function merge(model: PreferenceModel, ops: readonly Op[]): PreferenceMod
     soft: byKind(lists.soft),
     ...(perTicket ? { perTicket } : {}),
   };
+}
+
+/**
+ * "In the very front row … we like being right up close to the screen": a vague wish about the rows
+ * that only restates a precise one said in the same message adds nothing and replaces nothing.
+ */
+function vaguer(op: Op, ops: readonly Op[]): boolean {
+  if (op.type !== 'set' || op.strength !== 'soft' || op.constraint.kind !== 'rows') return false;
+  const wider = op.constraint.allowed ?? [];
+  return ops.some(
+    (o) =>
+      o !== op &&
+      o.type === 'set' &&
+      o.strength === 'hard' &&
+      o.constraint.kind === 'rows' &&
+      (o.constraint.allowed ?? []).length > 0 &&
+      (o.constraint.allowed ?? []).every((row) => wider.includes(row)),
+  );
 }
 
 function ofKind(lists: Lists, kind: ConstraintKind): Array<{ c: Constraint; strength: Strength }> {

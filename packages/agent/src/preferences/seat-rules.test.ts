@@ -24,6 +24,12 @@ describe('rows', () => {
     expect(soft('not too close to the screen')).toEqual([{ kind: 'rows', notFirst: 3 }]);
   });
 
+  it('a vague position that restates a precise one in the same message leaves the precise one', () => {
+    const said = 'two in the very front row please. we like being right up close to the screen';
+    expect(hard(said)).toContainEqual({ kind: 'rows', allowed: ['A'] });
+    expect(soft(said)).toEqual([]);
+  });
+
   it('"row or" is not a row label', () => {
     expect(hard('a row or two')).toEqual([]);
   });

@@ -717,7 +717,8 @@ function stageToRevisit(model: PreferenceModel, changed: readonly string[], thea
   const goalStands = model.soft.some((c) => c.kind === 'earliest' || c.kind === 'latest' || c.kind === 'cheapest');
   const showingChanged = changed.some((kind) => SHOWING_KINDS.includes(kind));
   const showtimeWish = said('earliest') || said('latest') || said('cheapest') || (goalStands && showingChanged);
-  if ((said('highestRated') || showtimeWish) && !filmNamed) return 'movie';
+  // "At the closest place to us" said after the agent chose a film: the closest theater may show another film.
+  if ((said('highestRated') || showtimeWish || (said('closest') && !theaterNamed)) && !filmNamed) return 'movie';
   // The theater decides "closest", and where a place or an amenity said since is.
   if ((showtimeWish || said('closest') || theaterWords) && !theaterNamed) return 'theater';
   return showtimeWish ? 'date' : null;

@@ -190,6 +190,31 @@ describe('the closest theater across films', () => {
   });
 });
 
+describe('the closest theater said after the agent chose a film', () => {
+  it('looks across films again, not only at the film it had chosen', async () => {
+    const { host, agent, agentSaid } = await studyRoom({
+      goal: 'a thriller tomorrow evening, 2 adults',
+      confirmInChat: true,
+    });
+    const running = agent.run();
+    expect(await agentSaid('Shall I book it?')).toBeDefined();
+    host.say('oh and at the closest place to us please');
+    // Computed from the scenario, as above.
+    const scenario = defaultScenario();
+    const thrillers = new Set(scenario.movies.filter((m) => m.genres.includes('Thriller')).map((m) => m.id));
+    const distance = new Map(scenario.theaters.map((t) => [t.id, t.distanceKm]));
+    const nearest = scenario.showings
+      .filter((s) => thrillers.has(s.movieId) && s.date === '2026-11-22' && s.time >= '17:00')
+      .map((s) => s.theaterId)
+      .sort((a, b) => (distance.get(a) ?? 0) - (distance.get(b) ?? 0))[0];
+    const name = scenario.theaters.find((t) => t.id === nearest)?.name ?? '?';
+    expect(await agentSaid(name, 'Shall I book it?')).toBeDefined();
+    host.say('yes');
+    expect((await running).status).toBe('done');
+    expect((host.submitted() as { theaterId: string }).theaterId).toBe(nearest);
+  });
+});
+
 describe('a change of mind about what decides the film, said on the last step', () => {
   it('goes back to the films and chooses again ("changed my mind, whatever\'s rated highest")', async () => {
     const { host, agent, agentSaid } = await studyRoom({
