@@ -12,6 +12,8 @@ describe('withdrawing wishes', () => {
   it.each([
     ['forget the IMAX', 'format'],
     ['never mind the IMAX', 'format'],
+    ['scratch the IMAX', 'format'],
+    ['ditch the IMAX', 'format'],
     ['no preference on time', 'startTime'],
     ['any time is fine', 'startTime'],
     ['whenever', 'endTime'],
@@ -23,6 +25,13 @@ describe('withdrawing wishes', () => {
   ])('"%s" removes %s', (text, kind) => {
     expect(kinds(FULL)).toContain(kind);
     expect(kinds(FULL, text)).not.toContain(kind);
+  });
+
+  it('"scratch the IMAX, regular is fine": the format said next replaces the one withdrawn', () => {
+    expect(read('orbital drift in imax saturday, 2 adults', 'scratch the IMAX, regular is fine').model).toMatchObject({
+      hard: expect.arrayContaining([{ kind: 'format', is: ['Standard'] }]),
+      soft: [],
+    });
   });
 
   it('keeps the wish a condition states: "don\'t mind what time as long as it\'s not in the morning"', () => {

@@ -35,7 +35,7 @@ function targets(scan: Scan): { source: string; resolve(term: string): Target | 
 
 const kindNouns = lexicon(KIND_NOUNS);
 
-const FORGET = String.raw`(?:forget|never\s?mind|drop|scrap|ignore|disregard|remove|cancel)(?:\s+about)?(?:\s+(?:the|that|my|any))?(?:\s+(?:idea of|bit about|part about))?`;
+const FORGET = String.raw`(?:forget|never\s?mind|drop|scrap|scratch|ditch|lose|ignore|disregard|remove|cancel)(?:\s+about)?(?:\s+(?:the|that|my|any))?(?:\s+(?:idea of|bit about|part about))?`;
 const NO_PREFERENCE = String.raw`(?:no (?:particular |real |strong )?preferences?|don'?t (?:really )?(?:care|mind)|do not (?:care|mind)|not (?:fussed|bothered))(?:\s+(?:on|for|about|regarding|with|what|which|as to))?(?:\s+(?:the|a|an))?`;
 const NOT_NEEDED = String.raw`(?:no need (?:for|to)|don'?t need(?: to)?|do not need(?: to)?|doesn'?t (?:need|have) to|needn'?t)(?:\s+(?:be|sit|have|get|see))?(?:\s+(?:the|an?|in))?`;
 const DOES_NOT_MATTER = String.raw`(?:really\s+)?(?:(?:doesn'?t|does not|don'?t|do not)\s+matter|(?:is|are)\s+(?:flexible|not important|unimportant|optional|negotiable)|(?:isn'?t|aren'?t)\s+important)`;

@@ -9,7 +9,14 @@ import { adjacentRule, centeredRule, rowsRule, seatKindRule } from './seat-rules
 import { correct } from './spelling.ts';
 import { blank, clauseStrength, normalize } from './text.ts';
 import { theaterRule } from './theater-rules.ts';
-import { earliestLatestRule, endTimeRule, otherClockRule, periodRule, startTimeRule } from './times.ts';
+import {
+  earliestLatestRule,
+  endTimeRule,
+  laterEarlierRule,
+  otherClockRule,
+  periodRule,
+  startTimeRule,
+} from './times.ts';
 import type { Draft, Fix, Hit, Op, PreferenceContext, Rule } from './types.ts';
 import { cheapestRule, closestRule, distanceRule, formatRule } from './venue-rules.ts';
 
@@ -41,6 +48,7 @@ export const RULES: ReadonlyArray<readonly [string, Rule]> = [
   ['period', periodRule],
   ['startTime', startTimeRule],
   ['earliestLatest', earliestLatestRule],
+  ['laterEarlier', laterEarlierRule],
   ['format', formatRule],
   ['genre', genreRule],
   ['adjacent', adjacentRule],

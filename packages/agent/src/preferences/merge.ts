@@ -92,11 +92,14 @@ const build = (kind: ConstraintKind, f: Fields) => ({ kind, ...f }) as unknown a
 function set(lists: Lists, op: Extract<Op, { type: 'set' }>, replaced: Set<ConstraintKind>): void {
   const kind = op.constraint.kind;
   const strength: Strength = PREFERENCE_KINDS.includes(kind) ? 'soft' : op.strength;
+  if (op.mode === 'later' || op.mode === 'earlier') return shift(lists, op.mode);
   if (SIDES[kind]) return setSides(lists, op, strength, replaced);
   if (BOUNDED.includes(kind)) return setBounds(lists, op, strength);
   if (op.mode === 'add') return replaceKind(lists, kind, [{ c: added(lists, op.constraint), strength }]);
   if (op.mode === 'retype' && op.constraint.kind === 'ticketMix') return retype(lists, op.constraint, strength);
-  if (op.mode === 'speaker' && op.constraint.kind === 'ticketMix') return speaker(lists, op.constraint, strength);
+  if (op.mode === 'less' && op.constraint.kind === 'ticketMix') return fewer(lists, op.constraint, strength);
+  if ((op.mode === 'speaker' || op.mode === 'person') && op.constraint.kind === 'ticketMix')
+    return oneRetyped(lists, op.constraint, strength, op.mode);
   if (op.mode === 'refine' && kind === 'ticketMix') {
     // "No, just one adult": the named ticket types change, the others stay.
     const old = ofKind(lists, 'ticketMix')[0]?.c;
@@ -255,23 +258,70 @@ function retype(lists: Lists, c: Extract<Constraint, { kind: 'ticketMix' }>, str
 }
 
 /**
- * "2 tickets for me and my son", then "I'm 70": the speaker, one of the party's adults, takes the
- * type stated; an adult's ticket changes nothing. With no party known, the speaker is the party.
+ * One person of the party known takes another ticket type, the party's size staying: the speaker
+ * ("2 tickets for me and my son", then "I'm 70": one adult becomes a senior; an adult's age changes
+ * nothing), or someone already coming ("my son is actually 13": a child becomes an adult; "my dad
+ * is 64, not 66": a senior becomes an adult). With no party known, the person is the party.
  */
-function speaker(lists: Lists, c: Extract<Constraint, { kind: 'ticketMix' }>, strength: Strength): void {
+function oneRetyped(
+  lists: Lists,
+  c: Extract<Constraint, { kind: 'ticketMix' }>,
+  strength: Strength,
+  who: 'speaker' | 'person',
+): void {
   const old = ofKind(lists, 'ticketMix')[0]?.c;
   const seats = ofKind(lists, 'seatCount')[0]?.c;
   const base = old?.kind === 'ticketMix' ? old : seats?.kind === 'seatCount' ? { adult: seats.count } : undefined;
   if (!base) return replaceKind(lists, 'ticketMix', [{ c, strength }]);
-  const type = c.child ? 'child' : c.senior ? 'senior' : 'adult';
-  if (type === 'adult' || (base.adult ?? 0) === 0) return;
+  const to = c.child ? 'child' : c.senior ? 'senior' : 'adult';
   const next = { adult: 0, child: 0, senior: 0, ...base };
-  replaceKind(lists, 'ticketMix', [
-    {
-      c: mix(next.adult - 1, next.child + (type === 'child' ? 1 : 0), next.senior + (type === 'senior' ? 1 : 0)),
-      strength,
-    },
-  ]);
+  const from =
+    to !== 'adult'
+      ? 'adult'
+      : who === 'speaker'
+        ? undefined
+        : next.child > 0
+          ? 'child'
+          : next.senior > 0
+            ? 'senior'
+            : undefined;
+  if (!from || next[from] === 0) return;
+  next[from] -= 1;
+  next[to] += 1;
+  replaceKind(lists, 'ticketMix', [{ c: mix(next.adult, next.child, next.senior), strength }]);
+}
+
+/**
+ * "2 for the orchard at 6", then "no, the later one": a start after the time held (after its window's
+ * end), with the strength it was held with; with no time held, the latest showing, softly.
+ */
+function shift(lists: Lists, way: 'later' | 'earlier'): void {
+  const held = ofKind(lists, 'startTime')[0];
+  const f = held ? (fields(held.c) as { after?: string; before?: string }) : {};
+  const from = way === 'later' ? f.before : f.after;
+  if (held && from) {
+    const minutes = minutesOf(from) + (way === 'later' ? 1 : -1);
+    const bound = way === 'later' ? { after: clock(minutes) } : { before: clock(minutes) };
+    return replaceKind(lists, 'startTime', [{ c: build('startTime', bound), strength: held.strength }]);
+  }
+  const [wanted, other] = way === 'later' ? (['latest', 'earliest'] as const) : (['earliest', 'latest'] as const);
+  replaceKind(lists, other, []);
+  replaceKind(lists, wanted, [{ c: { kind: wanted }, strength: 'soft' }]);
+}
+
+/** "One of the kids can't make it": their tickets off the party known; nothing when none would be left. */
+function fewer(lists: Lists, c: Extract<Constraint, { kind: 'ticketMix' }>, strength: Strength): void {
+  const old = ofKind(lists, 'ticketMix')[0]?.c;
+  const seats = ofKind(lists, 'seatCount')[0]?.c;
+  const base = old?.kind === 'ticketMix' ? old : seats?.kind === 'seatCount' ? { adult: seats.count } : undefined;
+  if (!base) return;
+  const next = { adult: 0, child: 0, senior: 0, ...base };
+  for (const t of ['adult', 'child', 'senior'] as const) next[t] = Math.max(0, next[t] - (c[t] ?? 0));
+  if (next.adult + next.child + next.senior === 0) return;
+  if (old?.kind === 'ticketMix')
+    return replaceKind(lists, 'ticketMix', [{ c: mix(next.adult, next.child, next.senior), strength }]);
+  // Only a seat count was known: the count shrinks.
+  replaceKind(lists, 'seatCount', [{ c: { kind: 'seatCount', count: next.adult }, strength }]);
 }
 
 function mix(adult: number, child: number, senior: number): Constraint {

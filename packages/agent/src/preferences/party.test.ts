@@ -710,3 +710,28 @@ describe("the speaker's own age said once the party is known", () => {
     ]);
   });
 });
+
+describe('the party changed in a later message', () => {
+  it.each([
+    [['2 adults and 2 kids for pip and the comet sunday', "one of the kids can't make it"], { adult: 2, child: 1 }],
+    [['2 adults for encore sunday', 'add one more adult'], { adult: 3 }],
+    [['2 adults for encore sunday', 'and 2 more kids'], { adult: 2, child: 2 }],
+    [['me and my son (11) for pip and the comet saturday', 'my son is actually 13 not 11'], { adult: 2 }],
+    [['me and my dad for encore', 'my dad is 70'], { adult: 1, senior: 1 }],
+  ])('%j', (messages, mix) => {
+    const seats = Object.values(mix).reduce((a, b) => a + b, 0);
+    expect(party(...messages)).toEqual([
+      { kind: 'seatCount', count: seats },
+      { kind: 'ticketMix', ...mix },
+    ]);
+  });
+
+  it('someone named who can no longer come leaves the count one smaller', () => {
+    expect(party('me, my wife and my brother for encore', "my brother can't come after all")).toEqual([
+      { kind: 'seatCount', count: 2 },
+    ]);
+    expect(party('4 tickets for encore', "one of us can't make it")).toEqual([{ kind: 'seatCount', count: 3 }]);
+    // A time someone cannot make is no change of party.
+    expect(party("my sister can't come before 6, so 2 tickets after 6")).toEqual([{ kind: 'seatCount', count: 2 }]);
+  });
+});

@@ -100,7 +100,9 @@ type Piece =
   /** The speaker is not coming ("I won't be going myself"): the people named are the party. */
   | { type: 'notSelf' }
   /** Said of the speaker but no party ("I'm 6'5\""): read, so it is neither an age nor a doubt. */
-  | { type: 'said' };
+  | { type: 'said' }
+  /** Someone already coming who no longer is ("one of the kids can't make it", "my brother can't come"). */
+  | { type: 'dropped'; n: number; ticket?: TicketTypeId; words: string };
 
 /** Whether an age said of "both" or "all" includes the speaker: "my wife and I are both", "both of us", "we're all". */
 function speakerAmong(m: RegExpExecArray): boolean {
@@ -141,6 +143,18 @@ const OFFSPRING_WORDS = /^(?:sons?|daughters?|nephews?|nieces?|grandsons?|grandd
 const KIDS_SAID = /\b(?:kids|children|family|kid[- ]friendly|little ones|for the kid)\b/i;
 
 const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
+  [
+    // "one of the kids can't make it", "my brother can't come after all", "two of us have dropped out".
+    String.raw`(?:(${SPELLED_OR_DIGITS})\s+of\s+(?:the|my|our)\s+(kids|children|little ones|adults|grown[- ]?ups|seniors|${RELATIONS})|(${SPELLED_OR_DIGITS})\s+of\s+us|(?:my|our|the)\s+(${RELATION}))\s+(?:now\s+|also\s+)?(?:can'?t|cannot|can no longer|won'?t|will not|isn'?t|aren'?t|is not|are not|is no longer|are no longer|couldn'?t|(?:has|have)\s+(?:dropped|pulled)\s+out|dropped out|pulled out)(?:\s+(?:come|make it|coming|going|join(?:ing)?(?:\s+us)?|be there|go|attend)(?:\s+after all)?)(?=\s*(?:[,.;!?)]|$|after all|anymore|any more|now|today|tonight|so|but|and))`,
+    (m) => {
+      const n = parseCount(m[1] ?? m[3] ?? 'one');
+      if (!n) return undefined;
+      const words = (m[2] ?? m[4] ?? '').toLowerCase();
+      const typed = TYPES.find(([re]) => re.test(words))?.[1];
+      const ticket = typed ?? (CHILD_WORDS.test(words) || YOUNG_WORDS.test(words) ? 'child' : undefined);
+      return { type: 'dropped', n, words, ...(ticket ? { ticket } : {}) };
+    },
+  ],
   [`(?:party|group) of\\s+(${SPELLED_OR_DIGITS})`, total(1)],
   // Before the typed counts: "my mum (a pensioner)" is one person, not a second one.
   [
@@ -237,7 +251,7 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
     },
   ],
   [
-    `(${COUNT}|another)\\s+${TYPE_WORD}(?:'s)?(?:\\s+tickets?)?`,
+    `(${COUNT}|another)\\s+(?:more\\s+|extra\\s+|additional\\s+)?${TYPE_WORD}(?:'s)?(?:\\s+tickets?)?`,
     (m) => {
       const n = /^another$/i.test(m[1] ?? '') ? 1 : parseCount(m[1] ?? '');
       const ticket = TYPES.find(([re]) => re.test(m[2] ?? ''))?.[1];
@@ -273,7 +287,7 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
   ],
   [
     // "my dad is 72", "my son turns 8", "my mom who is 68", "my grandparents are both over 70"
-    `(?:my|our|his|her)\\s+(${RELATIONS}|${RELATION})(?:'s\\s+(?:turning\\s+)?|\\s*,?\\s+(?:who\\s+)?(?:is|are|'s|aged|turns|turned|is turning)\\s+)(?:both\\s+)?(?:over\\s+|above\\s+)?${AGE}${NOT_TIME}`,
+    `(?:my|our|his|her)\\s+(${RELATIONS}|${RELATION})(?:'s\\s+(?:turning\\s+)?|\\s*,?\\s+(?:who\\s+)?(?:is|are|'s|aged|turns|turned|is turning)\\s+)(?:actually\\s+|really\\s+|now\\s+|only\\s+|just\\s+)?(?:both\\s+)?(?:over\\s+|above\\s+)?${AGE}${NOT_TIME}(?:\\s*,?\\s*(?:not|rather than|instead of)\\s+\\d{1,2}(?!\\d))?`,
     (m) => {
       const base = person(m[1] ?? '', undefined);
       if (base.type !== 'person') return undefined;
@@ -303,7 +317,7 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
   [
     // "she's 5", "he's turning 7", "she turned 12", "they're 5 and 8", "who is 68", "whos 6", "(6 and 9)", "(4, 7 and 11)", "aged 70",
     // "aged 4, 7 and 10", "ages 6 and 9", "my grandson, age 4", "who are 8 and 11"
-    String.raw`(?:she|he)(?:(?:'?s| is)\s+(?:only\s+|just\s+|turning\s+|going to be\s+)?|\s+(?:turns|turned|will be|'ll be)\s+)${AGE}${NOT_AN_AGE}${NOT_TIME}|they(?:'re| are)\s+(?:both\s+)?${AGE}${AGE_MORE}${NOT_TIME}|who(?:'?s| is)\s+${AGE}${NOT_AN_AGE}${NOT_TIME}|who(?:'re| are)\s+(?:both\s+|all\s+)?${AGE}${AGE_MORE}${NOT_AN_AGE}${NOT_TIME}|(?:aged|ages)\s+${AGE}${AGE_MORE}${NOT_AN_AGE}|(?<=(?:[,(]|\b(?:${RELATIONS}|${RELATION}))\s*)age\s+\d{1,2}${NOT_AN_AGE}|\(\s*\d{1,2}(?:\s*(?:and|&|,)\s*\d{1,2})*\s*\)`,
+    String.raw`(?:she|he)(?:(?:'?s| is)\s+(?:only\s+|just\s+|turning\s+|going to be\s+|actually\s+|really\s+)?|\s+(?:turns|turned|will be|'ll be)\s+)${AGE}${NOT_AN_AGE}${NOT_TIME}|they(?:'re| are)\s+(?:both\s+)?${AGE}${AGE_MORE}${NOT_TIME}|who(?:'?s| is)\s+${AGE}${NOT_AN_AGE}${NOT_TIME}|who(?:'re| are)\s+(?:both\s+|all\s+)?${AGE}${AGE_MORE}${NOT_AN_AGE}${NOT_TIME}|(?:aged|ages)\s+${AGE}${AGE_MORE}${NOT_AN_AGE}|(?<=(?:[,(]|\b(?:${RELATIONS}|${RELATION}))\s*)age\s+\d{1,2}${NOT_AN_AGE}|\(\s*\d{1,2}(?:\s*(?:and|&|,)\s*\d{1,2})*\s*\)`,
     (m) => {
       const ages = (m[0].match(/\d{1,2}/g) ?? []).map(Number);
       const pronoun = /^(?:s?he|they)/i.test(m[0]);
@@ -454,7 +468,8 @@ const COUNTED_ELSEWHERE =
 const NAMED_AGAIN = /\bthe\s+(?:little\s+one|baby|youngest|eldest|oldest|little\s+(?:girl|boy)|toddler)\b/gi;
 
 /* "Plus a child", "another adult", "my son is coming too": add to the party already known. */
-const ADDING = /\b(?:plus|another|additional|extra|one more|as well|too|also|joining|tagging along|coming along)\b/i;
+const ADDING =
+  /\b(?:plus|another|additional|extra|(?:one|two|three|four|five|\d{1,2}) more|as well|too|also|joining|tagging along|coming along)\b/i;
 /* "Plus me", "+ myself": the speaker named in the list, nobody added. */
 const PLUS_ME = /(?:\bplus|\+)\s*(?:me|myself)\b/gi;
 /* "So that's me, her and the twins", "that makes five of us", "in total": the whole party said again. */
@@ -786,10 +801,42 @@ function decide(found: Piece[], scan: Scan, at: number, listed: boolean, tickets
       else delete typed[t];
     }
   }
+  // "One of the kids can't make it": fewer of the party known, of their type.
+  const dropped = pieces.filter((p): p is Extract<Piece, { type: 'dropped' }> => p.type === 'dropped');
+  if (dropped.length > 0 && total === undefined && !self && people.length === 0 && !namedTypes) {
+    const party = scan.context.party;
+    const fewer: Partial<Record<TicketTypeId, number>> = {};
+    for (const d of dropped) {
+      const offspring = OFFSPRING_WORDS.test(d.words) || /^(?:sons|daughters)$/.test(d.words);
+      const t = d.ticket ?? (offspring && (party?.child ?? 0) > 0 ? 'child' : 'adult');
+      fewer[t] = (fewer[t] ?? 0) + d.n;
+    }
+    return [{ set: { kind: 'ticketMix', ...fewer }, mode: 'less' }];
+  }
   // "I'm 70", said once the party is known: the speaker's ticket changes, never the party's size.
   const selfOnly = self && counted.length === 0 && total === undefined && !namedTypes && more === 0;
   if (selfOnly && scan.context.partySize !== undefined)
     return [{ set: { kind: 'ticketMix', [selfTicket]: 1 }, mode: 'speaker' }];
+  // "My son is actually 13", said once the party is known: his ticket changes, not the party's size.
+  const aged = people[0];
+  if (
+    !self &&
+    !notSelf &&
+    people.length === 1 &&
+    aged?.n === 1 &&
+    aged.related &&
+    aged.ages.length === 1 &&
+    total === undefined &&
+    !namedTypes &&
+    !adding &&
+    scan.context.partySize !== undefined
+  ) {
+    const ticket = ticketForAge(aged.ages[0] as number);
+    const drafts: Draft[] = [{ set: { kind: 'ticketMix', [ticket]: 1 }, mode: 'person' }];
+    const allowed = ratingsForAge(aged.ages[0] as number);
+    if (allowed) drafts.push({ set: { kind: 'ageRating', allowed }, implied: true });
+    return drafts;
+  }
   const drafts: Draft[] = [];
   const named = (self ? 1 : 0) + counted.reduce((sum, p) => sum + (p.n ?? 0), 0);
   const typedSum = (typed.adult ?? 0) + (typed.child ?? 0) + (typed.senior ?? 0);

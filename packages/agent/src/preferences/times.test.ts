@@ -359,3 +359,23 @@ describe('clocks that are not the time wished for', () => {
     });
   });
 });
+
+describe('"the later one", "something earlier"', () => {
+  const starts = (...m: string[]) => read(...m).model;
+  it('moves past the time held', () => {
+    expect(starts('2 for courtside at 6 on friday', 'no, the later one').hard).toContainEqual({
+      kind: 'startTime',
+      after: '18:01',
+    });
+    expect(starts('2 for courtside friday evening', 'something earlier').hard).toContainEqual({
+      kind: 'startTime',
+      before: '16:59',
+    });
+  });
+
+  it('with no time held, prefers the latest or the earliest', () => {
+    const m = starts('courtside saturday for 2', 'a later showing please');
+    expect(m.soft).toEqual([{ kind: 'latest' }]);
+    expect(m.hard.some((c) => c.kind === 'startTime')).toBe(false);
+  });
+});

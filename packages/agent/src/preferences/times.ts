@@ -407,6 +407,20 @@ const LAST_OF_A_DAY =
   /^\s+(?:tonight|today|tomorrow|of the (?:day|night|evening)|(?:that's |thats |which is )?(?:on|showing|playing) (?:tonight|today|tomorrow|this evening))\b/i;
 const AFTER_A_TIME = /\d(?:\s*(?:am|pm))?\s*,?\s*(?:at\s+)?$/i;
 
+/**
+ * "No, the later one", "an earlier showing", "something later": a showing later (earlier) than the
+ * time held, or the latest (earliest) when none is held; see `merge`'s `later` and `earlier` modes.
+ */
+export const laterEarlierRule: Rule = (scan) =>
+  hits(
+    scan,
+    String.raw`(?:the|a|an|any)\s+(later|earlier)\s+(?:one|showing|show|screening|time|session)|something\s+(later|earlier)|(later|earlier)\s+(?:showings?|shows?|screenings?|than that)`,
+    (m) => {
+      const word = (m[1] ?? m[2] ?? m[3] ?? '').toLowerCase();
+      return { ...span(m), drafts: [{ set: { kind: 'startTime' }, mode: word === 'later' ? 'later' : 'earlier' }] };
+    },
+  );
+
 /** "Earliest", "as early as possible", "first showing" → earliest; "latest", "last showing" → latest. */
 export const earliestLatestRule: Rule = (scan) => [
   ...hits(

@@ -79,8 +79,25 @@ export type Strength = 'hard' | 'soft';
  *   senior); with no party known, as `replace`.
  * - `speaker`: the speaker's own ticket in the party already known ("I'm 70"): one adult becomes the
  *   type stated, the party's size stays; with no party known, as `replace`.
+ * - `person`: the age of one person already coming said again ("my son is actually 13"): one ticket
+ *   of another type (a child's for a grown-up under the senior age, else an adult's) becomes the type
+ *   stated, the party's size stays; with no party known, as `replace`.
+ * - `less`: people of the party known no longer come ("one of the kids can't make it"): their
+ *   tickets are taken off; with no party known, or none left, nothing changes.
+ * - `later`, `earlier`: a start time later (earlier) than the one held ("no, the later one" after
+ *   "at 6"); with no such bound held, the latest (earliest) showing, softly.
  */
-export type Mode = 'replace' | 'refine' | 'add' | 'widen' | 'retype' | 'speaker';
+export type Mode =
+  | 'replace'
+  | 'refine'
+  | 'add'
+  | 'widen'
+  | 'retype'
+  | 'speaker'
+  | 'person'
+  | 'less'
+  | 'later'
+  | 'earlier';
 
 /** What a rule read from one phrase, before the clause around it decides hard or soft. */
 export type Draft =
