@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { updatePreferences } from './index.ts';
 import { HOW_MANY } from './questions.ts';
-import { hard, read, soft } from './testing.ts';
+import { CONTEXT, hard, read, soft } from './testing.ts';
 
 const only = (text: string, kind: string) => hard(text).find((c) => c.kind === kind);
 
@@ -120,6 +120,19 @@ describe('rating', () => {
     ['a 7.5+ rating', 7.5],
   ])('"%s" → min %s', (text, min) => {
     expect(only(text, 'rating')).toEqual({ kind: 'rating', min });
+  });
+
+  it('"good reviews" in a catalog rated out of 5 is the same share of 5', () => {
+    const stars = {
+      ...CONTEXT,
+      knownFilms: [
+        { title: 'Encore', genres: ['Musical'], rating: 4.2 },
+        { title: 'Courtside', genres: ['Drama'], rating: 3.6 },
+      ],
+    };
+    expect(updatePreferences({ hard: [], soft: [] }, 'something with good reviews', stars).model.soft).toEqual([
+      { kind: 'rating', min: 3.75 },
+    ]);
   });
 
   it('"highly rated" is a soft 7.5 unless insisted on', () => {

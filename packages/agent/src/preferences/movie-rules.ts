@@ -153,6 +153,15 @@ const NUMERIC_RATING = [
 /** "Highly rated" names no number; 7.5 is well above this catalog's median (7.4) yet leaves choice. */
 export const HIGHLY_RATED_MIN = 7.5;
 
+/**
+ * "Highly rated" on the scale the films on screen are rated on: out of 10 as above, or the same
+ * share of 5 where every film shown is rated 5 or less (a catalog of stars).
+ */
+function highlyRated(scan: Scan): number {
+  const ratings = (scan.context.knownFilms ?? []).flatMap((f) => (f.rating === undefined ? [] : [f.rating]));
+  return ratings.length > 0 && Math.max(...ratings) <= 5 ? HIGHLY_RATED_MIN / 2 : HIGHLY_RATED_MIN;
+}
+
 /** Audience rating: a stated minimum (hard), "highly rated" (vague: soft ≥ 7.5), "best rated" (highestRated). */
 export const ratingRule: Rule = (scan) => [
   ...hits(scan, NUMERIC_RATING, (m) => {
@@ -168,7 +177,7 @@ export const ratingRule: Rule = (scan) => [
   ...hits(
     scan,
     'highly[- ]rated|rated highly|well[- ](?:rated|reviewed)|reviewed well|good (?:reviews|ratings?|scores?)|great reviews|(?:critically )?acclaimed',
-    (m) => ({ ...span(m), drafts: [{ set: { kind: 'rating', min: HIGHLY_RATED_MIN }, vague: true }] }),
+    (m) => ({ ...span(m), drafts: [{ set: { kind: 'rating', min: highlyRated(scan) }, vague: true }] }),
   ),
 ];
 

@@ -735,3 +735,10 @@ describe('the party changed in a later message', () => {
     expect(party("my sister can't come before 6, so 2 tickets after 6")).toEqual([{ kind: 'seatCount', count: 2 }]);
   });
 });
+
+describe('a count standing alone between commas', () => {
+  it('is the party when it is small; a larger one may be a time, and is not', () => {
+    expect(party('orbital drift in imax pls, 2, sat')).toEqual([{ kind: 'seatCount', count: 2 }]);
+    expect(party('saturday, 7, encore')).toEqual([]);
+  });
+});

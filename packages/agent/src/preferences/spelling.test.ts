@@ -12,6 +12,12 @@ describe('what people type, before the rules read it', () => {
     ['just me and the missus', 'just me and my wife'],
     ['pip & the comet', 'pip and the comet'],
     ['sunday arvo', 'sunday afternoon'],
+    ['1 ticket 4 encore tmrw morn', '1 ticket for encore tomorrow morning'],
+    ['wanna see sumthin scary', 'want to see something scary'],
+    [
+      'somethin w/ good reviews this wknd for me and the mrs',
+      'something with good reviews this weekend for me and my wife',
+    ],
   ])('"%s" → "%s"', (typed, read) => {
     expect(text(typed)).toBe(read);
   });

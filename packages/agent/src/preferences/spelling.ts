@@ -23,12 +23,14 @@ const SHORTHAND: Array<[RegExp, string]> = [
   [/\b(?:tix|tkts|tix\.)\b/gi, 'tickets'],
   [/\bppl\b/gi, 'people'],
   [/\b(?:pls|plz|plse)\b/gi, 'please'],
-  [/\b(?:smth|sth|sumthing|somethin|smthg)\b/gi, 'something'],
+  [/\b(?:smth|sth|sumthing|sumthin|somethin|smthg|summat)\b/gi, 'something'],
   [/\b(?:nothin|nuthin|nthing)\b/gi, 'nothing'],
   [/\b(?:anythin|anythng)\b/gi, 'anything'],
   // "more then 40", "earlier then 7": "then" after a comparison is "than".
   [/\b(more|less|earlier|later|rather|other|cheaper|further|closer|no more|higher|lower) then\b/gi, '$1 than'],
   [/\barvo\b/gi, 'afternoon'],
+  [/\bmorn\b/gi, 'morning'],
+  [/\b(?:wknd|wkend|wkd)\b/gi, 'weekend'],
   // Not the eve of a named day ("christmas eve", "new year's eve"), which the dates read.
   [/(?<!\b(?:christmas|xmas|year'?s)\s+)\beve\b/gi, 'evening'],
   [/\bbf\b/gi, 'boyfriend'],
@@ -36,7 +38,8 @@ const SHORTHAND: Array<[RegExp, string]> = [
   [/\bbro\b/gi, 'brother'],
   [/\bsis\b/gi, 'sister'],
   [/\b(?:hubby)\b/gi, 'husband'],
-  [/\b(?:the )?missus\b/gi, 'my wife'],
+  [/\b(?:the )?(?:missus|mrs)\b/gi, 'my wife'],
+  [/\bthe (?=wife|husband|hubby|kids|children)\b/gi, 'my '],
   [/\bluv\b/gi, 'love'],
   [/\bwanna\b/gi, 'want to'],
   [/\bgotta\b/gi, 'have to'],
@@ -51,9 +54,10 @@ const SHORTHAND: Array<[RegExp, string]> = [
   [/\bn\b(?= my\b| me\b| the\b| her\b| his\b)/gi, 'and'],
   // "w my gf", "w/ the kids": "with" before the people it names.
   [/\bw\/?(?= (?:my|me|the|our|her|his|him|them)\b)/gi, 'with'],
+  [/(?<=\s|^)w\/(?=\s)/gi, 'with'],
   [/ & /g, ' and '],
   [/\b4 (?=me|us|you|him|her|them)\b/gi, 'for '],
-  [/\b(tickets|seats) 4\b/gi, '$1 for'],
+  [/\b(tickets?|seats?) 4\b/gi, '$1 for'],
   [/\b(\d{1,2}) 4 (?=[a-z])/gi, '$1 for '],
 ];
 
