@@ -3,7 +3,6 @@ import { STAGES } from '@usher/protocol';
 import { choiceOn, contextKeyOf } from '../memory/fingerprint.ts';
 import type { WorkingMemory } from '../memory/working.ts';
 import type { PerceivedContext } from '../perception/perceive.ts';
-import { placeLike } from '../preferences/names-seen.ts';
 import { assistAction } from './assist.ts';
 import { type AssistProbe, assistProbe } from './assist-probe.ts';
 import { type FilmSurvey, filmSurveyStep } from './film-survey.ts';
@@ -71,6 +70,11 @@ export interface PlannerInput {
    * stage: "whats on at the riverside"); they become a theater wish once one does.
    */
   placesToMatch?: readonly string[];
+  /**
+   * Places said the way a cinema is named ("at kingsway") that no theater stage has named: the
+   * theaters seen are ruled out for not being them, and a decline asks about the place.
+   */
+  placesUnmatched?: readonly string[];
   /**
    * Tool calls this request may still make before its bound (runtime/request.ts); undefined when
    * no request bounds the work. A search starts nothing new it could not finish within them.
@@ -421,7 +425,7 @@ function deadEnd(input: PlannerInput, spec: UiSpec, summary: string, backTo?: St
  * not being it: the decline asks about the place instead of listing dead ends.
  */
 function unmatchedPlace(input: PlannerInput): { said: string; seen: string[] } | null {
-  const said = (input.placesToMatch ?? []).find(placeLike);
+  const said = input.placesUnmatched?.[0];
   const theater = input.model.hard.find((c) => c.kind === 'theater');
   if (!said || theater?.kind !== 'theater' || (theater.is?.length ?? 0) > 0 || !theater.not?.length) return null;
   return { said, seen: theater.not };

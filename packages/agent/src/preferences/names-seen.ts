@@ -93,6 +93,15 @@ export function placesAnnounced(text: string, unread: readonly string[]): string
   return [...new Set(placesSaid(text, unreadSet(unread)))].slice(0, MAX_PLACES);
 }
 
+/**
+ * The places of {@link placesAnnounced} said the way a cinema is named: after _at_, "make it" or
+ * "go to", before a venue word, or with a capital; not after _in_ ("in daylight", "my car's in the
+ * shop"), which as often says something else. Only these rule theaters out.
+ */
+export function placesInsisted(text: string, unread: readonly string[]): string[] {
+  return [...new Set(placesSaid(text, unreadSet(unread), false))].filter(placeLike).slice(0, MAX_PLACES);
+}
+
 /*
  * Words after "at" or "in" that name no cinema: "at home", "in town", "in the mood", "in advance",
  * "in the same row". A place made only of these is never taken to rule theaters out.
@@ -123,11 +132,14 @@ function unreadRun(words: readonly string[], left: ReadonlySet<string>): string[
   return run;
 }
 
-function placesSaid(text: string, left: ReadonlySet<string>): string[] {
+function placesSaid(text: string, left: ReadonlySet<string>, afterIn = true): string[] {
   const places: string[] = [];
   const lower = text.toLowerCase();
+  const before = afterIn
+    ? 'at|in|make it|try|switch to|go to|change (?:it )?to'
+    : 'at|make it|switch to|go to|change (?:it )?to';
   for (const m of lower.matchAll(
-    /\b(?:at|in|make it|try|switch to|go to|change (?:it )?to)\s+(?:the\s+)?([a-z][\w'-]*(?:\s+[a-z0-9][\w'-]*){0,3})/g,
+    new RegExp(String.raw`\b(?:${before})\s+(?:the\s+)?([a-z][\w'-]*(?:\s+[a-z0-9][\w'-]*){0,3})`, 'g'),
   )) {
     // "old mil" of "old mil on monday".
     const run = unreadRun((m[1] ?? '').split(/\s+/), left);

@@ -520,6 +520,7 @@ export class Agent {
         mode: this.options.mode,
         participantChoices: this.view.participantChoices,
         placesToMatch: this.listening.placesToMatch,
+        placesUnmatched: this.listening.placesUnmatched,
         tieBreaks: this.listening.tieBreaks,
         callsLeft: this.request.active
           ? callBudget(requiredSeats(this.listening.model).count) - this.request.callsSince(this.acting.toolCalls)

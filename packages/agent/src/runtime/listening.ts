@@ -10,8 +10,8 @@ import { byKind, isHardConstraint } from '../preferences/kinds.ts';
 import {
   MAX_PLACES,
   matchTheaters,
-  placeLike,
   placesAnnounced,
+  placesInsisted,
   placesNamed,
   theaterFromPlaces,
 } from '../preferences/names-seen.ts';
@@ -52,6 +52,8 @@ export class Listening {
   private places: string[] = [];
   /** Of those, the ones the words say are a place ({@link placesAnnounced}): a look ahead starts for them. */
   private announced: string[] = [];
+  /** The announced places said the way a cinema is named ({@link placesInsisted}), newest first. */
+  private insisted: string[] = [];
   /** What the participant asked a theater to offer ({@link amenitiesWished}), newest first. */
   private amenities: number[] = [];
   /** The theater names of the last theater stage seen (bounded), so a later change of theater is read. */
@@ -84,7 +86,7 @@ export class Listening {
 
   /** Places said as places ("at northgate") that no theater stage has named yet, for the words of a decline. */
   get placesUnmatched(): readonly string[] {
-    return this.placesToMatch.filter(placeLike);
+    return this.placesToMatch.length > 0 ? this.insisted : [];
   }
 
   /** Reads words by the rules, against what the agent sees now. */
@@ -133,6 +135,7 @@ export class Listening {
     const settled = understanding.changed.includes('theater') && announced.length === 0;
     this.places = [...placesNamed(text, unread), ...(settled ? [] : this.places)].slice(0, MAX_PLACES);
     this.announced = [...announced, ...(settled ? [] : this.announced)].slice(0, MAX_PLACES);
+    this.insisted = [...placesInsisted(text, unread), ...(settled ? [] : this.insisted)].slice(0, MAX_PLACES);
     this.amenities = [...new Set([...amenities, ...this.amenities])].slice(0, MAX_AMENITIES);
     // Read against the machine's clock (no host has said the study's day yet): kept to read again once one does.
     if (!this.studySure) this.clockReadings.note(this.model, text, reading);
@@ -214,6 +217,7 @@ export class Listening {
     if (name) {
       this.places = [];
       this.announced = [];
+      this.insisted = [];
       return {
         ...this.model,
         hard: byKind([...this.model.hard.filter(others), { kind: 'theater', is: [name] }]).filter(isHardConstraint),
@@ -222,7 +226,7 @@ export class Listening {
     // "At northgate", and no theater here is called that: these theaters are not the one named, so
     // the agent looks at other films' theaters instead of booking a substitute, and says which
     // place it could not find if none is.
-    if (!this.announced.some(placeLike)) return null;
+    if (this.insisted.length === 0) return null;
     const before = wished?.kind === 'theater' ? (wished.not ?? []) : [];
     const not = [...new Set([...before, ...theaters.map((t) => t.name)])];
     if (not.length === before.length) return null;
