@@ -378,7 +378,10 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
   ],
   // "overtime heroes in imax pls, 2, sat": a small count standing alone between commas.
   // Not a message that is only a number: that is a doubt unless it answers "how many?".
-  [String.raw`(?<=[,;]\s*)([1-6])(?=\s*(?:[,;!?]|\.(?!\d)|$))`, total(1)],
+  [
+    String.raw`(?<=[,;]\s*)([1-6]|two|three|four|five|six)(?=\s*(?:please|pls|thanks|ta)?\s*(?:[,;!?]|\.(?!\d)|$))`,
+    total(1),
+  ],
   [String.raw`another (?:ticket|seat|person)|plus one|\+1`, () => ({ type: 'more', n: 1 })],
   [
     `(?:tickets?|seats?|table|room)\\s+for\\s+(${SPELLED_OR_DIGITS})(?!\\s*(?:am|pm|:|o'?clock|h\\b))(?:\\s+(?:people|persons|of us))?`,

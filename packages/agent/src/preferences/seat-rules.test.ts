@@ -22,6 +22,7 @@ describe('rows', () => {
     expect(soft('back row please')).toEqual([{ kind: 'rows', notFirst: 4 }]);
     expect(soft('at the back')).toEqual([{ kind: 'rows', notFirst: 4 }]);
     expect(soft('not too close to the screen')).toEqual([{ kind: 'rows', notFirst: 3 }]);
+    expect(soft('we need to sit together, and not too close to the front')).toEqual([{ kind: 'rows', notFirst: 3 }]);
   });
 
   it('a vague position that restates a precise one in the same message leaves the precise one', () => {

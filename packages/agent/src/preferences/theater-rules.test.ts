@@ -132,6 +132,19 @@ describe('theaters the agent can see (the theater stage)', () => {
     expect(hear('2 tickets, it is festival season').model.hard.filter((c) => c.kind === 'theater')).toEqual([]);
   });
 
+  it('takes a name of two words without its venue word, anywhere, and "prefer" before a first word', () => {
+    const known = { ...CONTEXT, knownTheaters: ['Old Mill Cinema', 'Lakeside 12', 'Riverside Art House'] };
+    const theaters = (text: string) =>
+      updatePreferences({ hard: [], soft: [] }, text, known).model.hard.filter((c) => c.kind === 'theater');
+    expect(theaters('old mill please')).toEqual([{ kind: 'theater', is: ['Old Mill Cinema'] }]);
+    expect(theaters('not old mill')).toEqual([{ kind: 'theater', not: ['Old Mill Cinema'] }]);
+    expect(
+      updatePreferences({ hard: [], soft: [] }, "we'd prefer lakeside", known).model.soft.filter(
+        (c) => c.kind === 'theater',
+      ),
+    ).toEqual([{ kind: 'theater', is: ['Lakeside 12'] }]);
+  });
+
   it.each([
     'on second thoughts skip harbour, parking there is a nightmare',
     'not harbour please',

@@ -30,7 +30,7 @@ export const theaterRule: Rule = (scan) => {
     { ...scan, text: named.reduce((text, hit) => blank(text, hit.start, hit.end), scan.text) },
     shortNames.source,
     (m) => {
-      const name = shortNames.lookup(m[1] ?? m[2] ?? '');
+      const name = shortNames.lookup(m[1] ?? m[2] ?? m[3] ?? '');
       return name ? { ...span(m), drafts: theaterDrafts(name, polarity(scan.original, m.index ?? 0)) } : undefined;
     },
   );
@@ -77,13 +77,29 @@ function firstWords(known: readonly string[]): { source: string; lookup(word: st
       .filter((name) => first(name).length >= 5 && counts.get(first(name)) === 1 && !VENUE_WORD.test(first(name)))
       .map((name) => [first(name), name]),
   );
+  // "old mill" for Old Mill Cinema: a name of two words or more without its venue word or number,
+  // which names that theater anywhere.
+  const core = (name: string) =>
+    name
+      .toLowerCase()
+      .replace(/^the\s+/, '')
+      .replace(/\b(?:cinemas?|theat(?:er|re)s?|multiplex|cineplex|stadium|\d+)\b/g, ' ')
+      .trim()
+      .replace(/\s+/g, ' ');
+  const cores = new Map(
+    known
+      .map((name) => [core(name), name] as const)
+      .filter(([c]) => c.includes(' ') && known.filter((n) => core(n) === c).length === 1),
+  );
   const words = [...byWord.keys()].join('|');
+  const phrases = [...cores.keys()].map((c) => c.replace(/ /g, String.raw`\s+`)).join('|');
+  const byFirst =
+    words === ''
+      ? '(?!)'
+      : String.raw`(?<=\b(?:at|in|to|from|near|make it|try|not|skip|avoid|than|except|but|prefer|rather|go with|choose|pick)\s+(?:the\s+)?)(${words})\b(?!\s+(?:${words}))|\b(${words})(?=\s+(?:instead|cinema|theat(?:er|re)|multiplex|cineplex)\b|(?:'s|\s+is|\s+was)\s+(?:out|no good|not (?:an option|ok|okay|good)|a no|off)\b)`;
   return {
-    source:
-      words === ''
-        ? '(?!)'
-        : String.raw`(?:(?<=\b(?:at|in|to|from|near|make it|try|not|skip|avoid|than|except|but)\s+(?:the\s+)?)(${words})\b(?!\s+(?:${words}))|\b(${words})(?=\s+(?:instead|cinema|theat(?:er|re)|multiplex|cineplex)\b|(?:'s|\s+is|\s+was)\s+(?:out|no good|not (?:an option|ok|okay|good)|a no|off)\b))`,
-    lookup: (word) => byWord.get(word.toLowerCase()),
+    source: phrases === '' ? `(?:${byFirst})` : `(?:${byFirst}|\\b(${phrases})\\b)`,
+    lookup: (word) => byWord.get(word.toLowerCase()) ?? cores.get(word.toLowerCase().replace(/\s+/g, ' ')),
   };
 }
 
