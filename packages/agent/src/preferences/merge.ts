@@ -40,11 +40,14 @@ export function merge(model: PreferenceModel, ops: readonly Op[]): PreferenceMod
   const lists: Lists = { hard: [...model.hard], soft: [...model.soft] };
   const replaced = new Set<ConstraintKind>();
   const touched = new Set<ConstraintKind>();
+  const saysStart = ops.some(
+    (op) => op.type === 'set' && op.constraint.kind === 'startTime' && op.mode !== 'later' && op.mode !== 'earlier',
+  );
   const ordered = [...ops].sort((a, b) => a.rank - b.rank || a.at - b.at).filter((op) => !vaguer(op, ops));
   for (const op of ordered) {
     if (op.type === 'set' && (op.perTicket || op.implied)) continue;
     if (op.type === 'remove') remove(lists, op.kind, op.value);
-    else set(lists, op, replaced);
+    else set(lists, op, replaced, saysStart);
     touched.add(op.type === 'remove' ? op.kind : op.constraint.kind);
   }
   reconcileParty(lists, touched);
@@ -89,10 +92,10 @@ type Fields = Record<string, unknown>;
 const fields = (c: Constraint) => c as unknown as Fields;
 const build = (kind: ConstraintKind, f: Fields) => ({ kind, ...f }) as unknown as Constraint;
 
-function set(lists: Lists, op: Extract<Op, { type: 'set' }>, replaced: Set<ConstraintKind>): void {
+function set(lists: Lists, op: Extract<Op, { type: 'set' }>, replaced: Set<ConstraintKind>, saysStart: boolean): void {
   const kind = op.constraint.kind;
   const strength: Strength = PREFERENCE_KINDS.includes(kind) ? 'soft' : op.strength;
-  if (op.mode === 'later' || op.mode === 'earlier') return shift(lists, op.mode);
+  if (op.mode === 'later' || op.mode === 'earlier') return shift(lists, op.mode, saysStart);
   if (SIDES[kind]) return setSides(lists, op, strength, replaced);
   if (BOUNDED.includes(kind)) return setBounds(lists, op, strength);
   if (op.mode === 'add') return replaceKind(lists, kind, [{ c: added(lists, op.constraint), strength }]);
@@ -292,13 +295,16 @@ function oneRetyped(
 }
 
 /**
- * "2 for the orchard at 6", then "no, the later one": a start after the time held (after its window's
- * end), with the strength it was held with; with no time held, the latest showing, softly.
+ * "2 for the orchard at 6", then "no, the later one": a start after the showing's time held, with the
+ * strength it was held with; with no such time held ("friday evening, the earlier one"), the latest
+ * (earliest) showing, softly, within the window held.
  */
-function shift(lists: Lists, way: 'later' | 'earlier'): void {
-  const held = ofKind(lists, 'startTime')[0];
+function shift(lists: Lists, way: 'later' | 'earlier', saysStart: boolean): void {
+  // A start said in the same message is no time held: "friday night, the earlier showing" is the earliest.
+  const held = saysStart ? undefined : ofKind(lists, 'startTime')[0];
   const f = held ? (fields(held.c) as { after?: string; before?: string }) : {};
-  const from = way === 'later' ? f.before : f.after;
+  // Only a showing's own time ("at 6") has a later one; within a window ("evening") it is the latest there.
+  const from = f.after !== undefined && f.after === f.before ? f.after : undefined;
   if (held && from) {
     const minutes = minutesOf(from) + (way === 'later' ? 1 : -1);
     const bound = way === 'later' ? { after: clock(minutes) } : { before: clock(minutes) };

@@ -367,10 +367,19 @@ describe('"the later one", "something earlier"', () => {
       kind: 'startTime',
       after: '18:01',
     });
-    expect(starts('2 for courtside friday evening', 'something earlier').hard).toContainEqual({
+    expect(starts('2 for courtside at 8 on friday', 'can we do an earlier one').hard).toContainEqual({
       kind: 'startTime',
-      before: '16:59',
+      before: '19:59',
     });
+  });
+
+  it('within a window, or said with the window, is the earliest or latest there', () => {
+    const m = starts('2 for courtside friday evening', 'the earlier one please');
+    expect(m.hard).toContainEqual({ kind: 'startTime', after: '17:00' });
+    expect(m.soft).toEqual([{ kind: 'earliest' }]);
+    const same = starts('courtside, friday or saturday night, whichever is the earlier showing. 2 tix');
+    expect(same.hard).toContainEqual({ kind: 'startTime', after: '17:00' });
+    expect(same.soft).toEqual([{ kind: 'earliest' }]);
   });
 
   it('with no time held, prefers the latest or the earliest', () => {
