@@ -4,6 +4,7 @@ import {
   matchTheaters,
   placeLike,
   placesAnnounced,
+  placesInsisted,
   placesNamed,
   theaterFromPlaces,
 } from './names-seen.ts';
@@ -118,15 +119,26 @@ describe('what could be a cinema’s name', () => {
   it.each(['northgate', 'old mil', 'kingsway', 'the regal'])('"%s" could', (place) => {
     expect(placeLike(place)).toBe(true);
   });
-  it.each(['town', 'the mood', 'advance', 'home all day', 'same row', 'cinema', 'the cinema', 'particular'])(
-    '"%s" could not',
-    (place) => {
-      expect(placeLike(place)).toBe(false);
-    },
-  );
+  it.each([
+    'town',
+    'the mood',
+    'advance',
+    'home all day',
+    'same row',
+    'cinema',
+    'the cinema',
+    'particular',
+    'october',
+    'the same time then',
+    'least',
+  ])('"%s" could not', (place) => {
+    expect(placeLike(place)).toBe(false);
+  });
 
   it('takes "I\'ll" or "I\'m" inside a sentence for the speaker, not a name', () => {
     expect(placesAnnounced("two of us. just show me, I'll book it myself", ['book', 'it', 'myself'])).toEqual([]);
     expect(placesAnnounced('what has Lakeside got on Saturday?', ['lakeside', 'got'])).toEqual(['lakeside']);
+    expect(placesInsisted("we're taking our granddaughter Lily to the pictures", ['lily'])).toEqual([]);
+    expect(placesInsisted('not at either end, at the place with free parking', ['either', 'end', 'place'])).toEqual([]);
   });
 });

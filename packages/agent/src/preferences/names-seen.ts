@@ -1,5 +1,6 @@
 import { theaterNamed } from '@usher/booking';
 import { distance } from 'fastest-levenshtein';
+import { RELATION, RELATIONS } from './people.ts';
 import { swappedOnce } from './spelling.ts';
 import type { PreferenceModel } from './types.ts';
 
@@ -104,21 +105,40 @@ export function placesInsisted(text: string, unread: readonly string[]): string[
 
 /*
  * Words after "at" or "in" that name no cinema: "at home", "in town", "in the mood", "in advance",
- * "in the same row". A place made only of these is never taken to rule theaters out.
+ * "at the same time", "at least", "in October", "at the weekend". A place whose first word (after
+ * "the") is one of these, or a month or a day, is never taken to rule theaters out.
  */
-const NOT_A_CINEMA =
-  /^(?:home|town|the town|city|the city|centre|center|the centre|the center|mood|the mood|advance|particular|general|total|all|person|work|school|college|uni|university|class|bed|time|case|fact|mind|row|same row|a row|one row|front|back|middle|the front|the back|the middle|side|end|the end|station|the station|park|the park|pub|the pub|restaurant|the restaurant|cafe|the cafe|bar|the bar|car|the car|area|my area|the area|weekend|week|morning|afternoon|evening|night|day|daytime|future|past|between|least|most|best|worst|once|first|last|pairs?|twos?|threes?|cash|card|english|french|spanish|german|person|public|private|peace|quiet|comfort|style|bulk)$/;
+const NOT_A_CINEMA_WORD = new Set(
+  (
+    'home town city centre center mood advance particular general total all person work school college uni ' +
+    'university class bed time times case fact mind row rows front back middle side end start beginning ' +
+    'station park pub restaurant cafe bar car area weekend weekends week morning afternoon evening night ' +
+    'nights day days daytime future past between least latest earliest most best worst once first last ' +
+    'pair pairs two twos three threes cash card english french spanish german public private peace quiet ' +
+    'comfort style bulk same moment minute minutes hour hours noon midnight lunch lunchtime dinner ' +
+    'teatime bedtime any some this that these those which what a an one my our your his her their its ' +
+    'there here full short least random worst risk push latest short notice full price ' +
+    'january february march april may june july august september october november december ' +
+    'monday tuesday wednesday thursday friday saturday sunday today tonight tomorrow ' +
+    'daylight dark shop office gym church hospital doctors dentist airport either neither both more less ' +
+    'options option place places venue spot somewhere anywhere everywhere'
+  ).split(/\s+/),
+);
 
 /** Whether a place remembered from "at …" or "in …" could be a cinema's name. */
 export function placeLike(place: string): boolean {
-  const words = place.toLowerCase().trim();
+  const words = place
+    .toLowerCase()
+    .trim()
+    .replace(/^the\s+/, '')
+    .split(/\s+/);
   // "the cinema" names no one theater.
-  const name = words
-    .replace(VENUE_WORDS, ' ')
-    .replace(/\b(?:the|a|an)\b/g, ' ')
-    .trim();
-  return name.length >= 4 && !NOT_A_CINEMA.test(words) && !NOT_A_CINEMA.test(words.split(/\s+/)[0] ?? '');
+  const name = words.join(' ').replace(VENUE_WORDS, ' ').trim();
+  return name.length >= 4 && !NOT_A_CINEMA_WORD.has(words[0] ?? '') && !/^\d/.test(words[0] ?? '');
 }
+
+/** A relation word right before a capitalized word: "our granddaughter Lily" names a person. */
+const PERSON_BEFORE = new RegExp(String.raw`\b(?:${RELATION}|${RELATIONS}|called|named)\s+$`, 'i');
 
 const unreadSet = (unread: readonly string[]) => new Set(unread.map((w) => w.toLowerCase()));
 
@@ -158,10 +178,11 @@ function placesSaid(text: string, left: ReadonlySet<string>, afterIn = true): st
     if (run.length > 0) places.push(run.join(' '));
   }
   // A name written with a capital inside a sentence: "what has Lakeside got on Saturday?".
-  // Not "I'll", "I'm", "I've": the speaker, not a name.
+  // Not "I'll", "I'm", "I've": the speaker, not a name; nor "our granddaughter Lily": a person.
   for (const m of text.matchAll(
     /(?<=[\p{L}\p{N},;:)]\s+)(?!I['’])(\p{Lu}[\p{L}'-]{3,}(?:\s+\p{Lu}[\p{L}'-]*){0,2})/gu,
   )) {
+    if (PERSON_BEFORE.test(text.slice(0, m.index))) continue;
     const run = unreadRun((m[1] ?? '').toLowerCase().split(/\s+/), left);
     if (run.length > 0 && (run[0]?.length ?? 0) >= 4) places.push(run.join(' '));
   }
