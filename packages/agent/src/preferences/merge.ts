@@ -194,6 +194,16 @@ function setBounds(lists: Lists, op: Extract<Op, { type: 'set' }>, strength: Str
       if (f.before) bounds.before = { value: f.before, strength: s };
     }
   }
+  // "In the evening … we'd prefer one that starts after 9pm": a softer bound inside a hard one keeps
+  // the hard one as the limit and is the preference within it.
+  const floor: { after?: string; before?: string } = {};
+  const inside = (side: 'after' | 'before', old: string, now: string) =>
+    side === 'after' ? minutesOf(old) < minutesOf(now) : minutesOf(old) > minutesOf(now);
+  for (const side of ['after', 'before'] as const) {
+    const old = bounds[side];
+    const now = given[side];
+    if (now && strength === 'soft' && old?.strength === 'hard' && inside(side, old.value, now)) floor[side] = old.value;
+  }
   if (given.after) bounds.after = { value: given.after, strength };
   if (given.before) bounds.before = { value: given.before, strength };
   // A new bound that contradicts the old opposite one replaces it ("afternoon", then "after 6pm").
@@ -202,7 +212,7 @@ function setBounds(lists: Lists, op: Extract<Op, { type: 'set' }>, strength: Str
     else delete bounds.after;
   }
   const next = STRENGTHS.flatMap((s) => {
-    const f: Fields = {};
+    const f: Fields = s === 'hard' ? { ...floor } : {};
     if (bounds.after?.strength === s) f.after = bounds.after.value;
     if (bounds.before?.strength === s) f.before = bounds.before.value;
     return Object.keys(f).length > 0 ? [{ c: build(kind, f), strength: s }] : [];

@@ -373,6 +373,15 @@ describe('"the later one", "something earlier"', () => {
     });
   });
 
+  it('is no wish to move when said as a fallback accepted', () => {
+    const m = read(
+      'courtside friday in the evening. we would prefer a late one that starts after 9pm, but an earlier evening show is ok if that is all there is',
+    ).model;
+    expect(m.hard).toContainEqual({ kind: 'startTime', after: '17:00' });
+    expect(m.soft).toContainEqual({ kind: 'startTime', after: '21:00' });
+    expect(m.soft.some((c) => c.kind === 'earliest')).toBe(false);
+  });
+
   it('within a window, or said with the window, is the earliest or latest there', () => {
     const m = starts('2 for courtside friday evening', 'the earlier one please');
     expect(m.hard).toContainEqual({ kind: 'startTime', after: '17:00' });

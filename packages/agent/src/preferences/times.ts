@@ -416,10 +416,18 @@ export const laterEarlierRule: Rule = (scan) =>
     scan,
     String.raw`(?:the|a|an|any)\s+(later|earlier)\s+(?:one|showing|show|screening|time|session)|something\s+(later|earlier)|(later|earlier)\s+(?:showings?|shows?|screenings?|than that)`,
     (m) => {
+      const { start, end } = span(m);
+      // Words another rule took from between ("an earlier evening show"): not this phrase.
+      if (scan.original.slice(start, end).replace(/\s+/g, ' ') !== m[0].replace(/\s+/g, ' ')) return undefined;
+      // "An earlier one is ok if that's all there is": a fallback accepted, not a wish to move.
+      if (ACCEPTED_AFTER.test(scan.original.slice(end))) return { start, end, drafts: [] };
       const word = (m[1] ?? m[2] ?? m[3] ?? '').toLowerCase();
-      return { ...span(m), drafts: [{ set: { kind: 'startTime' }, mode: word === 'later' ? 'later' : 'earlier' }] };
+      return { start, end, drafts: [{ set: { kind: 'startTime' }, mode: word === 'later' ? 'later' : 'earlier' }] };
     },
   );
+
+const ACCEPTED_AFTER =
+  /^\s*(?:(?:is|are|'s|would be|will be)\s+(?:also\s+)?(?:ok|okay|fine|alright|acceptable)|would do|will do|works)\b/i;
 
 /** "Earliest", "as early as possible", "first showing" → earliest; "latest", "last showing" → latest. */
 export const earliestLatestRule: Rule = (scan) => [
