@@ -23,6 +23,7 @@ describe('theaters named before the theater stage', () => {
     ['the old mil', 'Old Mill Cinema'],
     ['north gate stadium', 'Northgate Stadium 16'],
     ['norhtgate', 'Northgate Stadium 16'],
+    ['riversde', 'Riverside Art House'],
   ])('"%s" is %s', (wanted, name) => {
     const model = matchTheaters({ hard: [{ kind: 'theater', is: [wanted] }], soft: [] }, THEATERS);
     expect(model?.hard).toEqual([{ kind: 'theater', is: [name] }]);

@@ -31,9 +31,14 @@ export function looselyNamed(wanted: string, name: string): boolean {
   if (w === n || (w.length >= 4 && n.startsWith(w))) return true;
   const allowed = Math.floor(n.length / 8);
   if (allowed > 0 && distance(w, n) <= allowed) return true;
-  // The start of the name, a letter off or two letters swapped: "old mil", "norhtgate".
+  // The start of the name, a letter off, left out or added, or two letters swapped: "old mil",
+  // "norhtgate", "riversde".
+  if (w.length < 5) return false;
   const start = n.slice(0, w.length);
-  return w.length >= 5 && (distance(w, start) <= Math.floor(w.length / 6) || swappedOnce(w, start));
+  const near = [w.length - 1, w.length, w.length + 1].some(
+    (length) => distance(w, n.slice(0, length)) <= Math.floor(w.length / 6),
+  );
+  return near || swappedOnce(w, start);
 }
 
 /** The model with each theater name that fits exactly one of `theaters` only loosely given that theater's name; null when nothing changed. */
