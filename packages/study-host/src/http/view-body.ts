@@ -20,11 +20,12 @@ const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
 
 /**
  * The participant's view as a JSON answer, gzip'd when the request accepts it, with its task's
- * world (about 120 KB of JSON in the demo study, the same for everyone on it) turned into JSON and compressed once per
- * world rather than once per request: the participant's own parts (where they are, the task's
- * wording, the questionnaire) are compressed on each request, the world's blocks spliced between
- * them (a deflate stream may be cut into blocks after a sync flush). The body is, byte for byte,
- * the view's JSON as `JSON.stringify` gives it; a client that does not accept gzip gets it as it is.
+ * world (about 120 KB of JSON in the demo study, the same for everyone on it) turned into JSON
+ * and compressed once per world rather than once per request: the participant's own parts (where
+ * they are, the task's wording, the questionnaire) are compressed on each request, the world's
+ * blocks spliced between them (a deflate stream may be cut into blocks after a sync flush). The
+ * body is, byte for byte, the view's JSON as `JSON.stringify` gives it; a client that does not
+ * accept gzip gets it as it is.
  */
 export class ViewBodies {
   /** Keyed by the world object a view carries (StudyMode hands out one per task), so held as long as the study is. */
