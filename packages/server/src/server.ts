@@ -24,7 +24,7 @@ import {
   SocketLimits,
   TrustedProxies,
 } from '@usher/relay';
-import { CONSENT_GRACE_MS, type Study, type StudyRegistry } from '@usher/study';
+import { CONSENT_GRACE_MS, type RegistryFlush, type Study, type StudyRegistry } from '@usher/study';
 import {
   AgentChangedError,
   type PilotRun,
@@ -84,6 +84,8 @@ export interface ServerOptions {
     agents?: StudyAgentOptions;
     /** A pilot's run (`usher pilot`): seeded, and its records marked `pilot: true`. */
     pilot?: PilotRun;
+    /** How the questionnaire log is flushed (tests hold or fail it); `fdatasync` on libuv's pool by default. */
+    answersFlush?: RegistryFlush;
   };
   warn?: (line: string) => void;
   /** Folder of the web host's built assets, served at `/`. */

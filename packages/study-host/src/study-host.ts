@@ -1,5 +1,5 @@
 import type { Capabilities, Capability, ClientView, Relay, RelayLimits, RoomHooks } from '@usher/relay';
-import { FlushError, type Study, type StudyRegistry } from '@usher/study';
+import { FlushError, type RegistryFlush, type Study, type StudyRegistry } from '@usher/study';
 import type { Hono, MiddlewareHandler } from 'hono';
 import { StudyConsole } from './console/study-console.ts';
 import { StudyLogIndex } from './console/study-logs.ts';
@@ -35,6 +35,8 @@ export interface StudyHostOptions {
   manifest?: SettledManifest;
   /** A pilot's run (`usher pilot`): seeded, and its records marked. */
   pilot?: PilotRun;
+  /** How the questionnaire log is flushed to disk (`fdatasync` on libuv's pool); tests pass one that holds or fails. */
+  answersFlush?: RegistryFlush;
 }
 
 /** What the routes need of the server's HTTP side. */
@@ -64,6 +66,8 @@ export class StudyHost implements RoomHooks {
   /** The participant's controls over the agent beside them (the supervisor the console holds). */
   readonly controls: ParticipantControls;
   private readonly expiry: ArrivalExpiry;
+  /** The questionnaire log: its records are flushed as the registry's writes are (group commit). */
+  private readonly answersLog: AnswersLog;
   /** A flush of the registry failed (said once). */
   private flushFailed = false;
 
@@ -71,13 +75,19 @@ export class StudyHost implements RoomHooks {
     const { study, registry, relay, logsDir, limits, now, warn } = options;
     // A restart reopens a task only when its page may still be there, as its study logs tell.
     const logs = new StudyLogIndex(logsDir, study.id);
+    this.answersLog = new AnswersLog(logsDir, study.id, options.answersFlush);
+    const mended = this.answersLog.mend(registry, study.id);
+    if (mended > 0)
+      warn(
+        `study: ${mended} questionnaire${mended > 1 ? 's' : ''} the registry holds ${mended > 1 ? 'were' : 'was'} missing from ${this.answersLog.path} (the server stopped before its flush); added from the registry`,
+      );
     this.mode = new StudyMode(
       study,
       registry,
       relay,
       now,
       options.hooks,
-      new AnswersLog(logsDir, study.id),
+      this.answersLog,
       {
         maxRooms: limits.maxRooms,
         maxTasksPerAddress: limits.maxTasksPerAddress,
@@ -157,24 +167,25 @@ export class StudyHost implements RoomHooks {
 
   /**
    * Answers only once what was written before them is on disk: the registry's writes (a group
-   * commit, `StudyRegistry.durable`) and the study logs of the tasks ended
-   * (`Relay.studyLogsFlushed`). The study link, the participant's API and the console's actions
+   * commit, `StudyRegistry.durable`), the questionnaire log's records (`AnswersLog.durable`) and
+   * the study logs of the tasks ended (`Relay.studyLogsFlushed`). The study link, the participant's API and the console's actions
    * wait for it, a request that wrote nothing only while others' writes are flushed, so nothing a
    * participant or the console is shown can be lost to a crash of the machine. When a flush of the
-   * registry fails, they answer `503 STORAGE_FAILED` from then on: nothing since can be promised.
+   * registry or the questionnaire log fails, they answer `503 STORAGE_FAILED` from then on: nothing since can be promised.
    */
   private onDisk(fail: Fail): MiddlewareHandler {
     const { registry, relay, warn } = this.options;
+    const answersLog = this.answersLog;
     return async (c, next) => {
       await next();
       if (c.req.method === 'GET' && c.req.path.startsWith('/api/console/')) return;
       try {
-        await Promise.all([registry.durable(), relay.studyLogsFlushed()]);
+        await Promise.all([registry.durable(), answersLog.durable(), relay.studyLogsFlushed()]);
       } catch (err) {
         if (!(err instanceof FlushError)) throw err;
         if (!this.flushFailed)
           warn(
-            `study: the registry could not be flushed to disk: ${err.message}; answering STORAGE_FAILED until the server is restarted`,
+            `study: the registry or the questionnaire log could not be flushed to disk: ${err.message}; answering STORAGE_FAILED until the server is restarted`,
           );
         this.flushFailed = true;
         c.res = fail(
@@ -182,6 +193,8 @@ export class StudyHost implements RoomHooks {
           "the study's records could not be written to disk; the researcher has been told",
           503,
         );
+        // Hono keeps the headers of the answer replaced: this one is not the gzip'd view it was.
+        c.res.headers.delete('Content-Encoding');
       }
     };
   }

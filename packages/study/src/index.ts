@@ -32,7 +32,7 @@ export {
   scoreTrust,
 } from './questionnaire/instruments.ts';
 export * from './questionnaire/schema.ts';
-export { FlushError } from './registry/group-flush.ts';
+export { FlushError, GroupFlush } from './registry/group-flush.ts';
 export type { AcceptedChange, StoredManifest } from './registry/manifest-table.ts';
 export type { QuestionnaireRecord, StoredAnswer, StoredScore } from './registry/questionnaire-tables.ts';
 export {

@@ -1,7 +1,7 @@
-import { QuestionnaireSubmissionSchema } from '@usher/protocol';
+import { type ParticipantView, QuestionnaireSubmissionSchema } from '@usher/protocol';
 import type { Capability } from '@usher/relay';
 import type { Participant } from '@usher/study';
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import { AnswersRefused } from '../study/questionnaires.ts';
 import { FlowError, type StudyMode } from '../study/study-mode.ts';
 import { readJson } from './read-json.ts';
@@ -18,6 +18,8 @@ export function mountQuestionnaireRoutes(
   mode: StudyMode,
   whose: (capability: Capability | null, url: string) => Participant | null,
   fail: (code: string, message: string, status: 400 | 401 | 409) => Response,
+  /** The view as the answer (http/view-body.ts). */
+  viewAnswer: (c: Context, view: ParticipantView) => Response,
 ): void {
   app.post('/api/participant/questionnaire', async (c) => {
     const participant = whose(c.get('capability'), c.req.url);
@@ -35,7 +37,7 @@ export function mountQuestionnaireRoutes(
       );
     }
     try {
-      return c.json(mode.answer(participant, body.data));
+      return viewAnswer(c, mode.answer(participant, body.data));
     } catch (err) {
       if (err instanceof AnswersRefused) {
         return c.json({ error: { code: 'INVALID_ANSWERS', message: err.message, problems: err.problems } }, 400);

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { ControlPressSchema, FlowStepSchema } from '@usher/protocol';
+import { ControlPressSchema, FlowStepSchema, type ParticipantView } from '@usher/protocol';
 import type { Capabilities, Capability } from '@usher/relay';
 import { type ClientView, limitKey } from '@usher/relay';
 import { AssignmentError } from '@usher/study';
@@ -11,6 +11,7 @@ import { ControlError, type ParticipantControls } from '../study/participant-con
 import { FlowError, StudyFullError, type StudyMode } from '../study/study-mode.ts';
 import { mountQuestionnaireRoutes } from './questionnaire-routes.ts';
 import { readJson } from './read-json.ts';
+import { ViewBodies } from './view-body.ts';
 
 /**
  * The study's routes (study mode): the study link, and the participant's own API, which needs
@@ -35,6 +36,9 @@ export function mountStudyRoutes(
   controls?: ParticipantControls,
 ): void {
   const admissions = new RateLimiterMemory({ points: admissionsPerMinute, duration: 60 });
+  // A view on a task carries its world: its JSON and its compression are made once per task.
+  const bodies = new ViewBodies();
+  const viewAnswer = (c: Context, view: ParticipantView) => bodies.response(view, c.req.header('accept-encoding'));
 
   const studyLink = async (c: Context) => {
     if (c.req.param('studyId') !== mode.study.id) {
@@ -135,7 +139,7 @@ export function mountStudyRoutes(
   app.get('/api/participant', (c) => {
     const participant = whose(c.get('capability'), c.req.url);
     if (!participant) return fail('UNAUTHORIZED', "this needs a participant's link", 401);
-    return c.json(withControls(participant));
+    return viewAnswer(c, withControls(participant));
   });
 
   /** The view, with where the participant's controls stand while they are on a task. */
@@ -178,7 +182,7 @@ export function mountStudyRoutes(
     }
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
     try {
-      return c.json(mode.step(participant, body.data, incoming && limitKey(client.address(incoming))));
+      return viewAnswer(c, mode.step(participant, body.data, incoming && limitKey(client.address(incoming))));
     } catch (err) {
       if (err instanceof FlowError) return fail('OUT_OF_STEP', err.message, 409);
       if (err instanceof StudyFullError) {
@@ -188,7 +192,7 @@ export function mountStudyRoutes(
     }
   });
 
-  mountQuestionnaireRoutes(app, mode, whose, fail);
+  mountQuestionnaireRoutes(app, mode, whose, fail, viewAnswer);
 }
 
 /** How long a participant's browser keeps the key to return to their study (days). */

@@ -1,6 +1,13 @@
 import type { FlowStep, ParticipantView, QuestionnaireSubmission } from '@usher/protocol';
 import type { Relay } from '@usher/relay';
-import { type Condition, type Participant, recruitmentFrom, type Study, type StudyRegistry } from '@usher/study';
+import {
+  type Condition,
+  type LoadedTask,
+  type Participant,
+  recruitmentFrom,
+  type Study,
+  type StudyRegistry,
+} from '@usher/study';
 import type { AnswersLog } from './answers-log.ts';
 import { nextStep, questionnaireView, recordAnswers, shownQuestionnaire } from './questionnaires.ts';
 
@@ -60,6 +67,8 @@ export interface PilotRun {
  */
 export class StudyMode {
   private readonly listeners = new Set<(participantId: string) => void>();
+  /** Each task's world without its story, as views carry it (see {@link shownWorld}). */
+  private readonly shownWorlds = new WeakMap<object, Record<string, unknown>>();
 
   constructor(
     readonly study: Study,
@@ -274,9 +283,13 @@ export class StudyMode {
     };
     if (participant.status === 'consent') view.consent = this.study.consent;
     if (task && !over && participant.status !== 'consent' && participant.status !== 'post-study') {
-      // The world goes to the room's page only (it is the host), and never with its story.
-      const { story: _hidden, ...world } = task.world;
-      view.task = { id: task.id, title: task.title, briefing: task.briefing, checklist: task.checklist, world };
+      view.task = {
+        id: task.id,
+        title: task.title,
+        briefing: task.briefing,
+        checklist: task.checklist,
+        world: this.shownWorld(task.world),
+      };
     }
     const questionnaire = shownQuestionnaire(this.study, participant);
     if (questionnaire) view.questionnaire = questionnaireView(questionnaire);
@@ -285,6 +298,20 @@ export class StudyMode {
       view.completion = { ...(code && { code }), ...(redirect && { redirect }) };
     }
     return view;
+  }
+
+  /**
+   * The world as the room's page gets it (it is the host), never with its story: one object per
+   * task, so the answers that carry it turn it into JSON and compress it once (http/view-body.ts).
+   */
+  private shownWorld(world: LoadedTask['world']): Record<string, unknown> {
+    let shown = this.shownWorlds.get(world);
+    if (!shown) {
+      const { story: _hidden, ...rest } = world;
+      shown = rest;
+      this.shownWorlds.set(world, shown);
+    }
+    return shown;
   }
 
   /**

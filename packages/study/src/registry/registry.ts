@@ -123,6 +123,12 @@ export class StudyRegistry {
   private readonly db: Database.Database;
   private readonly walPath: string | null;
   private readonly flushes: GroupFlush;
+  /**
+   * Each statement compiled once: they are the fixed SQL of this class, so as many as its methods
+   * hold, and SQLite's compiling of one again for each call (the relay asks whose room a call is in
+   * for each agent's tool call) cost more than running it.
+   */
+  private readonly statements = new Map<string, Database.Statement>();
 
   /** Opens (or creates) the registry at `path` (`:memory:` for tests that need no file). */
   constructor(path: string, flush: RegistryFlush = NODE_REGISTRY_FLUSH) {
@@ -163,7 +169,7 @@ export class StudyRegistry {
     createQuestionnaireTables(this.db);
     createManifestTable(this.db);
     // A registry made before return keys gets the column; its participants return as before.
-    const columns = this.db.prepare<[], { name: string }>('PRAGMA table_info(participants)').all();
+    const columns = this.statement<[], { name: string }>('PRAGMA table_info(participants)').all();
     if (!columns.some((c) => c.name === 'return_key')) {
       this.db.exec('ALTER TABLE participants ADD COLUMN return_key TEXT');
     }
@@ -174,9 +180,9 @@ export class StudyRegistry {
    * for a participant recorded before return keys (nothing to compare with).
    */
   returnKeyMatches(participantId: string, key: string | undefined): boolean | null {
-    const row = this.db
-      .prepare<[string], { return_key: string | null }>('SELECT return_key FROM participants WHERE id = ?')
-      .get(participantId);
+    const row = this.statement<[string], { return_key: string | null }>(
+      'SELECT return_key FROM participants WHERE id = ?',
+    ).get(participantId);
     if (!row?.return_key) return null;
     if (!key || key.length > 256) return false;
     const given = Buffer.from(hashKey(key), 'hex');
@@ -204,9 +210,9 @@ export class StudyRegistry {
     return this.db
       .transaction(() => {
         if (externalId !== null) {
-          const known = this.db
-            .prepare<[string, string], Row>('SELECT * FROM participants WHERE study_id = ? AND external_id = ?')
-            .get(study.id, externalId);
+          const known = this.statement<[string, string], Row>(
+            'SELECT * FROM participants WHERE study_id = ? AND external_id = ?',
+          ).get(study.id, externalId);
           if (known) return { participant: fromRow(known), returning: true };
         }
         const counts = this.conditionCounts(study, arrival.now);
@@ -232,12 +238,10 @@ export class StudyRegistry {
           updated_at: at,
           return_key: hashKey(returnKey),
         };
-        this.db
-          .prepare(
-            `INSERT INTO participants (id, study_id, external_id, recruitment, condition_id, plan, room, status, task_index, created_at, updated_at, return_key)
+        this.statement(
+          `INSERT INTO participants (id, study_id, external_id, recruitment, condition_id, plan, room, status, task_index, created_at, updated_at, return_key)
            VALUES (@id, @study_id, @external_id, @recruitment, @condition_id, @plan, @room, @status, @task_index, @created_at, @updated_at, @return_key)`,
-          )
-          .run(row);
+        ).run(row);
         this.flushes.wrote();
         return { participant: fromRow(row), returning: false, returnKey };
       })
@@ -245,19 +249,18 @@ export class StudyRegistry {
   }
 
   get(id: string): Participant | null {
-    const row = this.db.prepare<[string], Row>('SELECT * FROM participants WHERE id = ?').get(id);
+    const row = this.statement<[string], Row>('SELECT * FROM participants WHERE id = ?').get(id);
     return row ? fromRow(row) : null;
   }
 
   byRoom(room: string): Participant | null {
-    const row = this.db.prepare<[string], Row>('SELECT * FROM participants WHERE room = ?').get(room);
+    const row = this.statement<[string], Row>('SELECT * FROM participants WHERE room = ?').get(room);
     return row ? fromRow(row) : null;
   }
 
   /** Every participant of a study, oldest first. */
   participants(studyId: string): Participant[] {
-    return this.db
-      .prepare<[string], Row>('SELECT * FROM participants WHERE study_id = ? ORDER BY created_at, rowid')
+    return this.statement<[string], Row>('SELECT * FROM participants WHERE study_id = ? ORDER BY created_at, rowid')
       .all(studyId)
       .map(fromRow);
   }
@@ -274,16 +277,12 @@ export class StudyRegistry {
     from?: { status: ParticipantStatus; taskIndex: number },
   ): boolean {
     const result = from
-      ? this.db
-          .prepare(
-            'UPDATE participants SET status = ?, task_index = COALESCE(?, task_index), updated_at = ? WHERE id = ? AND status = ? AND task_index = ?',
-          )
-          .run(change.status, change.taskIndex ?? null, now.toISOString(), id, from.status, from.taskIndex)
-      : this.db
-          .prepare(
-            'UPDATE participants SET status = ?, task_index = COALESCE(?, task_index), updated_at = ? WHERE id = ?',
-          )
-          .run(change.status, change.taskIndex ?? null, now.toISOString(), id);
+      ? this.statement(
+          'UPDATE participants SET status = ?, task_index = COALESCE(?, task_index), updated_at = ? WHERE id = ? AND status = ? AND task_index = ?',
+        ).run(change.status, change.taskIndex ?? null, now.toISOString(), id, from.status, from.taskIndex)
+      : this.statement(
+          'UPDATE participants SET status = ?, task_index = COALESCE(?, task_index), updated_at = ? WHERE id = ?',
+        ).run(change.status, change.taskIndex ?? null, now.toISOString(), id);
     if (result.changes > 0) this.flushes.wrote();
     return result.changes === 1;
   }
@@ -330,17 +329,13 @@ export class StudyRegistry {
    */
   conditionCounts(study: Pick<StudyFile, 'id' | 'conditions'>, now?: Date): number[] {
     const rows = now
-      ? this.db
-          .prepare<[string, string], { condition_id: string | null; n: number }>(
-            `SELECT condition_id, COUNT(*) AS n FROM participants
+      ? this.statement<[string, string], { condition_id: string | null; n: number }>(
+          `SELECT condition_id, COUNT(*) AS n FROM participants
              WHERE study_id = ? AND (status != 'consent' OR created_at > ?) GROUP BY condition_id`,
-          )
-          .all(study.id, new Date(now.getTime() - CONSENT_GRACE_MS).toISOString())
-      : this.db
-          .prepare<[string], { condition_id: string | null; n: number }>(
-            'SELECT condition_id, COUNT(*) AS n FROM participants WHERE study_id = ? GROUP BY condition_id',
-          )
-          .all(study.id);
+        ).all(study.id, new Date(now.getTime() - CONSENT_GRACE_MS).toISOString())
+      : this.statement<[string], { condition_id: string | null; n: number }>(
+          'SELECT condition_id, COUNT(*) AS n FROM participants WHERE study_id = ? GROUP BY condition_id',
+        ).all(study.id);
     const counts = study.conditions.map(() => 0);
     for (const { condition_id, n } of rows) {
       const i = condition_id === null ? 0 : study.conditions.findIndex((c) => c.id === condition_id);
@@ -362,18 +357,16 @@ export class StudyRegistry {
     const at = before.toISOString();
     const removed = this.db
       .transaction(() => {
-        this.db
-          .prepare(
-            `INSERT INTO expired_arrivals (study_id, condition_id, arrivals)
+        this.statement(
+          `INSERT INTO expired_arrivals (study_id, condition_id, arrivals)
              SELECT study_id, COALESCE(condition_id, ''), COUNT(*) FROM participants
              WHERE study_id = ? AND status = 'consent' AND created_at <= ?
              GROUP BY study_id, COALESCE(condition_id, '')
              ON CONFLICT (study_id, condition_id) DO UPDATE SET arrivals = arrivals + excluded.arrivals`,
-          )
-          .run(studyId, at);
-        return this.db
-          .prepare("DELETE FROM participants WHERE study_id = ? AND status = 'consent' AND created_at <= ?")
-          .run(studyId, at).changes;
+        ).run(studyId, at);
+        return this.statement(
+          "DELETE FROM participants WHERE study_id = ? AND status = 'consent' AND created_at <= ?",
+        ).run(studyId, at).changes;
       })
       .immediate();
     if (removed > 0) this.flushNow();
@@ -382,10 +375,9 @@ export class StudyRegistry {
 
   /** How many arrivals {@link expireArrivals} removed from the study, per condition (null within subjects). */
   expiredArrivals(studyId: string): Array<{ conditionId: string | null; arrivals: number }> {
-    return this.db
-      .prepare<[string], { condition_id: string; arrivals: number }>(
-        'SELECT condition_id, arrivals FROM expired_arrivals WHERE study_id = ? ORDER BY condition_id',
-      )
+    return this.statement<[string], { condition_id: string; arrivals: number }>(
+      'SELECT condition_id, arrivals FROM expired_arrivals WHERE study_id = ? ORDER BY condition_id',
+    )
       .all(studyId)
       .map((row) => ({ conditionId: row.condition_id === '' ? null : row.condition_id, arrivals: row.arrivals }));
   }
@@ -434,13 +426,21 @@ export class StudyRegistry {
     }
   }
 
+  /** The statement of `sql`, compiled at its first use. */
+  private statement<P extends unknown[] | object = unknown[], R = unknown>(sql: string): Database.Statement<P, R> {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement as unknown as Database.Statement<P, R>;
+  }
+
   /** Whether a participant of the study has consented yet (its agent manifest is then frozen). */
   hasParticipants(studyId: string): boolean {
-    const row = this.db
-      .prepare<[string], { n: number }>(
-        "SELECT COUNT(*) AS n FROM participants WHERE study_id = ? AND status != 'consent'",
-      )
-      .get(studyId);
+    const row = this.statement<[string], { n: number }>(
+      "SELECT COUNT(*) AS n FROM participants WHERE study_id = ? AND status != 'consent'",
+    ).get(studyId);
     return (row?.n ?? 0) > 0;
   }
 
