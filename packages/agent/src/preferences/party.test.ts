@@ -740,6 +740,7 @@ describe('a count standing alone between commas', () => {
   it('is the party when it is small; a larger one may be a time, and is not', () => {
     expect(party('orbital drift in imax pls, 2, sat')).toEqual([{ kind: 'seatCount', count: 2 }]);
     expect(party('encore friday, two')).toEqual([{ kind: 'seatCount', count: 2 }]);
+    expect(party('early evening on sunday, 2 for encore')).toEqual([{ kind: 'seatCount', count: 2 }]);
     expect(party('saturday, 7, encore')).toEqual([]);
   });
 });

@@ -424,8 +424,9 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
     `(?:get|grab|book|reserve|need|want)\\s+(${SPELLED_OR_DIGITS})(?=\\s+(?:for|to|of)\\b)(?!\\s+of\\s+(?:the|those|these|your|its)\\b)`,
     total(1),
   ],
-  // "one for encore on tuesday", "2 for the 7pm": a count that opens the message, before "for".
-  [`^\\s*(${SPELLED_OR_DIGITS})(?=\\s+for\\b)`, total(1)],
+  // "one for encore on tuesday", "2 for the 7pm", "sunday evening, 2 for harbor lights": a count that
+  // opens the message or a clause after a comma, before "for".
+  [`(?:^|(?<=[,;]\\s*))\\s*(${SPELLED_OR_DIGITS})(?=\\s+for\\b)(?!\\s+for\\s+\\d)`, total(1)],
   // "$30 for both", "tickets for the both of us": two people, unless "both" names days or films.
   [
     String.raw`both of us|us two|us both|(?:the|a)?\s?pair of us|for (?:the )?both(?!\s+(?:of (?:them|these|those)|days?|films?|movies?|shows?|showings?|times?|dates?|nights?))`,
