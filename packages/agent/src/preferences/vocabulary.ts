@@ -17,14 +17,14 @@ export interface Entry<T> {
 export const GENRE_WORDS: Entry<string>[] = [
   { pattern: 'romantic[- ]comed(?:y|ies)|rom-?coms?', value: 'Romantic Comedy' },
   { pattern: 'sci-?fi|science[- ]fiction', value: 'Sci-Fi' },
-  { pattern: 'comed(?:y|ies)|comedic|funny|hilarious', value: 'Comedy' },
+  { pattern: 'comed(?:y|ies)|comedic|funny|hilarious|a (?:good )?laugh', value: 'Comedy' },
   { pattern: 'romances?|romantic|love stor(?:y|ies)', value: 'Romance' },
   { pattern: 'horrors?|scary|spooky|creepy|frightening', value: 'Horror' },
   { pattern: 'thrillers?|suspense(?:ful)?', value: 'Thriller' },
-  { pattern: 'dramas?|dramatic', value: 'Drama' },
-  { pattern: 'action(?:-packed)?', value: 'Action' },
+  { pattern: 'dramas?|dramatic|weepies?|tear-?jerkers?', value: 'Drama' },
+  { pattern: 'action(?:-packed)?|blockbusters?', value: 'Action' },
   { pattern: 'adventures?', value: 'Adventure' },
-  { pattern: 'animat(?:ion|ed)|cartoons?|anime', value: 'Animation' },
+  { pattern: 'animat(?:ion|ed)|cartoons?|anime|pixar', value: 'Animation' },
   // Plain "family" is left out: "me and my family" is not a genre.
   {
     pattern: "family (?:films?|movies?|flicks?)|kids'? (?:films?|movies?)|children'?s (?:films?|movies?)",
