@@ -355,6 +355,8 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
       return n ? { type: 'total', n: n + 1 } : undefined;
     },
   ],
+  // "2 together in the middle block": a count of seats said with how they sit.
+  [`(${SPELLED_OR_DIGITS})(?=\\s+(?:together|side by side|next to each other|in a row)\\b)`, total(1)],
   [
     // Not "a seat": "a wheelchair space and a seat next to it" does not say the party is one.
     `(${SPELLED_OR_DIGITS}|a couple of|a pair of)\\s+(?:(more|extra|additional|other)\\s+)?(?:tickets?|seats?|people|persons|guests|spots|places)`,

@@ -20,6 +20,13 @@ describe('distance', () => {
       expect(soft(text)).toEqual([{ kind: 'closest' }]);
     },
   );
+
+  it.each(['somewhere near the middle', 'not too far back', 'somewhere close to the front'])(
+    '"%s" is about the seats, not the theater',
+    (text) => {
+      expect([...hard(text), ...soft(text)].some((c) => c.kind === 'closest')).toBe(false);
+    },
+  );
 });
 
 describe('format', () => {

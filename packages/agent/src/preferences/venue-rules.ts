@@ -42,7 +42,7 @@ export const distanceRule: Rule = (scan) => [
 export const closestRule: Rule = (scan) =>
   hits(
     scan,
-    'nearby|(?:the|whichever is(?: the)?)\\s+(?:nearer|closer)(?: one)?|near (?:me|here|home|us)|close (?:to (?:me|home|here|us|where (?:I|we) live)|by)|somewhere (?:close|near)|closest|nearest|not (?:too|very|that|so) far(?: away)?|walking distance|around here|local',
+    'nearby|(?:the|whichever is(?: the)?)\\s+(?:nearer|closer)(?: one)?|near (?:me|here|home|us)|close (?:to (?:me|home|here|us|where (?:I|we) live)|by)|somewhere (?:close|near)(?!\\s+(?:to\\s+)?the\\s+(?:middle|centre|center|front|back|screen|aisle|end|side)\\b)|closest|nearest|not (?:too|very|that|so) far(?: away)?(?!\\s+(?:back|forward|up|down|from the)\\b)|walking distance|around here|local',
     (m) => ({ ...span(m), drafts: [{ set: { kind: 'closest' } }] }),
   );
 
