@@ -34,10 +34,11 @@ function listening(said: string): Listening {
 describe('a place named loosely', () => {
   it('rules out a theater stage that does not list it, and names the theater where one does', () => {
     const l = listening('2 adults for orbital drift tomorrow, at the old mil');
-    expect(l.saw(theaterStage([{ name: 'Lakeside 12' }]))?.model.hard).toContainEqual({
-      kind: 'theater',
-      not: ['Lakeside 12'],
-    });
+    const ruledOut = l.saw(theaterStage([{ name: 'Lakeside 12' }]));
+    expect(ruledOut?.model.hard).toContainEqual({ kind: 'theater', not: ['Lakeside 12'] });
+    expect(ruledOut?.summary).toBe(
+      "I don't see “old mil” among Lakeside 12, so I will look at where other films play.",
+    );
     expect(l.placesUnmatched).toEqual(['old mil']);
     const named = l.saw(theaterStage([{ name: 'Lakeside 12' }, { name: 'Old Mill Cinema' }]));
     expect(named?.model.hard.filter((c) => c.kind === 'theater')).toEqual([

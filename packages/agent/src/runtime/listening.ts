@@ -3,6 +3,7 @@ import type { PerceivedContext } from '../perception/perceive.ts';
 import { studyDayOf } from '../perception/study-day.ts';
 import type { LlmConfig } from '../planning/llm/config.ts';
 import { readWithLlm } from '../planning/llm/reader.ts';
+import { orList } from '../planning/solver/fields.ts';
 import type { PreferenceModel } from '../planning/solver/index.ts';
 import { amenitiesWished, MAX_AMENITIES, theatersLacking, theatersOffering } from '../preferences/amenities.ts';
 import { describeModel, type PreferenceContext, type Understanding, updatePreferences } from '../preferences/index.ts';
@@ -186,19 +187,30 @@ export class Listening {
   /** A theater the participant named loosely, now that the theater stage shows its name ({@link matchTheaters}). */
   private theatersNamed(spec: UiSpec): Understanding | null {
     const theaters = spec.items.map((item) => ({ id: item.id, name: String(item.name ?? item.value) }));
-    const named = matchTheaters(this.model, theaters) ?? this.theaterFromPlaces(theaters);
+    const matched = matchTheaters(this.model, theaters);
+    const fromPlaces = matched ? null : this.theaterFromPlaces(theaters);
+    const named = matched ?? fromPlaces?.model ?? null;
     const model = named ?? this.theaterOffering(spec);
     if (!model) return null;
+    const missing = fromPlaces?.missing;
     this.options.log(
-      named
-        ? 'agent: a theater named before the theater stage matches one of its names as written there'
-        : 'agent: the theaters that offer what the participant asked for, as the theater stage lists them',
+      missing
+        ? `agent: no theater on this stage is called "${missing}": these are ruled out, to look at other films' theaters`
+        : named
+          ? 'agent: a theater named before the theater stage matches one of its names as written there'
+          : 'agent: the theaters that offer what the participant asked for, as the theater stage lists them',
     );
     this.model = model;
+    const listed = orList(
+      theaters.map((t) => t.name),
+      'or',
+    );
     return {
       model,
       changed: ['theater'],
-      summary: describeModel(model, this.today()),
+      summary: missing
+        ? `I don't see “${missing}” among ${listed}, so I will look at where other films play.`
+        : describeModel(model, this.today()),
       unparsed: false,
       fixes: [],
       unread: [],
@@ -206,7 +218,9 @@ export class Listening {
   }
 
   /** A theater wish from a place named in lower case, when no theater was wished for and the place names one of these. */
-  private theaterFromPlaces(theaters: ReadonlyArray<{ id: string; name: string }>): PreferenceModel | null {
+  private theaterFromPlaces(
+    theaters: ReadonlyArray<{ id: string; name: string }>,
+  ): { model: PreferenceModel; missing?: string } | null {
     const wished = [...this.model.hard, ...this.model.soft].find((c) => c.kind === 'theater');
     if (this.places.length === 0 || (wished && (wished.kind !== 'theater' || (wished.is?.length ?? 0) > 0))) {
       return null;
@@ -219,8 +233,10 @@ export class Listening {
       this.announced = [];
       this.insisted = [];
       return {
-        ...this.model,
-        hard: byKind([...this.model.hard.filter(others), { kind: 'theater', is: [name] }]).filter(isHardConstraint),
+        model: {
+          ...this.model,
+          hard: byKind([...this.model.hard.filter(others), { kind: 'theater', is: [name] }]).filter(isHardConstraint),
+        },
       };
     }
     // "At northgate", and no theater here is called that: these theaters are not the one named, so
@@ -231,8 +247,11 @@ export class Listening {
     const not = [...new Set([...before, ...theaters.map((t) => t.name)])];
     if (not.length === before.length) return null;
     return {
-      ...this.model,
-      hard: byKind([...this.model.hard.filter(others), { kind: 'theater', not }]).filter(isHardConstraint),
+      model: {
+        ...this.model,
+        hard: byKind([...this.model.hard.filter(others), { kind: 'theater', not }]).filter(isHardConstraint),
+      },
+      missing: this.insisted[0],
     };
   }
 
