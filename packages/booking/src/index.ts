@@ -28,7 +28,7 @@ export { Catalog } from './scenario/catalog.ts';
 export { defaultScenario } from './scenario/default.ts';
 export { parseScenario, ScenarioError } from './scenario/parse.ts';
 export * from './scenario/schema.ts';
-export { type Seat, seatsOf } from './scenario/seats.ts';
+export { inRowMiddle, type Seat, seatsOf } from './scenario/seats.ts';
 export { describeStep, proposalLine, readDecision } from './steps/steps.ts';
 export { type BookingCheck, candidateShowings, checkBooking } from './story/checker.ts';
 export * from './story/constraints.ts';

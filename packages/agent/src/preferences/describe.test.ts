@@ -28,6 +28,20 @@ describe('describeModel', () => {
     );
   });
 
+  it('says a hard middle of the row among the seat wishes, apart from soft central seats', () => {
+    const text = describeModel({
+      hard: [
+        { kind: 'seatKind', seatKind: 'wheelchair', count: 1 },
+        { kind: 'rowMiddle' },
+        { kind: 'seatCount', count: 1 },
+      ],
+      soft: [{ kind: 'centered' }],
+    });
+    expect(text).toBe(
+      'Understood: 1 ticket, seats in the middle of the row (not at either end), 1 wheelchair space; ideally seats in the middle.',
+    );
+  });
+
   it('says so when there is nothing yet', () => {
     expect(describeModel({ hard: [], soft: [] })).toBe('Understood: no particular requirements yet.');
   });

@@ -74,6 +74,8 @@ export function phrase(c: Constraint, today?: string): string {
       return 'seats together';
     case 'rows':
       return rows(c);
+    case 'rowMiddle':
+      return 'seats in the middle of the row (not at either end)';
     case 'seatKind': {
       const noun = c.seatKind === 'wheelchair' ? 'wheelchair space' : `${c.seatKind} seat`;
       return c.count === undefined ? `${noun}s` : plural(c.count, noun);

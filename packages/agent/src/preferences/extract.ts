@@ -5,7 +5,7 @@ import { PREFERENCE_KINDS } from './kinds.ts';
 import { ageRatingRule, genreRule, ratingRule, runtimeRule, titleRule } from './movie-rules.ts';
 import { partyRule } from './party.ts';
 import { priceRule } from './price-rules.ts';
-import { adjacentRule, centeredRule, rowsRule, seatKindRule } from './seat-rules.ts';
+import { adjacentRule, centeredRule, rowMiddleRule, rowsRule, seatKindRule } from './seat-rules.ts';
 import { correct } from './spelling.ts';
 import { blank, clauseStrength, normalize } from './text.ts';
 import { theaterRule } from './theater-rules.ts';
@@ -39,6 +39,7 @@ export const RULES: ReadonlyArray<readonly [string, Rule]> = [
   ['price', priceRule],
   ['cheapest', cheapestRule],
   ['seatKind', seatKindRule],
+  ['rowMiddle', rowMiddleRule],
   ['rows', rowsRule],
   ['party', partyRule],
   ['otherClock', otherClockRule],

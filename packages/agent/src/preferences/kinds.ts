@@ -20,6 +20,7 @@ export const KIND_ORDER: readonly ConstraintKind[] = [
   'price',
   'adjacent',
   'rows',
+  'rowMiddle',
   'seatKind',
   ...PREFERENCE_KINDS,
 ];

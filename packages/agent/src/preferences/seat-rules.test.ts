@@ -145,7 +145,66 @@ describe('a row and every row behind it', () => {
     expect(hard(`2 tickets, ${text}`)).toContainEqual(rows);
   });
 
-  it('reads "the middle of the row" as centred seats', () => {
-    expect(soft('we want the middle of the row')).toContainEqual({ kind: 'centered' });
+  it('reads "we want the middle of the row" as seats in the middle of the row', () => {
+    expect(hard('we want the middle of the row')).toContainEqual({ kind: 'rowMiddle' });
+  });
+});
+
+describe('the middle of the row, not at either end', () => {
+  it.each([
+    "I'd like a wheelchair space right in the centre of the row please, not at either end",
+    'right in the centre of the row',
+    '2 tickets, not on the end of a row',
+    '2 tickets, no end seats',
+    'in the middle of the row please, not the aisle end',
+    'dead centre of the row',
+    'sat together dead in the middle of the row',
+    'a seat nowhere near either end of the row',
+    'keep us away from the ends of the row',
+    "don't put us on the end please",
+    "I'd rather not be on the end",
+    'we dont want to be stuck off at the side',
+    'mid-row seats',
+    'anywhere in the middle of a row is fine but not an end seat',
+  ])('"%s" is hard: every seat in the middle half of its row', (text) => {
+    expect(hard(text)).toContainEqual({ kind: 'rowMiddle' });
+    expect(soft(text)).not.toContainEqual({ kind: 'rowMiddle' });
+  });
+
+  it.each([
+    'ideally central',
+    'somewhere in the middle would be nice',
+    'ideally in the middle of the row',
+    'preferably not on the end of a row',
+    'if possible no end seats',
+    "I'd love to be right in the centre of the row",
+  ])('"%s" stays the soft preference for central seats', (text) => {
+    expect(soft(text)).toEqual([{ kind: 'centered' }]);
+    expect(hard(text)).not.toContainEqual({ kind: 'rowMiddle' });
+  });
+
+  it.each([
+    '2 tickets, an end seat is fine',
+    "2 tickets, we don't mind the end seats",
+    '2 tickets, on the end please, I need the loo',
+    '2 tickets, I get a headache watching from off to the side',
+    '2 tickets on saturday, at the end of the day it does not matter',
+    '2 tickets, not in the middle of the row',
+  ])('"%s" asks for no seat in the middle', (text) => {
+    const all = [...hard(text), ...soft(text)].map((c) => c.kind);
+    expect(all).not.toContain('rowMiddle');
+    expect(all).not.toContain('centered');
+  });
+
+  it('reads "the middle of row G" as both the row and its middle', () => {
+    expect(hard('2 tickets in the middle of row G')).toEqual(
+      expect.arrayContaining([{ kind: 'rows', allowed: ['G'] }, { kind: 'rowMiddle' }]),
+    );
+  });
+
+  it('is withdrawn with the other seat wishes ("any seats are fine")', () => {
+    expect(hard('2 tickets, not on the end of a row', 'actually any seats are fine')).toEqual([
+      { kind: 'seatCount', count: 2 },
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 import { hits, span } from './match.ts';
 import { COUNT, ORDINAL, parseCount, parseOrdinal } from './numbers.ts';
-import { clauseAt, polarity } from './text.ts';
+import { clauseAt, clauseStrength, polarity } from './text.ts';
 import type { Draft, Rule } from './types.ts';
 
 /*
@@ -221,6 +221,70 @@ export const adjacentRule: Rule = (scan) => [
 /** "Don't split us up", "we can't be separated"; not "we don't mind sitting apart". */
 const REFUSED =
   /\b(?:don'?t|do not|can'?t|cannot|mustn'?t|must not|shouldn'?t|won'?t|not|never|no)\s+(?!mind\b)(?:(?!mind\b)[a-z']+\s+){0,2}$/i;
+
+/* The row named after "the middle of": "the row", "a row", "each row", or a row by its label ("row G"). */
+const OF_ROW = String.raw`\s+of\s+(?:(?:the|a|an|our|my|each|every|its|their|that)\s+)?rows?\b`;
+/* "The middle of the row": "right in the centre of the row", "dead centre of a row", "mid-row". */
+const MIDDLE_OF = String.raw`(?:(?:right|dead|smack(?:\s+bang)?|slap(?:\s+bang)?|bang|exactly|plumb|square)\s+)?(?:in\s+)?(?:the\s+)?(?:very\s+)?(?:middle|cent(?:er|re))(?:\s+(?:section|part|bit|seats?))?\s+of(?=\s)`;
+const MID_ROW = String.raw`mid[- ]?rows?(?:\s+seats?)?|middle[- ]of[- ]the[- ]row(?:\s+seats?)?`;
+/*
+ * The ends of a row, as a seat is at one: "either end", "the end of the row", "end seats", "the
+ * aisle end", "on the end". "At the end" alone is not one ("at the end of the day"). A refusal
+ * the words themselves carry ("nowhere near", "away from") is group 1.
+ */
+const ROW_END = String.raw`(?:((?:nowhere|not\s+anywhere)\s+near|(?:well\s+)?away\s+from|far\s+from|clear\s+of)\s+)?(?:(?:at|on|in|near|by|to)\s+)?(?:(?:either|both)\s+ends?(?:${OF_ROW})?|(?:the\s+|an?\s+|any\s+)?(?:very\s+|far\s+)?ends?${OF_ROW}(?:\s+seats?)?|(?:the\s+|an?\s+|any\s+)?(?:aisle\s+|row\s+)?end(?:[- ]of[- ]row)?(?:\s+|-)(?:seats?|spots?|places?|spaces?)|(?:the\s+|an?\s+)?(?:aisle|row)\s+ends?|(?:the|an)\s+ends?(?=\s*(?:[,.;!?]|$|\s+(?:please|pls|thanks|either|or|and|but|of\s+(?:the\s+)?(?:seats|row))\b)))`;
+/*
+ * A refusal just before an end or a side, across the words that put someone there: "I'd rather not
+ * be on the end", "don't want to be stuck at the side", "please don't put us on the end".
+ */
+const REFUSED_PLACE =
+  /\b(?:not|never|no|don'?t|do not|doesn'?t|does not|won'?t|can'?t|cannot|avoid(?:ing)?|hate)(?:\s+(?:want|wanna|to|be|being|sit|sitting|seated|put|stick|stuck|end up|me|us|him|her|them|one of|any of|anywhere|please|really|right|just|the))*\s*$/i;
+
+/** Whether the end or side at `index` is refused. */
+function refusedPlace(text: string, index: number): boolean {
+  if (polarity(text, index) === 'negative') return true;
+  const [start] = clauseAt(text, index);
+  return REFUSED_PLACE.test(text.slice(start, index));
+}
+
+/* "Not stuck off at the side", "not on the side of the row". */
+const ROW_SIDE = String.raw`(?:(?:stuck|right)\s+)?(?:(?:off|out)\s+)?(?:at|on|to)\s+(?:the|one)\s+sides?(?:\s+of\s+(?:the|a)\s+row)?`;
+
+/**
+ * "The middle of the row, not at either end": every seat in the middle half of its row
+ * (`rowMiddle`). Said plainly it rules the ends out ("right in the centre of the row", "no end
+ * seats", "not on the end of a row", "nowhere near either end", "in the middle of the row please,
+ * not the aisle end"); hedged ("ideally in the middle of the row", "I'd rather not be on the end")
+ * it stays the soft preference for central seats. The ends and sides count only when refused: "an
+ * end seat is fine" and "I get a headache from off to the side" say nothing here.
+ */
+export const rowMiddleRule: Rule = (scan) => {
+  const wish = (start: number): Draft =>
+    clauseStrength(scan.original, start) === 'soft' ? { set: { kind: 'centered' } } : { set: { kind: 'rowMiddle' } };
+  return [
+    ...hits(scan, MIDDLE_OF, (m) => {
+      const { start, end } = span(m);
+      // The row must follow: "the middle of the row", "the centre of row G" (whose label the rows rule reads).
+      const row = new RegExp(`^${OF_ROW.replace(String.raw`\s+of`, '')}`, 'i').exec(scan.original.slice(end));
+      if (!row) return undefined;
+      const labelled = /^\s+rows?\s+[a-z]{1,2}\b/i.test(scan.original.slice(end));
+      const through = labelled ? end : end + row[0].length;
+      const p = polarity(scan.original, start);
+      return { start, end: through, drafts: p === 'positive' ? [wish(start)] : [] };
+    }),
+    ...hits(scan, MID_ROW, (m) => {
+      const p = polarity(scan.original, m.index ?? 0);
+      return { ...span(m), drafts: p === 'positive' ? [wish(m.index ?? 0)] : [] };
+    }),
+    ...hits(scan, ROW_END, (m) => {
+      const refused = m[1] !== undefined || refusedPlace(scan.original, m.index ?? 0);
+      return refused ? { ...span(m), drafts: [wish(m.index ?? 0)] } : undefined;
+    }),
+    ...hits(scan, ROW_SIDE, (m) =>
+      refusedPlace(scan.original, m.index ?? 0) ? { ...span(m), drafts: [wish(m.index ?? 0)] } : undefined,
+    ),
+  ];
+};
 
 /** "In the middle", "centered", "central seats": a soft preference for seats near the room's centre. */
 export const centeredRule: Rule = (scan) =>

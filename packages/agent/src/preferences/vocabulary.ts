@@ -71,7 +71,7 @@ export const KIND_NOUNS: Entry<ConstraintKind[]>[] = [
   { pattern: 'age ratings?', value: ['ageRating'] },
   { pattern: 'length|running time|runtime|how long', value: ['runtime'] },
   { pattern: 'ratings?|reviews?|scores?', value: ['rating', 'highestRated'] },
-  { pattern: 'seats?|seating|rows?', value: ['rows', 'centered', 'seatKind'] },
+  { pattern: 'seats?|seating|rows?', value: ['rows', 'rowMiddle', 'centered', 'seatKind'] },
   { pattern: 'sitting together|together|next to each other|side by side', value: ['adjacent'] },
 ];
 

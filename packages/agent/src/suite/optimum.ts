@@ -4,6 +4,7 @@ import {
   candidateShowings,
   checkBooking,
   type HardConstraint,
+  inRowMiddle,
   type Scenario,
   type Seat,
   type Showing,
@@ -72,7 +73,7 @@ function rowAllowed(seat: Seat, rows: number, story: Story): boolean {
 
 /**
  * The cheapest seat set of `n` seats among `free` that meets the hard seat constraints (rows,
- * seat kinds, adjacency), or undefined. Adjacent sets are every run of `n` in one row with no aisle
+ * the middle of the row, seat kinds, adjacency), or undefined. Adjacent sets are every run of `n` in one row with no aisle
  * inside; otherwise the cheapest seats of each wanted kind first, then the cheapest of the rest.
  */
 export function cheapestSeats(world: Scenario, showing: Showing, story: Story, n: number): Seat[] | undefined {
@@ -87,6 +88,7 @@ export function cheapestSeats(world: Scenario, showing: Showing, story: Story, n
   const pool = catalog
     .freeSeatsOf(showing)
     .filter((s) => rowAllowed(s, map.rows.length, story))
+    .filter((s) => hardOf(story, 'rowMiddle').length === 0 || inRowMiddle(s.number, map.seatsPerRow))
     .filter((s) => kinds.every((k) => k.count !== undefined || s.kind === k.seatKind));
   if (hardOf(story, 'adjacent').length > 0 && n > 1) {
     const free = new Set(pool.map((s) => s.id));

@@ -105,6 +105,8 @@ function phrase(c: HardConstraint): string {
         : c.notFirst
           ? `not the first ${c.notFirst} rows`
           : `not the last ${c.notLast} rows`;
+    case 'rowMiddle':
+      return 'the seats must be in the middle of the row, not at the ends';
     case 'seatKind':
       return c.seatKind === 'wheelchair' ? `we need ${c.count ?? 1} wheelchair space` : `${c.seatKind} seats`;
     case 'price':

@@ -38,3 +38,14 @@ export function seatsOf(map: SeatMap): Seat[] {
 export function aisleBetween(map: SeatMap, number: number): boolean {
   return map.aisleAfter.includes(number);
 }
+
+/**
+ * Whether seat `number` lies wholly in the middle half of a row of `seatsPerRow` seats, the
+ * `rowMiddle` constraint's meaning: seat n covers the stretch from n - 1 to n of the row, and the
+ * middle half runs from a quarter of the row to three quarters. A row of 12 keeps seats 4–9, of 18
+ * seats 6–13, of 3 seat 2; a row of 1 or 2 seats has nothing but ends. Aisles play no part: this is
+ * the seat's place in the whole row.
+ */
+export function inRowMiddle(number: number, seatsPerRow: number): boolean {
+  return number - 1 >= seatsPerRow / 4 && number <= (3 * seatsPerRow) / 4;
+}

@@ -1,5 +1,6 @@
 import type { SubmittedBooking } from '../engine/booking.ts';
 import type { SeatMap } from '../scenario/schema.ts';
+import { inRowMiddle } from '../scenario/seats.ts';
 import type { HardConstraint } from './constraints.ts';
 import type { Verdict } from './showing-rules.ts';
 
@@ -19,6 +20,15 @@ export function adjacent(seats: SubmittedBooking['seats'], map: SeatMap): Verdic
       return { ok: false, detail: `${list} are split by the aisle after seat ${prev}` };
   }
   return { ok: true, detail: `${list} are side by side` };
+}
+
+/** The seat numbers in the middle of a row, e.g. `4–9`, or `none` in a row of one or two seats. */
+function middleSeats(seatsPerRow: number): string {
+  const numbers = Array.from({ length: seatsPerRow }, (_, i) => i + 1).filter((n) => inRowMiddle(n, seatsPerRow));
+  const [first] = numbers;
+  const last = numbers[numbers.length - 1];
+  if (first === undefined || last === undefined) return 'none';
+  return first === last ? `${first}` : `${first}–${last}`;
 }
 
 /** Checks a constraint about the seats, tickets or price of a booking; undefined for the rest. */
@@ -51,6 +61,14 @@ export function checkBookingConstraint(
       return {
         ok: bad.length === 0,
         detail: `${ids}; wanted ${wanted.join(', ')}${bad.length ? `; outside: ${bad.map((s) => s.id).join(', ')}` : ''}`,
+      };
+    }
+    case 'rowMiddle': {
+      const bad = seats.filter((s) => !inRowMiddle(s.number, map.seatsPerRow));
+      const middle = middleSeats(map.seatsPerRow);
+      return {
+        ok: bad.length === 0 && seats.length > 0,
+        detail: `${ids}; wanted seats ${middle} of each row's ${map.seatsPerRow}${bad.length ? `; at or near an end: ${bad.map((s) => s.id).join(', ')}` : ''}`,
       };
     }
     case 'seatKind': {

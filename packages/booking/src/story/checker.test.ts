@@ -148,6 +148,28 @@ describe('checkBooking: hard constraints', () => {
     expect(ok({ kind: 'rows', notLast: 7 }, book(MATINEE, ['F9']))).toBe(false);
   });
 
+  it('rowMiddle: every seat in the middle half of its row (Riverside has 18 a row: seats 6–13)', () => {
+    expect(ok({ kind: 'rowMiddle' }, book(MATINEE, ['F9', 'F10']))).toBe(true);
+    expect(ok({ kind: 'rowMiddle' }, book(MATINEE, ['C6']))).toBe(true);
+    expect(ok({ kind: 'rowMiddle' }, book(MATINEE, ['C13']))).toBe(true);
+    expect(ok({ kind: 'rowMiddle' }, book(MATINEE, ['C5']))).toBe(false);
+    expect(ok({ kind: 'rowMiddle' }, book(MATINEE, ['C14']))).toBe(false);
+    // One seat near an end is enough to break it.
+    expect(ok({ kind: 'rowMiddle' }, book(MATINEE, ['C13', 'C14']))).toBe(false);
+    expect(hard({ kind: 'rowMiddle' }).hard[0]?.detail).toBe(
+      "A1, A2; wanted seats 6–13 of each row's 18; at or near an end: A1, A2",
+    );
+    // Every wheelchair space of the room is at an end of row E.
+    const space = book(MATINEE, ['E2']);
+    expect(ok({ kind: 'seatKind', seatKind: 'wheelchair', count: 1 }, space)).toBe(true);
+    expect(ok({ kind: 'rowMiddle' }, space)).toBe(false);
+  });
+
+  it('rowMiddle used softly scores 1 or 0', () => {
+    expect(soft({ kind: 'rowMiddle' }, book(MATINEE, ['F9', 'F10']))?.score).toBe(1);
+    expect(soft({ kind: 'rowMiddle' })?.score).toBe(0);
+  });
+
   it('seatKind: all seats of the kind, or at least a count', () => {
     expect(ok({ kind: 'seatKind', seatKind: 'premium' }, book(MATINEE, ['G5', 'G6']))).toBe(true);
     expect(ok({ kind: 'seatKind', seatKind: 'premium' })).toBe(false);
@@ -312,5 +334,22 @@ describe('candidateShowings', () => {
     const candidates = candidateShowings(scenario, four);
     expect(candidates.length).toBeGreaterThan(0);
     expect(candidates.every((s) => s.theaterId !== 't-lumen')).toBe(true); // Lumen has only two wheelchair spaces
+  });
+
+  it('needs a free seat in the middle of a row for rowMiddle', () => {
+    // Every seat of the matinee's rows 6–13 taken: only seats near the ends are left.
+    const riverside = scenario.seatMaps.find((m) => m.id === 'sm-riverside');
+    if (!riverside) throw new Error('no Riverside map');
+    const middle = riverside.rows.flatMap((row) => Array.from({ length: 8 }, (_, i) => `${row}${i + 6}`));
+    const ends = {
+      ...scenario,
+      showings: scenario.showings.map((s) => (s.id === MATINEE ? { ...s, takenSeats: middle } : s)),
+    };
+    const story = (hard: HardConstraint[]) => StorySchema.parse({ text: 'x', hard });
+    const film: HardConstraint = { kind: 'title', is: ['Orbital Drift'] };
+    expect(candidateShowings(ends, story([film])).map((s) => s.id)).toContain(MATINEE);
+    const ids = candidateShowings(ends, story([film, { kind: 'rowMiddle' }])).map((s) => s.id);
+    expect(ids).not.toContain(MATINEE);
+    expect(ids).toContain('sh-riverside-1121-1630');
   });
 });

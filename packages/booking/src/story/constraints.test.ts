@@ -7,6 +7,11 @@ describe('story constraints', () => {
     expect(StorySchema.safeParse({ text: 'x', hard: [{ kind: 'cheapest' }] }).success).toBe(false);
   });
 
+  it('accepts the middle of the row as a hard constraint, unlike the soft-only centred preference', () => {
+    expect(StorySchema.safeParse({ text: 'x', hard: [{ kind: 'rowMiddle' }] }).success).toBe(true);
+    expect(StorySchema.safeParse({ text: 'x', hard: [{ kind: 'centered' }] }).success).toBe(false);
+  });
+
   it('defaults hard and soft to empty lists', () => {
     expect(StorySchema.parse({ text: 'A film tonight' })).toEqual({ text: 'A film tonight', hard: [], soft: [] });
   });
@@ -17,6 +22,7 @@ describe('story constraints', () => {
     );
     expect(ConstraintSchema.safeParse({ kind: 'ticketMix' }).success).toBe(false);
     expect(ConstraintSchema.safeParse({ kind: 'adjacent', strict: true }).success).toBe(false);
+    expect(ConstraintSchema.safeParse({ kind: 'rowMiddle', half: 2 }).success).toBe(false);
     expect(ConstraintSchema.safeParse({ kind: 'endTime', before: '7pm' }).success).toBe(false);
     expect(ConstraintSchema.safeParse({ kind: 'endTime', before: '25:30' }).success).toBe(true);
     expect(ConstraintSchema.safeParse({ kind: 'seatKind', seatKind: 'balcony' }).success).toBe(false);

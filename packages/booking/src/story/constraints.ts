@@ -56,6 +56,12 @@ const HARD_OPTIONS = [
   z.strictObject({ kind: z.literal('seatCount'), count: z.number().int().positive() }),
   z.strictObject({ kind: z.literal('adjacent') }),
   bounded('rows', { allowed: labels.optional(), notFirst: count.optional(), notLast: count.optional() }),
+  /**
+   * Every seat in the middle half of its row, none at or near either end ("right in the centre of
+   * the row, not at either end"): `inRowMiddle` in scenario/seats.ts. A kind of its own rather than
+   * a hard `centered`, which scores closeness to the room's centre, rows included.
+   */
+  z.strictObject({ kind: z.literal('rowMiddle') }),
   z.strictObject({
     kind: z.literal('seatKind'),
     seatKind: SeatKindSchema,

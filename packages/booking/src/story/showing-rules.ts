@@ -1,3 +1,4 @@
+import { inRowMiddle } from '../scenario/seats.ts';
 import { clockOf, minutesOf } from '../time.ts';
 import { type HardConstraint, theaterNamed } from './constraints.ts';
 import type { ShowingFacts } from './facts.ts';
@@ -91,11 +92,14 @@ export function checkShowingConstraint(c: HardConstraint, f: ShowingFacts): Verd
 
 /**
  * Whether a showing can still hold a booking that meets the seat constraints: enough free seats
- * for `seatCount`, and enough free seats of a kind for `seatKind`. Adjacency and rows are not
- * checked here (that would need every seat combination).
+ * for `seatCount`, enough free seats of a kind for `seatKind`, enough free seats in the middle of
+ * their rows for `rowMiddle`. Each is judged alone; adjacency and rows are not checked here (that
+ * would need every seat combination).
  */
 export function seatsFeasible(c: HardConstraint, f: ShowingFacts, seatCount: number): boolean {
   if (c.kind === 'seatCount') return f.freeSeats.length >= c.count;
+  if (c.kind === 'rowMiddle')
+    return f.freeSeats.filter((s) => inRowMiddle(s.number, f.seatMap.seatsPerRow)).length >= seatCount;
   if (c.kind === 'seatKind') return f.freeSeats.filter((s) => s.kind === c.seatKind).length >= (c.count ?? seatCount);
   return true;
 }

@@ -195,6 +195,64 @@ describe('seat dead-ends', () => {
   });
 });
 
+describe('the middle of the row, not at either end (rowMiddle)', () => {
+  // Riverside has 18 seats a row: the middle half is seats 6–13.
+  const middle = (id: string) => /^[A-Z]+(?:[6-9]|1[0-3])$/.test(id);
+
+  it('rules out every seat near an end of its row', () => {
+    const spec = seatStage();
+    const eight = sets(
+      decideStage(spec, model([{ kind: 'seatCount', count: 8 }, { kind: 'adjacent' }, { kind: 'rowMiddle' }])),
+    );
+    expect(eight.length).toBeGreaterThan(0);
+    for (const set of eight)
+      expect(set.seatIds.map((id) => seat(spec, id).number)).toEqual([6, 7, 8, 9, 10, 11, 12, 13]);
+    const apart = sets(decideStage(spec, model([{ kind: 'seatCount', count: 3 }, { kind: 'rowMiddle' }])));
+    for (const set of apart) expect(set.seatIds.every(middle)).toBe(true);
+    expect(apart[0]?.reason).toContain('in the middle of the row as wanted');
+  });
+
+  it('declines a wheelchair space when every one is at an end of its row, and says so', () => {
+    const end = deadEnd(
+      decideStage(
+        seatStage(),
+        model([
+          { kind: 'seatCount', count: 1 },
+          { kind: 'rowMiddle' },
+          { kind: 'seatKind', seatKind: 'wheelchair', count: 1 },
+        ]),
+      ),
+    );
+    expect(end.failing.map((f) => f.constraint.kind)).toEqual(['rowMiddle', 'seatKind']);
+    // E2 is taken at 19:30.
+    expect(end.failing[0]?.detail).toBe(
+      'no free wheelchair space is in the middle of a row: the free ones are E1, E17, E18, all at or near an end (the middle is seats 6–13 of 18)',
+    );
+    expect(end.summary).toMatch(
+      /^No 1 seat in the middle of the row, with at least 1 wheelchair: no free wheelchair space/,
+    );
+  });
+
+  it('says when too few seats in the middle are free for the party', () => {
+    const spec = seatStage();
+    const kept = spec.visibleItems.find((i) => middle(i.id) && !i.isDisabled)?.id;
+    for (const item of [...spec.items, ...spec.visibleItems]) {
+      if (middle(item.id) && item.id !== kept) Object.assign(item, { isDisabled: true, taken: true });
+    }
+    const end = deadEnd(decideStage(spec, model([{ kind: 'seatCount', count: 2 }, { kind: 'rowMiddle' }])));
+    expect(end.failing.map((f) => f.constraint.kind)).toEqual(['rowMiddle']);
+    expect(end.failing[0]?.detail).toBe(
+      'only 1 free seat in the middle of a row (the middle is seats 6–13 of 18); you need 2',
+    );
+  });
+
+  it('names the participant’s own seat near an end, to settle on this stage', () => {
+    const end = deadEnd(decideStage(seatStage(['C3']), model([{ kind: 'rowMiddle' }])));
+    expect(end.failing[0]?.detail).toBe('you selected C3 (seat 3 of 18), but you want seats in the middle of the row');
+    expect(end.backTo).toBe('seat');
+  });
+});
+
 describe('seats chosen before a wish about them', () => {
   /** The confirm stage after seats `ids` were chosen, and the seat map they were chosen on. */
   function afterSeats(ids: string[]) {
@@ -230,6 +288,12 @@ describe('seats chosen before a wish about them', () => {
     expect(deadEnd(decideStage(confirm, premium, { seatMap })).backTo).toBe('seat');
     const together = model([{ kind: 'seatCount', count: 2 }, { kind: 'adjacent' }]);
     expect(deadEnd(decideStage(confirm, together, { seatMap })).backTo).toBe('seat');
+    const mid = model([{ kind: 'seatCount', count: 2 }, { kind: 'rowMiddle' }]);
+    const decision = deadEnd(decideStage(confirm, mid, { seatMap }));
+    expect(decision.backTo).toBe('seat');
+    expect(decision.summary).toContain('seat E14, E16 is not in the middle of its row');
+    const fine = afterSeats(['G9', 'G10']);
+    expect(decideStage(fine.confirm, mid, { seatMap: fine.seatMap }).kind).toBe('confirm');
     // Without the seat map (another host's agent that never saw the seats), nothing is judged.
     expect(decideStage(confirm, together).kind).toBe('confirm');
   });

@@ -1,11 +1,20 @@
 import type { Constraint, HardConstraint } from '@usher/booking';
 import type { UiSpec } from '@usher/protocol';
 import { hiddenNote, rowsWish, sentence, wish } from './explain.ts';
-import { money, num, orList } from './fields.ts';
-import { judgedHere, type SeatLayout, type SeatView, showMix, together, wantedMix } from './judge.ts';
+import { money, num, orList, some } from './fields.ts';
+import { judgedHere, midRow, type SeatLayout, type SeatView, showMix, together, wantedMix } from './judge.ts';
 import { mixSize, ofKind } from './model.ts';
 import { type SeatScoring, scoreSeats } from './rank.ts';
-import { candidateSets, longestRun, readLayout, readSeats, type SeatRules, seatAllowed, seatRules } from './seats.ts';
+import {
+  candidateSets,
+  longestRun,
+  readLayout,
+  readSeats,
+  type SeatRules,
+  seatAllowed,
+  seatMeets,
+  seatRules,
+} from './seats.ts';
 import type { FailingConstraint, PreferenceModel, RankedSeats, StageDecision } from './types.ts';
 
 /** At most this many seat sets are returned, best first. */
@@ -121,6 +130,7 @@ function seatReason(
   }
   for (const c of hard) {
     if (c.kind === 'rows') parts.push(`${rowsWish(c)} as wanted`);
+    if (c.kind === 'rowMiddle') parts.push('in the middle of the row as wanted');
     if (c.kind === 'seatKind') parts.push(`${wish(c)} as wanted`);
   }
   parts.push(...notes);
@@ -144,10 +154,21 @@ function selectionProblems(
     });
   }
   for (const c of rules.perSeat) {
-    const bad = selected.filter((s) => !seatAllowed(s, { ...rules, perSeat: [c] }, layout));
+    const bad = selected.filter((s) => !seatMeets(c, s, layout));
     if (bad.length > 0) {
-      const what = bad.map((s) => `${s.id} (${c.kind === 'rows' ? `row ${s.row}` : s.kind})`).join(', ');
-      const want = c.kind === 'rows' ? `seats ${rowsWish(c)}` : `${c.seatKind} seats`;
+      const where = (s: SeatView) =>
+        c.kind === 'rows'
+          ? `row ${s.row}`
+          : c.kind === 'rowMiddle'
+            ? `seat ${s.number} of ${layout.seatsPerRow}`
+            : s.kind;
+      const what = bad.map((s) => `${s.id} (${where(s)})`).join(', ');
+      const want =
+        c.kind === 'rows'
+          ? `seats ${rowsWish(c)}`
+          : c.kind === 'rowMiddle'
+            ? 'seats in the middle of the row'
+            : `${c.seatKind} seats`;
       out.push({ constraint: c, detail: `you selected ${what}, but you want ${want}` });
     }
   }
@@ -201,7 +222,8 @@ function seatsPhrase(plural: boolean, perSeat: SeatRules['perSeat'], kind?: stri
     ...(kind ? [kind] : []),
   ]);
   const rows = perSeat.flatMap((c) => (c.kind === 'rows' ? [rowsWish(c)] : []));
-  return [`${[...kinds].map((k) => `${k} `).join('')}seat${plural ? 's' : ''}`, ...rows].join(' ');
+  const middle = perSeat.some((c) => c.kind === 'rowMiddle') ? ['in the middle of the row'] : [];
+  return [`${[...kinds].map((k) => `${k} `).join('')}seat${plural ? 's' : ''}`, ...middle, ...rows].join(' ');
 }
 
 /** What the room offers on one failing seat constraint, among the seats the other rules allow. */
@@ -231,12 +253,54 @@ function seatFailure(
     return `no ${size} free seats side by side include your ${ids(selected)}`;
   };
   if (c.kind === 'adjacent') return sideBySide();
+  if (c.kind === 'rowMiddle') return endsOnly(seats, selected, rules, layout);
   if (c.kind === 'seatKind' && c.count !== undefined) {
     const have = count((s) => s.kind === c.seatKind);
     if (have < c.count) return `${only(have, c.seatKind)}; you want at least ${c.count}`;
   }
   if (n < size) return `${only(n)}; you need ${size}`;
   return rules.adjacent ? sideBySide() : `no set of ${size} seats meets every seat wish`;
+}
+
+/**
+ * Why nothing fits in the middle of the row: the seats the other wishes allow (of a counted kind
+ * first, "no wheelchair space in the middle of a row") are all at or near an end.
+ */
+function endsOnly(
+  seats: readonly SeatView[],
+  selected: readonly SeatView[],
+  rules: SeatRules,
+  layout: SeatLayout,
+): string {
+  const others = { ...rules, perSeat: rules.perSeat.filter((c) => c.kind !== 'rowMiddle') };
+  const mine = new Set(selected.map((s) => s.id));
+  const usable = (s: SeatView) => mine.has(s.id) || (s.free && seatAllowed(s, others, layout));
+  const middle = seats.filter((s) => midRow(s, layout)).map((s) => s.number);
+  const span = middle.length
+    ? ` (the middle is seats ${Math.min(...middle)}–${Math.max(...middle)} of ${layout.seatsPerRow})`
+    : ` (a row of ${layout.seatsPerRow} has no middle)`;
+  const ends = (list: readonly SeatView[]) =>
+    `the free ${list.length === 1 ? 'one is' : 'ones are'} ${some(list.map((s) => s.id))}, ${list.length === 1 ? 'at or near an end' : 'all at or near an end'}${span}`;
+  const kinds = [
+    ...rules.counted.map((k) => ({ kind: k.seatKind, need: k.count ?? 1 })),
+    ...rules.perSeat.flatMap((c) => (c.kind === 'seatKind' ? [{ kind: c.seatKind, need: rules.size }] : [])),
+  ];
+  for (const { kind, need } of kinds) {
+    const ofKind = seats.filter((s) => usable(s) && s.kind === kind);
+    const mid = ofKind.filter((s) => midRow(s, layout));
+    if (mid.length >= need) continue;
+    const noun = kind === 'wheelchair' ? 'wheelchair space' : `${kind} seat`;
+    if (ofKind.length === 0) return `no free ${noun} at all`;
+    return `no free ${noun} is in the middle of a row: ${ends(ofKind)}`;
+  }
+  const free = seats.filter(usable);
+  const mid = free.filter((s) => midRow(s, layout));
+  if (mid.length < rules.size) {
+    return mid.length === 0
+      ? `no free ${seatsPhrase(false, others.perSeat)} in the middle of a row${span}`
+      : `only ${plural(mid.length, 'free seat')} in the middle of a row${span}; you need ${rules.size}`;
+  }
+  return `no ${rules.size} free seats side by side in the middle of a row${span}`;
 }
 
 /**

@@ -3,7 +3,7 @@ import { type Item, STAGES, type UiSpec } from '@usher/protocol';
 import { decideSeats } from './decide-seats.ts';
 import { hiddenNote, observe, sentence, stageNoun, wish } from './explain.ts';
 import { dateLabel, money, num, text } from './fields.ts';
-import { DECIDED_AT, judgeBooking, judgedHere, judgeOption, kindMet, seatInRows, together } from './judge.ts';
+import { DECIDED_AT, judgeBooking, judgedHere, judgeOption, kindMet, midRow, seatInRows, together } from './judge.ts';
 import { scoreOption } from './rank.ts';
 import { readLayout, readSeats } from './seats.ts';
 import { decideTickets } from './tickets.ts';
@@ -86,6 +86,12 @@ function seatChoiceBreaks(spec: UiSpec, model: PreferenceModel, seatMap?: UiSpec
       const bad = seats.filter((s) => !seatInRows(c, s, layout));
       return bad.length > 0
         ? [{ constraint: c, detail: `seat ${bad.map((s) => s.id).join(', ')} is in a row you ruled out` }]
+        : [];
+    }
+    if (c.kind === 'rowMiddle') {
+      const bad = seats.filter((s) => !midRow(s, layout));
+      return bad.length > 0
+        ? [{ constraint: c, detail: `seat ${bad.map((s) => s.id).join(', ')} is not in the middle of its row` }]
         : [];
     }
     if (c.kind === 'seatKind' && !kindMet(c, seats)) {

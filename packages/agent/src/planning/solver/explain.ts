@@ -65,6 +65,8 @@ export function wish(c: HardConstraint): string {
       return 'side by side';
     case 'rows':
       return rowsWish(c);
+    case 'rowMiddle':
+      return 'in the middle of the row';
     case 'seatKind':
       return c.count === undefined ? `all ${c.seatKind}` : `with at least ${c.count} ${c.seatKind}`;
     case 'price':

@@ -1,4 +1,4 @@
-import { type HardConstraint, theaterNamed } from '@usher/booking';
+import { type HardConstraint, inRowMiddle, theaterNamed } from '@usher/booking';
 import type { BookingSummary, Item, Stage } from '@usher/protocol';
 import { clockOf, dateLabel, endMinutesOf, list, minutesOf, money, num, orList, text } from './fields.ts';
 import { mixSize } from './model.ts';
@@ -18,7 +18,7 @@ export const JUDGED_AT: Record<Stage, ReadonlyArray<HardConstraint['kind']>> = {
   date: ['date'],
   // seatCount and ticketMix here: enough seats left for the party.
   time: ['startTime', 'endTime', 'format', 'seatCount', 'ticketMix'],
-  seat: ['seatCount', 'ticketMix', 'adjacent', 'rows', 'seatKind'],
+  seat: ['seatCount', 'ticketMix', 'adjacent', 'rows', 'rowMiddle', 'seatKind'],
   // price here: the tickets alone already cost more (seat surcharges only add to it).
   ticket: ['seatCount', 'ticketMix', 'price'],
   // A last look at what the summary shows before the irreversible submit.
@@ -321,6 +321,14 @@ export function seatInRows(c: Extract<HardConstraint, { kind: 'rows' }>, seat: S
     (c.notFirst === undefined || seat.rowIndex >= c.notFirst) &&
     (c.notLast === undefined || seat.rowIndex <= last - c.notLast)
   );
+}
+
+/**
+ * Whether a seat lies in the middle half of its row, away from either end: the checker's
+ * `rowMiddle` (`inRowMiddle` of `@usher/booking`; 12 a row keeps seats 4–9).
+ */
+export function midRow(seat: SeatView, layout: SeatLayout): boolean {
+  return inRowMiddle(seat.number, layout.seatsPerRow);
 }
 
 /**

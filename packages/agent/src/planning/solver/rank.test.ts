@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SeatLayout, SeatView } from './judge.ts';
-import { midRow, scoreSeats } from './rank.ts';
+import { midRow, type SeatLayout, type SeatView } from './judge.ts';
+import { scoreSeats } from './rank.ts';
 
 const layout: SeatLayout = { rows: 'ABCDEFGHIJ'.split(''), seatsPerRow: 12, aisleAfter: [] };
 const seat = (row: string, number: number): SeatView => ({

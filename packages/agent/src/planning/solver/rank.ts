@@ -1,7 +1,16 @@
 import { type Constraint, type HardConstraint, type TypicalStart, typicality, typicalStartOf } from '@usher/booking';
 import type { Item } from '@usher/protocol';
 import { list, num, text } from './fields.ts';
-import { judgeOption, kindMet, type SeatLayout, type SeatView, seatInRows, startOf, together } from './judge.ts';
+import {
+  judgeOption,
+  kindMet,
+  midRow,
+  type SeatLayout,
+  type SeatView,
+  seatInRows,
+  startOf,
+  together,
+} from './judge.ts';
 import { asHard, ofKind } from './model.ts';
 import type { OptionStage, PreferenceModel } from './types.ts';
 
@@ -170,11 +179,6 @@ function typicalHint(item: Item, pool: readonly Item[], model: PreferenceModel):
   return { score, notes };
 }
 
-/** Whether a seat is in the middle of its row, a quarter of the row or more from either end ("not at either end"). */
-export function midRow(seat: SeatView, layout: SeatLayout): boolean {
-  return Math.abs(seat.number - (layout.seatsPerRow + 1) / 2) <= (layout.seatsPerRow - 2) / 4;
-}
-
 /** The checker's centring: 1 for the middle seat of the middle row, 0 at a corner. */
 export function centring(seat: SeatView, layout: SeatLayout): number {
   const halfWidth = Math.max(1, (layout.seatsPerRow - 1) / 2);
@@ -221,6 +225,11 @@ export function scoreSeats(seats: readonly SeatView[], soft: readonly Constraint
       case 'adjacent':
         add(isTogether ? 1 : 0, isTogether && seats.length > 1 ? undefined : 'misses a wish: not side by side');
         break;
+      case 'rowMiddle': {
+        const share = mean(seats.map((s) => (midRow(s, ctx.layout) ? 1 : 0)));
+        add(share, share === 1 ? 'in the middle of the row' : 'misses a wish: not all in the middle of the row');
+        break;
+      }
       case 'rows': {
         const share = mean(seats.map((s) => (seatInRows(c, s, ctx.layout) ? 1 : 0)));
         add(share, share === 1 ? 'in the rows you prefer' : 'misses a wish: not all in the rows you prefer');

@@ -1,7 +1,7 @@
 import type { Constraint, HardConstraint } from '@usher/booking';
 import type { UiSpec } from '@usher/protocol';
 import { num, text } from './fields.ts';
-import { kindMet, type SeatLayout, type SeatView, seatInRows, together } from './judge.ts';
+import { kindMet, midRow, type SeatLayout, type SeatView, seatInRows, together } from './judge.ts';
 import { ofKind, requiredSeats } from './model.ts';
 
 /*
@@ -42,8 +42,8 @@ export function readSeats(spec: UiSpec): SeatView[] {
 export interface SeatRules {
   size: number;
   adjacent: boolean;
-  /** Rules each seat must meet: rows, and seat kinds without a count. */
-  perSeat: Array<Extract<HardConstraint, { kind: 'rows' | 'seatKind' }>>;
+  /** Rules each seat must meet: rows, the middle of the row, and seat kinds without a count. */
+  perSeat: Array<Extract<HardConstraint, { kind: 'rows' | 'rowMiddle' | 'seatKind' }>>;
   /** Seat kinds with a count: the set as a whole must hold that many. */
   counted: Array<Extract<HardConstraint, { kind: 'seatKind' }>>;
 }
@@ -59,14 +59,26 @@ export function seatRules(hard: readonly HardConstraint[], soft: readonly Constr
   return {
     size: need.hard ? need.count : Math.max(need.count, selected),
     adjacent: hard.some((c) => c.kind === 'adjacent'),
-    perSeat: [...ofKind(hard, 'rows'), ...kinds.filter((c) => c.count === undefined)],
+    perSeat: [...ofKind(hard, 'rows'), ...ofKind(hard, 'rowMiddle'), ...kinds.filter((c) => c.count === undefined)],
     counted: kinds.filter((c) => c.count !== undefined),
   };
 }
 
 /** Whether a seat meets every per-seat rule. */
 export function seatAllowed(seat: SeatView, rules: SeatRules, layout: SeatLayout): boolean {
-  return rules.perSeat.every((c) => (c.kind === 'rows' ? seatInRows(c, seat, layout) : seat.kind === c.seatKind));
+  return rules.perSeat.every((c) => seatMeets(c, seat, layout));
+}
+
+/** Whether a seat meets one per-seat rule. */
+export function seatMeets(c: SeatRules['perSeat'][number], seat: SeatView, layout: SeatLayout): boolean {
+  switch (c.kind) {
+    case 'rows':
+      return seatInRows(c, seat, layout);
+    case 'rowMiddle':
+      return midRow(seat, layout);
+    case 'seatKind':
+      return seat.kind === c.seatKind;
+  }
 }
 
 const key = (set: readonly SeatView[]) =>
