@@ -14,6 +14,8 @@ describe('rows', () => {
     ['not the first three rows', { notFirst: 3 }],
     ['not in the front row', { notFirst: 1 }],
     ['not the back row', { notLast: 1 }],
+    ['row 4 or further back', { notFirst: 3 }],
+    ['row G or further back', { notFirst: 6 }],
   ])('"%s"', (text, expected) => {
     expect(hard(text)).toEqual([{ kind: 'rows', ...expected }]);
   });

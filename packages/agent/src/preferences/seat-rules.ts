@@ -25,12 +25,15 @@ const ROW_LABEL = '([a-z]{1,2})';
 
 /** Rows: "second row" (B), "row C", "rows C-F", "front row" (A), "not the first three rows", "at the back". */
 export const rowsRule: Rule = (scan) => [
-  // "the fifth row or further back", "row G or further back", "row C or closer": a bound, not one row.
+  // "the fifth row or further back", "row G or further back", "row 4 or further back", "row C or closer":
+  // a bound, not one row.
   ...hits(
     scan,
-    String.raw`(?:(?:the\s+)?(${ORDINAL})\s+row|rows?\s+([a-z]))\s+(?:or|and)\s+(?:(?:further|farther|more)\s+(back|forward)|(behind|beyond|back|further|farther)|(closer|nearer|in front))\b`,
+    String.raw`(?:(?:the\s+)?(${ORDINAL})\s+row|rows?\s+([a-z]|\d{1,2}))\s+(?:or|and)\s+(?:(?:further|farther|more)\s+(back|forward)|(behind|beyond|back|further|farther)|(closer|nearer|in front))\b`,
     (m) => {
-      const n = m[1] ? parseOrdinal(m[1]) : (m[2] ?? '').toUpperCase().charCodeAt(0) - 64;
+      // "row 4 or further back": numbered from the screen, as "row D".
+      const label = m[2] ?? '';
+      const n = m[1] ? parseOrdinal(m[1]) : /^\d/.test(label) ? Number(label) : label.toUpperCase().charCodeAt(0) - 64;
       if (!n || n < 1 || n > 26) return undefined;
       const forward = m[3] === 'forward' || m[5] !== undefined;
       return {
