@@ -36,6 +36,8 @@ describe('title', () => {
     ['we should like to see the harbor film on monday', 'The Quiet Harbor'],
     ['that cartographer movie', 'The Last Cartographer'],
     ['the comet one, please', 'Pip and the Comet'],
+    ["I'd like to see that film about the cartographer", 'The Last Cartographer'],
+    ['the movie with the comet', 'Pip and the Comet'],
   ])('a film called by one word of its title and what it is: "%s"', (text, title) => {
     expect(only(text, 'title')).toEqual({ kind: 'title', is: [title] });
   });

@@ -66,13 +66,14 @@ const COMMON_TITLE_WORDS = new Set([
 
 /**
  * A film called by one word of its title and what it is: "the orchard film", "that tempest movie",
- * "the giggle one". The word must be in exactly one title on the list.
+ * "the giggle one", "that film about the orchard". The word must be in exactly one title on the list.
  */
 function titleByWord(scan: Scan): Hit[] {
   const titles = scan.context.knownTitles ?? [];
   if (titles.length === 0) return [];
-  return hits(scan, String.raw`(?:the|that|this)\s+([a-z'-]{4,})\s+(?:film|movie|flick|one)`, (m) => {
-    const word = (m[1] ?? '').toLowerCase();
+  const source = String.raw`(?:the|that|this)\s+([a-z'-]{4,})\s+(?:film|movie|flick|one)|(?:the|that|this)\s+(?:film|movie|one)\s+(?:about|with|set (?:in|on))\s+(?:the\s+|a\s+|an\s+)?([a-z'-]{4,})`;
+  return hits(scan, source, (m) => {
+    const word = (m[1] ?? m[2] ?? '').toLowerCase();
     if (COMMON_TITLE_WORDS.has(word)) return undefined;
     const matching = titles.filter((t) =>
       t

@@ -743,6 +743,7 @@ describe('a count standing alone between commas', () => {
     expect(party('early evening on sunday, 2 for encore')).toEqual([{ kind: 'seatCount', count: 2 }]);
     expect(party('2 together in the middle block, encore sunday')).toEqual([{ kind: 'seatCount', count: 2 }]);
     expect(party('all 4 together in a row')).toEqual([{ kind: 'seatCount', count: 4 }]);
+    expect(party('me and 3 mates, one of us is in a wheelchair')).toEqual([{ kind: 'seatCount', count: 4 }]);
     expect(party('saturday, 7, encore')).toEqual([]);
   });
 });

@@ -410,6 +410,14 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
     `(?:the\\s+)?(${SPELLED_OR_DIGITS})\\s+of us`,
     (m) => {
       const n = parseCount(m[1] ?? '');
+      // "One of us is in a wheelchair", "one of us uses a stick": someone among the party, not its size.
+      if (
+        n === 1 &&
+        /^\s*(?:is|has|uses|needs|will|'s|can|can'?t|won'?t|does|doesn'?t|isn'?t)\b/i.test(
+          m.input.slice((m.index ?? 0) + m[0].length),
+        )
+      )
+        return { type: 'said' };
       const [start, end] = clauseAt(m.input, m.index ?? 0);
       const third = /\b(?:him|her)\b/i.test(m.input.slice(start, end));
       return n ? { type: 'total', n, us: true, ...(third && { third }) } : undefined;

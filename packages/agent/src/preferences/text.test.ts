@@ -54,6 +54,7 @@ describe('clauses', () => {
 
   it.each([
     ['IMAX if possible', 'soft'],
+    ["IMAX if that's possible", 'soft'],
     ['ideally IMAX', 'soft'],
     ["I'd prefer IMAX", 'soft'],
     ['maybe IMAX', 'soft'],

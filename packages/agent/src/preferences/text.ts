@@ -50,7 +50,7 @@ const SOFTENED =
 const HARD =
   /\b(?:must|need|needs|have to|has to|got to|definitely|only|required|absolutely|essential|non-negotiable)\b/i;
 const HEDGE =
-  /\b(?:ideally|preferably|prefer|preferred|(?:i|we)'?d rather(?! not)|would rather(?! not)|if possible|if you can|if we can|if available|if there'?s one|if there is one|if they (?:have|'ve got|got) (?:it|one|any|them)|if poss(?:ible)?|where possible|would be (?:nice|great|good|ideal|lovely)|(?:it|that)'?d be (?:nice|great|good|ideal|lovely)|nice to have|maybe|perhaps|possibly|hopefully|hoping|(?:i|we) hope|would love|i'?d love|bonus|optional)\b/i;
+  /\b(?:ideally|preferably|prefer|preferred|(?:i|we)'?d rather(?! not)|would rather(?! not)|if possible|if (?:that'?s|that is|it'?s|it is) possible|if you can|if we can|if available|if there'?s one|if there is one|if they (?:have|'ve got|got) (?:it|one|any|them)|if poss(?:ible)?|where possible|would be (?:nice|great|good|ideal|lovely)|(?:it|that)'?d be (?:nice|great|good|ideal|lovely)|nice to have|maybe|perhaps|possibly|hopefully|hoping|(?:i|we) hope|would love|i'?d love|bonus|optional)\b/i;
 
 /**
  * How firmly the clause around `index` states its wish: `hard` for an explicit requirement
