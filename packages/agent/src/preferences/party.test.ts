@@ -747,3 +747,19 @@ describe('a count standing alone between commas', () => {
     expect(party('saturday, 7, encore')).toEqual([]);
   });
 });
+
+describe('friends of the same age', () => {
+  it.each([
+    [
+      "My daughter turns 9 on Saturday and she's inviting 4 friends from school, all around the same age. We need 6 tickets with me",
+      { adult: 1, child: 5 },
+    ],
+    ['me, my son (8) and two of his friends the same age', { adult: 1, child: 3 }],
+  ])('"%s"', (text, mix) => {
+    const seats = Object.values(mix).reduce((a, b) => a + b, 0);
+    expect(party(text)).toEqual([
+      { kind: 'seatCount', count: seats },
+      { kind: 'ticketMix', ...mix },
+    ]);
+  });
+});

@@ -92,7 +92,17 @@ type Piece =
       owner?: 'mine' | 'theirs';
     }
   /** An age or a ticket word said of the companion(s) named just before; `all` of every one ("both in their 80s"). */
-  | { type: 'about'; ages: number[]; ticket?: TicketTypeId; all?: boolean; pronoun?: boolean; we?: boolean; n?: number }
+  | {
+      type: 'about';
+      ages: number[];
+      ticket?: TicketTypeId;
+      all?: boolean;
+      pronoun?: boolean;
+      we?: boolean;
+      n?: number;
+      /** "All around the same age": the age of the first person named with one. */
+      same?: boolean;
+    }
   /** One ticket type for the whole party ("all adults"); `n` when the words count it ("both"). */
   | { type: 'allOf'; ticket: TicketTypeId; n?: number }
   /** The speaker comes; `age` when they say it ("I'm 71"), `ticket` when they name theirs ("adult for me"). */
@@ -143,6 +153,11 @@ const OFFSPRING_WORDS = /^(?:sons?|daughters?|nephews?|nieces?|grandsons?|grandd
 const KIDS_SAID = /\b(?:kids|children|family|kid[- ]friendly|little ones|for the kid)\b/i;
 
 const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
+  [
+    // "4 friends from school, all around the same age": as old as the one whose age was said.
+    String.raw`(?:(?:all|both)\s+)?(?:(?:around|about|roughly|much|pretty much|more or less)\s+)?the same age(?:\s+as\s+(?:her|him|them|my\s+[a-z]+))?`,
+    () => ({ type: 'about', ages: [], same: true }),
+  ],
   [
     // "one of the kids can't make it", "my brother can't come after all", "two of us have dropped out".
     String.raw`(?:(${SPELLED_OR_DIGITS})\s+of\s+(?:the|my|our)\s+(kids|children|little ones|adults|grown[- ]?ups|seniors|${RELATIONS})|(${SPELLED_OR_DIGITS})\s+of\s+us|(?:my|our|the)\s+(${RELATION}))\s+(?:now\s+|also\s+)?(?:can'?t|cannot|can no longer|won'?t|will not|isn'?t|aren'?t|is not|are not|is no longer|are no longer|couldn'?t|(?:has|have)\s+(?:dropped|pulled)\s+out|dropped out|pulled out)(?:\s+(?:come|make it|coming|going|join(?:ing)?(?:\s+us)?|be there|go|attend)(?:\s+after all)?)(?=\s*(?:[,.;!?)]|$|after all|anymore|any more|now|today|tonight|so|but|and))`,
@@ -294,6 +309,11 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
       const n = base.n ?? 1;
       return { ...base, n, ages: Array(n).fill(Number(m[2])) };
     },
+  ],
+  // "two of his friends": counted before whose they are.
+  [
+    `(${SPELLED_OR_DIGITS})\\s+of\\s+(?:my|our|his|her|their)\\s+(${RELATIONS})`,
+    (m) => person(m[2] ?? '', countOf(m[1])),
   ],
   [
     `(?:my|our|his|her|the)\\s+(?:(${SPELLED_OR_DIGITS})\\s+)?(?:little\\s+|young\\s+|elderly\\s+|old\\s+)?(${RELATIONS}|${RELATION}|little (?:girl|boy|one)s?)(?!\\w)`,
@@ -602,6 +622,13 @@ function remembered(
 function attachAges(pieces: Piece[]): Piece[] {
   const out: Piece[] = [];
   for (const p of pieces) {
+    if (p.type === 'about' && p.same) {
+      // "My daughter turns 9 … 4 friends, all around the same age": her age is theirs.
+      const aged = out.find((q): q is Person => q.type === 'person' && q.ages.length > 0);
+      const target = [...out].reverse().find((q): q is Person => q.type === 'person' && q.ages.length === 0);
+      if (aged && target) Object.assign(target, { n: target.n ?? 1, ages: Array(target.n ?? 1).fill(aged.ages[0]) });
+      continue;
+    }
     const previous = [...out].reverse().find((q) => q.type === 'person' || q.type === 'typed');
     if (p.type === 'about' && previous?.type === 'typed' && p.ages.length > 0) {
       // "two kids (4 and 7)": the ages are of the typed people just named.
