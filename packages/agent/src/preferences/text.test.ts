@@ -55,6 +55,7 @@ describe('clauses', () => {
   it.each([
     ['IMAX if possible', 'soft'],
     ["IMAX if that's possible", 'soft'],
+    ["IMAX if it's not too pricey", 'soft'],
     ['ideally IMAX', 'soft'],
     ["I'd prefer IMAX", 'soft'],
     ['maybe IMAX', 'soft'],

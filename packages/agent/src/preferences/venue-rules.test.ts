@@ -37,6 +37,7 @@ describe('format', () => {
     ['a regular screening', { is: ['Standard'] }],
     ['2D please', { is: ['Standard'] }],
     ['not 3D', { not: ['3D'] }],
+    ["we don't want to pay for imax or 3d", { not: ['IMAX', '3D'] }],
     ['no IMAX', { not: ['IMAX'] }],
     ['nothing in 3D', { not: ['3D'] }],
     ['a non-IMAX one', { not: ['IMAX'] }],
