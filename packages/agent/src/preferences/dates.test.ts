@@ -77,6 +77,10 @@ describe('date phrasings', () => {
     expect(dates('monday, tuesday or wednesday', 'not monday or tuesday')?.dates).toEqual(['2026-11-25']);
   });
 
+  it('"or sunday" opening a later message adds the day', () => {
+    expect(dates('Saturday for 2', 'or sunday, whichever is cheaper')?.dates).toEqual(['2026-11-21', '2026-11-22']);
+  });
+
   it('a day that "works too" widens the days wanted: either is acceptable, the first preferred', () => {
     const dateOf = (list: readonly Constraint[]) => list.find((c) => c.kind === 'date');
     expect(dateOf(hard('preferably saturday, sunday works too'))).toEqual({

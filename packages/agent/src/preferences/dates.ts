@@ -263,7 +263,9 @@ function dateDrafts(scan: Scan, m: RegExpExecArray, dates: string[]): Hit['draft
   if (p === 'negative') return dates.map((value): Draft => ({ remove: 'date', value }));
   const [start, end] = clauseAt(scan.original, at);
   const clause = scan.original.slice(start, end);
-  const mode = WIDENING.test(clause) ? 'widen' : ADDING.test(clause) ? 'add' : 'replace';
+  // "Or sunday, whichever is cheaper" opening a message: one more day, not another.
+  const orOpens = /^\s*(?:(?:oh|and)\s+)?or\b/i.test(scan.original.slice(0, at + m[0].length)) && start === 0;
+  const mode = WIDENING.test(clause) ? 'widen' : ADDING.test(clause) || orOpens ? 'add' : 'replace';
   const drafts: Draft[] = [{ set: { kind: 'date', dates }, mode }];
   // "Tonight" is a time as well as a day: the evening, unless a clock time says otherwise.
   if (/^tonight$/i.test(m[0])) drafts.push({ set: { kind: 'startTime', after: '17:00' }, rank: 0 });
