@@ -126,3 +126,21 @@ describe('refinement sequences', () => {
     expect(model.hard).toEqual([{ kind: 'startTime', before: '21:00' }]);
   });
 });
+
+describe('a change of mind said politely', () => {
+  it('replaces a firm wish with a firm one ("we\'d prefer riverside actually")', () => {
+    const m = read(
+      '2 tickets for orbital drift at Riverside IMAX on saturday',
+      "oh, we'd prefer Lumen Arthouse actually",
+    ).model;
+    expect(m.hard).toContainEqual({ kind: 'theater', is: ['Lumen Arthouse'] });
+    expect(m.soft.some((c) => c.kind === 'theater')).toBe(false);
+  });
+
+  it('leaves a preference soft when nothing firm was held or no mind is changed', () => {
+    expect(read('2 tickets for orbital drift saturday', "we'd prefer Lumen Arthouse").model.soft).toContainEqual({
+      kind: 'theater',
+      is: ['Lumen Arthouse'],
+    });
+  });
+});

@@ -499,6 +499,38 @@ function otherFilm(before: PreferenceModel, ops: readonly Op[], text: string) {
   };
 }
 
+/** Kinds named by a list (a theater, a film, a format, a day) whose wish a change of mind replaces firmly. */
+const FIRM_KINDS: readonly ConstraintKind[] = ['theater', 'title', 'format', 'date', 'genre'];
+
+/**
+ * "2 for harbor lights at lakeside", then "oh, we'd prefer riverside actually": a change of mind
+ * said politely replaces a firm wish with a firm one, not with a mere preference. Where the model
+ * held a kind as hard and this message, with a change-of-mind word ("actually", "instead",
+ * "switch to"), leaves only a soft positive wish of that kind, the wish becomes hard.
+ */
+export function firmCorrection(before: PreferenceModel, after: PreferenceModel, text: string): PreferenceModel {
+  if (!CHANGE_OF_MIND.test(text)) return after;
+  let model = after;
+  for (const kind of FIRM_KINDS) {
+    const positive = (c: Constraint) =>
+      c.kind === kind && ((fields(c).is ?? fields(c).include ?? fields(c).dates) as unknown[] | undefined)?.length;
+    if (!before.hard.some(positive) || model.hard.some(positive)) continue;
+    const soft = model.soft.filter((c) => c.kind === kind);
+    if (!soft.some(positive)) continue;
+    // One constraint of the kind: a refusal held ("not lakeside") and the wish said now.
+    const joined = build(
+      kind,
+      Object.assign({}, ...model.hard.filter((c) => c.kind === kind).map(fields), ...soft.map(fields)),
+    );
+    model = {
+      ...model,
+      hard: byKind([...model.hard.filter((c) => c.kind !== kind), joined]).filter(isHardConstraint),
+      soft: model.soft.filter((c) => c.kind !== kind),
+    };
+  }
+  return model;
+}
+
 /** The model after a message, with an earlier way of naming the film dropped when this one names it the other way. */
 export function supersedeFilm(
   before: PreferenceModel,

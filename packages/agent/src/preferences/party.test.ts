@@ -715,6 +715,13 @@ describe('the party changed in a later message', () => {
   it.each([
     [['2 adults and 2 kids for pip and the comet sunday', "one of the kids can't make it"], { adult: 2, child: 1 }],
     [['2 adults for encore sunday', 'add one more adult'], { adult: 3 }],
+    [
+      [
+        'pip and the comet saturday, 2 adults and 2 kids (5, 8)',
+        "one of the kids can't make it, the 8 year old has a party",
+      ],
+      { adult: 2, child: 1 },
+    ],
     [['2 adults for encore sunday', 'and 2 more kids'], { adult: 2, child: 2 }],
     [['me and my son (11) for pip and the comet saturday', 'my son is actually 13 not 11'], { adult: 2 }],
     [['me and my dad for encore', 'my dad is 70'], { adult: 1, senior: 1 }],

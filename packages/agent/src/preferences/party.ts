@@ -847,7 +847,8 @@ function decide(found: Piece[], scan: Scan, at: number, listed: boolean, tickets
   }
   // "One of the kids can't make it": fewer of the party known, of their type.
   const dropped = pieces.filter((p): p is Extract<Piece, { type: 'dropped' }> => p.type === 'dropped');
-  if (dropped.length > 0 && total === undefined && !self && people.length === 0 && !namedTypes) {
+  // The people described with them ("the 8 year old has a party") are the ones not coming.
+  if (dropped.length > 0 && total === undefined && !self && !namedTypes) {
     const party = scan.context.party;
     const fewer: Partial<Record<TicketTypeId, number>> = {};
     for (const d of dropped) {
