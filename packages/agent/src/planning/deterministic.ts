@@ -409,7 +409,7 @@ function deadEnd(input: PlannerInput, spec: UiSpec, summary: string, backTo?: St
     const tried = exploration.backtracks > 0 ? ` I tried ${others}.` : '';
     const place = unmatchedPlace(input);
     const text = place
-      ? `I could not find a theater called “${place.said}”: the ones showing what you asked for are ${orList(place.seen, 'and')}. Which of them did you mean, or would any do?`
+      ? `None of the theaters showing what you asked for is called “${place.said}”: they are ${orList(place.seen, 'and')}. Which of them did you mean, or would any do?`
       : `I could not find a booking that fits: ${exploration.firstDeadEnd}${tried} Could you relax one of your wishes, or tell me what matters most?`;
     return plan(input, { type: 'agent.message', text, reason: 'no option meets the hard constraints' }, 0.3, 'blocked');
   }

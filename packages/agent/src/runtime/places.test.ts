@@ -43,7 +43,7 @@ describe('a place named in lower case before the theater stage', () => {
     expect(result.status).toBe('blocked');
     expect(host.protocol.engine.submitted()).toBeNull();
     expect(result.message).toMatch(
-      /^I could not find a theater called “kingsway”: the ones showing what you asked for are .+\. Which of them did you mean, or would any do\?$/,
+      /^None of the theaters showing what you asked for is called “kingsway”: they are .+\. Which of them did you mean, or would any do\?$/,
     );
   });
 });
