@@ -102,6 +102,7 @@ describe('genre', () => {
     ['something funny', { include: ['Comedy'] }],
     ['something for a good laugh', { include: ['Comedy'] }],
     ['a weepie', { include: ['Drama'] }],
+    ['the film with the cowboys', { include: ['Western'] }],
     ['a proper tear-jerker', { include: ['Drama'] }],
     ['an animated film', { include: ['Animation'] }],
     ['a family movie', { include: ['Family'] }],

@@ -762,6 +762,8 @@ describe('friends of the same age', () => {
       { adult: 1, child: 5 },
     ],
     ['me, my son (8) and two of his friends the same age', { adult: 1, child: 3 }],
+    ["for my son's 8th birthday, me and him and 3 of his friends", { adult: 1, child: 4 }],
+    ["It's my mum's 70th so she'll be with me and my husband", { adult: 2, senior: 1 }],
   ])('"%s"', (text, mix) => {
     const seats = Object.values(mix).reduce((a, b) => a + b, 0);
     expect(party(text)).toEqual([

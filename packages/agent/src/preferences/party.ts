@@ -3,6 +3,7 @@ import { hits, span } from './match.ts';
 import { COUNT, parseCount, SPELLED_OR_DIGITS } from './numbers.ts';
 import {
   ADULT_WORDS,
+  CHILD_UNDER,
   CHILD_WORDS,
   NOT_AN_AGE,
   PAIRS,
@@ -90,6 +91,8 @@ type Piece =
       ticketSaid?: boolean;
       /** Named as the owner of something ("my daughter's sleepover", "his mum's rule"), not as someone coming. */
       owner?: 'mine' | 'theirs';
+      /** Someone's own companions ("two of his friends"): as old as a child named, when one is. */
+      theirs?: boolean;
     }
   /** An age or a ticket word said of the companion(s) named just before; `all` of every one ("both in their 80s"). */
   | {
@@ -288,8 +291,8 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
     },
   ],
   [
-    // "my son's 8th birthday": the son, 8 (turning 8, so still a child's ticket at 8).
-    `(?:my|our)\\s+(${RELATION})'s\\s+(\\d{1,2})(?:st|nd|rd|th)\\s+birthday`,
+    // "my son's 8th birthday", "my mum's 70th": the son, 8 (turning 8, so still a child's ticket at 8).
+    `(?:my|our)\\s+(${RELATION})'s\\s+(\\d{1,2})(?:st|nd|rd|th)(?:\\s+birthday)?(?!\\s+(?:row|of|place|anniversary))`,
     (m) => {
       const base = person(m[1] ?? '', 1);
       return base.type === 'person' ? { ...base, n: 1, ages: [Number(m[2])] } : undefined;
@@ -312,8 +315,11 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
   ],
   // "two of his friends": counted before whose they are.
   [
-    `(${SPELLED_OR_DIGITS})\\s+of\\s+(?:my|our|his|her|their)\\s+(${RELATIONS})`,
-    (m) => person(m[2] ?? '', countOf(m[1])),
+    `(${SPELLED_OR_DIGITS})\\s+of\\s+(my|our|his|her|their)\\s+(${RELATIONS})`,
+    (m) => {
+      const base = person(m[3] ?? '', countOf(m[1]));
+      return base.type === 'person' && /^(?:his|her)$/i.test(m[2] ?? '') ? { ...base, theirs: true } : base;
+    },
   ],
   [
     `(?:my|our|his|her|the)\\s+(?:(${SPELLED_OR_DIGITS})\\s+)?(?:little\\s+|young\\s+|elderly\\s+|old\\s+)?(${RELATIONS}|${RELATION}|little (?:girl|boy|one)s?)(?!\\w)`,
@@ -620,6 +626,20 @@ function remembered(
 
 /** Age statements join the companion named just before them. */
 function attachAges(pieces: Piece[]): Piece[] {
+  const out = attachEach(pieces);
+  // "My son's 8th birthday, me and him and 3 of his friends": a child's friends are children too.
+  const child = out.find(
+    (q): q is Person => q.type === 'person' && q.ages.length > 0 && q.ages.every((a) => a < CHILD_UNDER),
+  );
+  for (const q of out) {
+    if (child && q.type === 'person' && q.theirs && q.ages.length === 0 && !q.ticket) {
+      Object.assign(q, { ages: Array(q.n ?? 1).fill(child.ages[0]) });
+    }
+  }
+  return out;
+}
+
+function attachEach(pieces: Piece[]): Piece[] {
   const out: Piece[] = [];
   for (const p of pieces) {
     if (p.type === 'about' && p.same) {

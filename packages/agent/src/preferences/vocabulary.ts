@@ -34,7 +34,7 @@ export const GENRE_WORDS: Entry<string>[] = [
     pattern: 'myster(?:y|ies)|whodunn?its?|who-?dunn?-?its?|detective (?:films?|movies?|stor(?:y|ies))',
     value: 'Mystery',
   },
-  { pattern: 'westerns?|cowboy (?:films?|movies?|flicks?)', value: 'Western' },
+  { pattern: 'westerns?|cowboy (?:films?|movies?|flicks?)|(?:the\\s+)?cowboys', value: 'Western' },
   { pattern: 'crime', value: 'Crime' },
   { pattern: 'documentar(?:y|ies)', value: 'Documentary' },
   { pattern: 'musicals?', value: 'Musical' },
