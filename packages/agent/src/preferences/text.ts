@@ -109,7 +109,7 @@ const REFUSED_AFTER =
 const TOO_MUCH_AFTER =
   /^(?:\s*[\w'-]+){1,4}?(?:'s|'re|\s+(?:is|are|would be|will be|was|seems|looks|gets))\s+(?:(?:a bit|a little|a tad|way|far|much|just|probably|kinda|rather|bit)\s+)?too\s+(?!(?:please|pls|plz|thanks|thx|if|then|for|and|or|but|i|we)\b)[a-z]/i;
 /* "Tuesday once school's out", "Friday when work is out of the way": what follows is about something else. */
-const SUBORDINATE_AFTER = /^(?:\s*[\w-]+){1,3}?\s+(?:once|when|as soon as|until|till|til|since|because)\s/i;
+const SUBORDINATE_AFTER = /^(?:(?:\s*[\w-]+){1,3}?\s+)?(?:once|when|as soon as|until|till|til|since|because)\s/i;
 /** At most this many words may sit between a negation and what it negates ("not a comedy or a drama"). */
 const NEGATION_REACH = 4;
 

@@ -352,6 +352,21 @@ describe('clocks that are not the time wished for', () => {
     expect(starts(text)).toEqual([{ kind: 'startTime', after }]);
   });
 
+  it('"after school", "once school\'s out": after half past three', () => {
+    for (const text of [
+      'after school on friday, me and my 2 kids (7, 9)',
+      "a family film on Tuesday once school's out, 3",
+    ])
+      expect(starts(text)).toEqual([{ kind: 'startTime', after: '15:30' }]);
+  });
+
+  it('"before dinner … we eat at 7": over by then; without "before", a reason', () => {
+    expect(starts('before dinner on saturday, we eat at 7, 2 adults')).toEqual([{ kind: 'endTime', before: '19:00' }]);
+    expect(starts('saturday, we eat at 7 so anything after that, 2 adults')).toEqual([
+      { kind: 'startTime', after: '19:00' },
+    ]);
+  });
+
   it('"on Tuesday once school\'s out" keeps the day', () => {
     expect(hard("a family film on Tuesday once school's out, so not before half three")).toContainEqual({
       kind: 'date',

@@ -151,6 +151,17 @@ export const otherClockRule: Rule = (scan) =>
       String.raw`\b(?:after|once)\s+(?:(?:my|our|his|her|their|the)\s+(?:[a-z]+\s+){0,2}?)?(?:${ERRANDS})s?\b(?:'s\s+(?:done|over|finished))?\s*[?.,;!-]*\s*(?:it|which|that|this|she|he|they)(?:'s|\s+is)?\s+(?:finishes|finished|ends|ended|done|over|gets out|lets out|wraps up)\s+(?:at\s+|by\s+|around\s+)?(${CLOCK})${NOT_A_TIME}`,
       (m) => at(m, readClock(scan, m.index ?? 0, m[1], false), (t) => [bound('startTime', 'after', t)]),
     ),
+    // "before dinner on saturday, we eat at 7": the meal's clock is when the film must be over;
+    // said without "before", it is only a reason.
+    hits(
+      scan,
+      String.raw`\b(?:we|i|they)(?:'ll| will)?\s+(?:eat|have (?:dinner|tea|supper)|need to eat|have to eat)\s+(?:at|around|about)\s+(${CLOCK})${NOT_A_TIME}`,
+      (m) => {
+        const before = /\bbefore\s+(?:dinner|tea|supper|we eat|food)\b/i.test(scan.original);
+        const minutes = readClock(scan, m.index ?? 0, m[1], false);
+        return { ...span(m), drafts: before && minutes !== undefined ? [bound('endTime', 'before', minutes)] : [] };
+      },
+    ),
     // "10.30 is the morning one isn't it?", "the 7pm's the late showing": a clock said of which showing
     // it is, asked or told, not the time wished for.
     hits(
@@ -243,12 +254,16 @@ export const startTimeRule: Rule = (scan) => {
       `(?:can'?t|cannot|can not|won'?t be able to|unable to|couldn'?t)\\s+(?:\\w+\\s+){0,2}?(?:before|earlier than|until|till)\\s+(${CLOCK})${NOT_A_TIME}`,
       (m) => at(m, clockAt(m, m[1], false), (t) => [bound('startTime', 'after', t)]),
     ),
-    // "at 8pm or later": the "at" is the bound's, not an exact start.
+    // "at 8pm or later": the "at" is the bound's, not an exact start; "around 8 or later" allows the
+    // half hour before.
     ...hits(
       scan,
-      `(?:${AFTER})\\s+(${CLOCK})${NOT_A_TIME}|(?:(?:at|from)\\s+)?(${CLOCK})\\s+(?:at the earliest|or later|or after)`,
+      `(?:${AFTER})\\s+(${CLOCK})${NOT_A_TIME}|(?:(at|from|around|about)\\s+)?(${CLOCK})\\s+(?:at the earliest|or later|or after)`,
       (m) =>
-        at(m, clockAt(m, m[1] ?? m[2], false), (t) => [bound('startTime', refused(scan, m) ? 'before' : 'after', t)]),
+        at(m, clockAt(m, m[1] ?? m[3], false), (t) => {
+          const from = /^(?:around|about)$/i.test(m[2] ?? '') ? t - AROUND_MINUTES : t;
+          return [bound('startTime', refused(scan, m) ? 'before' : 'after', from)];
+        }),
     ),
     ...hits(
       scan,
@@ -306,6 +321,12 @@ const PERIODS: Array<[string, number, number | undefined]> = [
   ['before (?:lunch|lunchtime)', 0, 12 * 60],
   ['(?:at |around |over )?lunch(?:time)?', 11 * 60 + 30, 14 * 60],
   ['after (?:dinner|supper|tea)', 19 * 60, undefined],
+  // "After school": school is out by half past three.
+  [
+    String.raw`after school|once school(?:'s| is) (?:out|finished|over)|when school (?:is out|finishes|gets out)`,
+    15 * 60 + 30,
+    undefined,
+  ],
   [String.raw`(?:this\s+|in the\s+)?mornings?`, 0, 12 * 60],
   [String.raw`(?:this\s+|in the\s+)?afternoons?|matinees?`, 12 * 60, 17 * 60],
   // "Daytime", "during the day": any start before the evening.
