@@ -9,7 +9,7 @@ import {
   shortDateLabel,
   weekendDates,
 } from './dates.ts';
-import { hard, soft } from './testing.ts';
+import { hard, read, soft } from './testing.ts';
 
 // The default scenario's today: Saturday 21 November 2026.
 const dates = (...messages: string[]) => hard(...messages).find((c) => c.kind === 'date');
@@ -75,6 +75,15 @@ describe('date phrasings', () => {
     expect(dates('Monday', 'also Tuesday')?.dates).toEqual(['2026-11-23', '2026-11-24']);
     expect(dates('this weekend', 'not Saturday')?.dates).toEqual(['2026-11-22']);
     expect(dates('monday, tuesday or wednesday', 'not monday or tuesday')?.dates).toEqual(['2026-11-25']);
+  });
+
+  it('a day refused while none is wished for leaves every other day of the next two weeks', () => {
+    const u = read('any day this week except monday, 2, encore');
+    expect(u.model.hard.find((c) => c.kind === 'date')).toEqual({
+      kind: 'date',
+      dates: Array.from({ length: 14 }, (_, i) => addDays('2026-11-21', i)).filter((d) => d !== '2026-11-23'),
+    });
+    expect(u.summary).toContain('any day from Sat 21 Nov to Fri 4 Dec except Mon 23 Nov');
   });
 
   it('"or sunday" opening a later message adds the day', () => {

@@ -59,7 +59,7 @@ export function phrase(c: Constraint, today?: string): string {
     case 'format':
       return sides(c.is, c.not, (v) => (v === 'Standard' ? 'standard format' : v));
     case 'date':
-      return orList(c.dates.map((d) => dateLabel(d, today)));
+      return dateList(c.dates, today);
     case 'startTime':
       return window('starting', c.after, c.before);
     case 'endTime':
@@ -116,6 +116,21 @@ function sides(
   refuse = 'not',
 ): string {
   return [...(yes ? [orList(yes.map(show))] : []), ...(no ? [`${refuse} ${orList(no.map(show))}`] : [])].join(', ');
+}
+
+/** At most this many days are named one by one; more are said as a span with the days left out. */
+const DAYS_NAMED = 6;
+
+/** "Sat 5 Dec or Sun 6 Dec"; a long run of days as "any day from … to … except …". */
+function dateList(dates: readonly string[], today: string | undefined): string {
+  if (dates.length <= DAYS_NAMED) return orList(dates.map((d) => dateLabel(d, today)));
+  const sorted = [...dates].sort();
+  const first = sorted[0] as string;
+  const last = sorted.at(-1) as string;
+  const missing: string[] = [];
+  for (let d = first; d < last; d = addDays(d, 1)) if (!sorted.includes(d)) missing.push(d);
+  const span = `any day from ${shortDateLabel(first)} to ${shortDateLabel(last)}`;
+  return missing.length === 0 ? span : `${span} except ${andList(missing.map(shortDateLabel))}`;
 }
 
 function dateLabel(date: string, today: string | undefined): string {

@@ -2,7 +2,7 @@ import type { ConstraintKind, Story } from '@usher/booking';
 import { describeModel } from './describe.ts';
 import { readMessage } from './extract.ts';
 import { KIND_ORDER } from './kinds.ts';
-import { firmCorrection, merge, supersedeFilm, turnsDownFilm } from './merge.ts';
+import { firmCorrection, merge, refusedDays, supersedeFilm, turnsDownFilm } from './merge.ts';
 import { answeredCount, blankNumbers, openQuestions, speakerAlone, unreadWords } from './questions.ts';
 import type { PreferenceContext, PreferenceModel, Understanding } from './types.ts';
 
@@ -47,10 +47,14 @@ export function updatePreferences(current: PreferenceModel, text: string, contex
       unread,
     };
   }
-  const read = firmCorrection(
-    current,
-    supersedeFilm(current, merge(current, ops), ops, reading.text, context.knownFilms),
-    reading.text,
+  const read = refusedDays(
+    firmCorrection(
+      current,
+      supersedeFilm(current, merge(current, ops), ops, reading.text, context.knownFilms),
+      reading.text,
+    ),
+    ops,
+    context.today,
   );
   // Someone who speaks only of themselves books one ticket, without being asked how many.
   const alone = speakerAlone(current, read, reading.text);

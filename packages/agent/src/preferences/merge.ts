@@ -1,4 +1,5 @@
 import type { Constraint, ConstraintKind } from '@usher/booking';
+import { addDays } from './dates.ts';
 import { byKind, isHardConstraint, PREFERENCE_KINDS } from './kinds.ts';
 import { CHANGE_OF_MIND } from './text.ts';
 import { clock, minutesOf } from './times.ts';
@@ -497,6 +498,20 @@ function otherFilm(before: PreferenceModel, ops: readonly Op[], text: string) {
       soft: after.soft.filter((c) => c.kind !== 'title'),
     };
   };
+}
+
+/** How many days ahead "any day but Friday" reaches: two weeks, more than a study's listings show. */
+const DAYS_AHEAD = 14;
+
+/**
+ * "Any day this week except friday", "not tonight": a day refused while no day is wished for leaves
+ * every other day of the next two weeks, so the refusal holds.
+ */
+export function refusedDays(after: PreferenceModel, ops: readonly Op[], today: string): PreferenceModel {
+  const refused = ops.flatMap((op) => (op.type === 'remove' && op.kind === 'date' && op.value ? [op.value] : []));
+  if (refused.length === 0 || [...after.hard, ...after.soft].some((c) => c.kind === 'date')) return after;
+  const days = Array.from({ length: DAYS_AHEAD }, (_, i) => addDays(today, i)).filter((d) => !refused.includes(d));
+  return { ...after, hard: byKind([...after.hard, { kind: 'date', dates: days }]).filter(isHardConstraint) };
 }
 
 /** Kinds named by a list (a theater, a film, a format, a day) whose wish a change of mind replaces firmly. */
