@@ -323,7 +323,7 @@ const PERIODS: Array<[string, number, number | undefined]> = [
   ['after (?:dinner|supper|tea)', 19 * 60, undefined],
   // "After school": school is out by half past three.
   [
-    String.raw`after school|once school(?:'s| is) (?:out|finished|over)|when school (?:is out|finishes|gets out)`,
+    "after school|once school(?:'s| is) (?:out|finished|over)|when school (?:is out|finishes|gets out)",
     15 * 60 + 30,
     undefined,
   ],
