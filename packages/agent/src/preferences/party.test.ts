@@ -772,3 +772,34 @@ describe('friends of the same age', () => {
     ]);
   });
 });
+
+describe('parties said as the fifth held-out set said them', () => {
+  it.each([
+    ['need 5 seats for encore, me + 4 ppl from work, all adults', { adult: 5 }],
+    ['My husband (72) and I (70) would love to see a drama on Monday', { senior: 2 }],
+    [
+      "I'm a power-chair user going with my two kids (8 and 11): a wheelchair space for me with both kids right beside me",
+      { adult: 1, child: 2 },
+    ],
+    ['Cub scout trip: 2 leaders and 8 kids (all 8 to 10)', { adult: 2, child: 8 }],
+  ])('"%s"', (text, mix) => {
+    const seats = Object.values(mix).reduce((a, b) => a + b, 0);
+    expect(party(text)).toEqual([
+      { kind: 'seatCount', count: seats },
+      { kind: 'ticketMix', ...mix },
+    ]);
+  });
+
+  it('"two broke students here" counts two; "my brother\'s kids can\'t come after all … just me and my daughter" is two', () => {
+    expect(party('two broke students here. encore, thursday or friday')).toEqual([{ kind: 'seatCount', count: 2 }]);
+    expect(
+      party(
+        '4 tickets for encore on friday',
+        "sorry, my brother's kids can't come after all. so it's just me and my daughter, she's 5",
+      ),
+    ).toEqual([
+      { kind: 'seatCount', count: 2 },
+      { kind: 'ticketMix', adult: 1, child: 1 },
+    ]);
+  });
+});

@@ -34,14 +34,15 @@ import type { Draft, Hit, PreferenceContext, Rule, Scan } from './types.ts';
  */
 
 const TYPES: Array<[RegExp, TicketTypeId]> = [
-  [/^(?:adults?|grown[- ]?ups?)$/i, 'adult'],
+  [/^(?:adults?|grown[- ]?ups?|leaders?|teachers?|helpers?|carers?|chaperones?|volunteers?|coaches?)$/i, 'adult'],
   [/^(?:kids?|child|children|little ones|kiddos|kiddies)$/i, 'child'],
   [/^(?:seniors?|pensioners?|oaps?)$/i, 'senior'],
 ];
-const TYPE_WORD = '(adults?|grown[- ]?ups?|kids?|child|children|little ones|kiddos|kiddies|seniors?|pensioners?|oaps?)';
+const TYPE_WORD =
+  '(adults?|grown[- ]?ups?|leaders?|teachers?|helpers?|carers?|chaperones?|volunteers?|coaches?|kids?|child|children|little ones|kiddos|kiddies|seniors?|pensioners?|oaps?)';
 /** Words that describe counted tickets or people without being the count's noun. */
 const DESCRIBING =
-  '(?:imax|3d|2d|standard|regular|normal|premium|recliner|reclining|vip|luxury|comfy|big|good|cheap|cheapest|uni|university|college|student)';
+  '(?:imax|3d|2d|standard|regular|normal|premium|recliner|reclining|vip|luxury|comfy|big|good|cheap|cheapest|uni|university|college|student|broke|skint|poor|hungry|tired|mature|grad|postgrad|exchange|international)';
 const COUNTED_DESCRIBED = String.raw`(?<!\brows?\s+)\b(${SPELLED_OR_DIGITS})(?=\s+(?:of the\s+)?(?:(?:${DESCRIBING}\s+){1,2}(?:tickets?|seats?|people|persons|students)|(?:${DESCRIBING}\s+){0,2}(?:recliners|loungers))\b)`;
 const AGE = String.raw`(\d{1,2})(?:\s*(?:years?|yrs?|y/?o)(?:[- ]old)?)?`;
 const YEAR_OLD = String.raw`(\d{1,2})[- ](?:years?|yrs?)[- ]olds?|(\d{1,2})\s*y/?o`;
@@ -157,13 +158,18 @@ const KIDS_SAID = /\b(?:kids|children|family|kid[- ]friendly|little ones|for the
 
 const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
   [
+    // "my husband (72) and I (70)": the speaker's age in brackets.
+    String.raw`(?<=\b(?:and|&)\s+)(?:i|me|myself)\s*\(\s*(\d{1,2})\s*\)`,
+    (m) => ({ type: 'self', age: Number(m[1]) }),
+  ],
+  [
     // "4 friends from school, all around the same age": as old as the one whose age was said.
     String.raw`(?:(?:all|both)\s+)?(?:(?:around|about|roughly|much|pretty much|more or less)\s+)?the same age(?:\s+as\s+(?:her|him|them|my\s+[a-z]+))?`,
     () => ({ type: 'about', ages: [], same: true }),
   ],
   [
     // "one of the kids can't make it", "my brother can't come after all", "two of us have dropped out".
-    String.raw`(?:(${SPELLED_OR_DIGITS})\s+of\s+(?:the|my|our)\s+(kids|children|little ones|adults|grown[- ]?ups|seniors|${RELATIONS})|(${SPELLED_OR_DIGITS})\s+of\s+us|(?:my|our|the)\s+(${RELATION}))\s+(?:now\s+|also\s+)?(?:can'?t|cannot|can no longer|won'?t|will not|isn'?t|aren'?t|is not|are not|is no longer|are no longer|couldn'?t|(?:has|have)\s+(?:dropped|pulled)\s+out|dropped out|pulled out)(?:\s+(?:come|make it|coming|going|join(?:ing)?(?:\s+us)?|be there|go|attend)(?:\s+after all)?)(?=\s*(?:[,.;!?)]|$|after all|anymore|any more|now|today|tonight|so|but|and))`,
+    String.raw`(?:(${SPELLED_OR_DIGITS})\s+of\s+(?:the|my|our)\s+(kids|children|little ones|adults|grown[- ]?ups|seniors|${RELATIONS})|(${SPELLED_OR_DIGITS})\s+of\s+us|(?:my|our|the)\s+(?:[a-z]+'s\s+)?(${RELATION}|${RELATIONS}))\s+(?:now\s+|also\s+)?(?:can'?t|cannot|can no longer|won'?t|will not|isn'?t|aren'?t|is not|are not|is no longer|are no longer|couldn'?t|(?:has|have)\s+(?:dropped|pulled)\s+out|dropped out|pulled out)(?:\s+(?:come|make it|coming|going|join(?:ing)?(?:\s+us)?|be there|go|attend)(?:\s+after all)?)(?=\s*(?:[,.;!?)]|$|after all|anymore|any more|now|today|tonight|so|but|and))`,
     (m) => {
       const n = parseCount(m[1] ?? m[3] ?? 'one');
       if (!n) return undefined;
@@ -375,7 +381,7 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
   ],
   [
     // "me + 1", "me and 2 others": the speaker and a number of others.
-    `me\\s*(?:\\+|plus|and|&)\\s*(${SPELLED_OR_DIGITS})(?:\\s+(?:others?|more))?(?=\\s*(?:[,.;!?)]|$))`,
+    `me\\s*(?:\\+|plus|and|&)\\s*(${SPELLED_OR_DIGITS})(?:\\s+(?:others?|more|people|persons|guests))?(?=\\s*(?:[,.;!?)]|$|(?:from|who|at|for)\\b))`,
     (m) => {
       const n = parseCount(m[1] ?? '');
       return n ? { type: 'total', n: n + 1 } : undefined;
@@ -508,7 +514,8 @@ const COUNTED_ELSEWHERE =
  * "the little one naps", "the youngest gets scared": one of the people already counted, named
  * again; blanked when the message counts its party otherwise.
  */
-const NAMED_AGAIN = /\bthe\s+(?:little\s+one|baby|youngest|eldest|oldest|little\s+(?:girl|boy)|toddler)\b/gi;
+const NAMED_AGAIN =
+  /\bthe\s+(?:little\s+one|baby|youngest|eldest|oldest|little\s+(?:girl|boy)|toddler)\b|\bboth\s+(?:kids|children|boys|girls|of them)\b/gi;
 
 /* "Plus a child", "another adult", "my son is coming too": add to the party already known. */
 const ADDING =

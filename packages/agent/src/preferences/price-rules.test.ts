@@ -151,3 +151,11 @@ describe('cheapest and a limit together', () => {
     expect(hard('cheapest option, 2 adults, max 25 total')).toContainEqual({ kind: 'price', maxTotal: 25 });
   });
 });
+
+describe('a limit said for the tickets together', () => {
+  it('"my limit is $22 for the two tickets together" is a total, and no wish to sit together', () => {
+    const h = hard('me and my grandson. My limit is $22 for the two tickets together, not a cent more.');
+    expect(h).toContainEqual({ kind: 'price', maxTotal: 22 });
+    expect(h.some((c) => c.kind === 'adjacent')).toBe(false);
+  });
+});

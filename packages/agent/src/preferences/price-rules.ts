@@ -30,7 +30,7 @@ const AMOUNT = `(?:${CUR}\\s*${NUMBER}(?:\\s*${CUR_WORD})?|${NUMBER}\\s*(?:${CUR
 const NOT_MONEY = String.raw`(?!\s*(?:hours?|hrs?|h|mins?|minutes?|km|kms|k|miles?|mi|pm|am|o'?clock|:\d|%|people|persons|tickets?|seats?|of us|kids|children|adults|years?|yo|rows?|stars?|\/10|out of))`;
 
 const PER = String.raw`(?:\s*(?:per|a|an|each|every|for each|for every|\/)\s*(?:ticket|person|head|seat|pop|adult)|\s+each|\s+apiece|\s+a\s+pop)`;
-const TOTAL_WORDS = String.raw`(?:\s+(?:in\s+)?total|\s+all\s+in|\s+all\s+together|\s+altogether|\s+overall|\s+for\s+everything)`;
+const TOTAL_WORDS = String.raw`(?:\s+(?:in\s+)?total|\s+all\s+in|\s+all\s+together|\s+altogether|\s+overall|\s+for\s+everything|\s+for\s+(?:the\s+|all\s+)?(?:\d{1,2}|two|three|four|five|six)\s+(?:tickets|seats|of us)(?:\s+together)?)`;
 /** "For both", "for the 3 of us": a total, and the party rule still reads the people. */
 const FOR_ALL = String.raw`(?=\s+for\s+(?:both|all|everyone|everybody|the\s+lot|us\s+all|the\s+(?:\w+\s+)?of\s+us|all\s+of\s+us|both\s+of\s+us))`;
 const TAIL = `(?:${PER}|${TOTAL_WORDS}|${FOR_ALL})`;
@@ -39,7 +39,7 @@ const UP_TO =
   '(?:under|below|less than|no more than|not more than|nothing more than|at most|max(?:imum)?|up to|no higher than|not over|nothing over|nothing above|not above|tops|cheaper than|no dearer than)';
 /** A refused "more than" ("can't spend more than", "don't want to pay over"): a ceiling. */
 const NOT_OVER = String.raw`(?:not|never|can'?t|cannot|won'?t|don'?t|do not|doesn'?t|does not|shouldn'?t|should not|mustn'?t|rather not)(?:\s+[a-z']+){0,3}?\s+(?:more than|over|above|beyond|higher than|exceed(?:ing)?)`;
-const MONEY_LEAD = String.raw`(?:budget(?:'s|\s+is|\s+of|\s+at|\s+around|\s+about|:)?|(?:max(?:imum)?\s+)?spend(?:ing)?(?:\s+limit)?(?:\s+(?:is|of))?|(?:price|cost)\s+(?:limit|cap)(?:'s|\s+is|\s+of)?|cap(?:ped)?(?:\s+(?:it|that|the price|the cost|the total))?\s+at|limit(?:ed)?(?:\s+(?:it|that|ourselves|myself))?\s+(?:to|at|of)|(?:spend|pay|cost(?:s|ing)?|afford)(?:\s+(?:only|just))?)`;
+const MONEY_LEAD = String.raw`(?:budget(?:'s|\s+is|\s+of|\s+at|\s+around|\s+about|:)?|limit(?:'s|\s+is)|(?:max(?:imum)?\s+)?spend(?:ing)?(?:\s+limit)?(?:\s+(?:is|of))?|(?:price|cost)\s+(?:limit|cap)(?:'s|\s+is|\s+of)?|cap(?:ped)?(?:\s+(?:it|that|the price|the cost|the total))?\s+at|limit(?:ed)?(?:\s+(?:it|that|ourselves|myself))?\s+(?:to|at|of)|(?:spend|pay|cost(?:s|ing)?|afford)(?:\s+(?:only|just))?)`;
 const ABOUT = String.raw`(?:\s+(?:of|about|around|roughly|approx(?:imately)?|like))?`;
 /** After an amount: "40 max", "$40 tops", "25 or less", "50 budget". */
 const AFTER = String.raw`(?:\s+(?:max(?:imum)?|tops|or less|or under|or below|at most|at the most|limit|budget|cap|max(?:imum)? budget))`;

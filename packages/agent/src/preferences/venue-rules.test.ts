@@ -38,6 +38,7 @@ describe('format', () => {
     ['2D please', { is: ['Standard'] }],
     ['not 3D', { not: ['3D'] }],
     ["we don't want to pay for imax or 3d", { not: ['IMAX', '3D'] }],
+    ["my wife can't cope with 3D", { not: ['3D'] }],
     ['no IMAX', { not: ['IMAX'] }],
     ['nothing in 3D', { not: ['3D'] }],
     ['a non-IMAX one', { not: ['IMAX'] }],
@@ -72,4 +73,14 @@ describe('cheapest', () => {
       expect(soft(text)).toEqual([{ kind: 'cheapest' }]);
     },
   );
+});
+
+describe('a distance in words', () => {
+  it.each([
+    ['less than a mile from my flat', 1.6],
+    ['within half a mile', 0.8],
+  ])('"%s"', (text, km) => {
+    const c = hard(text).find((x) => x.kind === 'distance');
+    expect(c?.kind === 'distance' && Math.round(c.maxKm * 10) / 10).toBe(km);
+  });
 });

@@ -27,6 +27,15 @@ export const distanceRule: Rule = (scan) => [
       return km > 0 ? { ...span(m), drafts: [{ set: { kind: 'distance', maxKm: km } }] } : undefined;
     },
   ),
+  // "less than a mile", "within half a mile": one unit, or half of one, in words.
+  ...hits(
+    scan,
+    String.raw`${UP_TO}\s+(a|one|half a)\s+(mile|kilomet(?:er|re)|km)(?:\s+(?:away|from (?:me|home|here|my \w+)))?`,
+    (m) => {
+      const km = toKm(/^half/i.test(m[1] ?? '') ? 0.5 : 1, m[2] ?? '');
+      return km > 0 ? { ...span(m), drafts: [{ set: { kind: 'distance', maxKm: km } }] } : undefined;
+    },
+  ),
   ...hits(
     scan,
     String.raw`(?:more|further|farther|over|beyond)(?:\s+than)?\s+(\d+(?:\.\d+)?)\s*${UNIT}(?:\s+(?:away|from (?:me|home|here)))?`,
