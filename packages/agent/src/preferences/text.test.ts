@@ -56,6 +56,8 @@ describe('clauses', () => {
     ['IMAX if possible', 'soft'],
     ["IMAX if that's possible", 'soft'],
     ["IMAX if it's not too pricey", 'soft'],
+    ["we'd love the recliner seats", undefined],
+    ['we would love to see a drama', undefined],
     ['ideally IMAX', 'soft'],
     ["I'd prefer IMAX", 'soft'],
     ['maybe IMAX', 'soft'],
