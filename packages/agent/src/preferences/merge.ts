@@ -254,16 +254,20 @@ function added(lists: Lists, c: Constraint): Constraint {
   return mix(sum(base.adult, c.adult), sum(base.child, c.child), sum(base.senior, c.senior));
 }
 
+/** The party the model holds: its tickets, or its seat count as adults; undefined when it holds neither. */
+function partyHeld(lists: Lists): { adult?: number; child?: number; senior?: number } | undefined {
+  const old = ofKind(lists, 'ticketMix')[0]?.c;
+  const seats = ofKind(lists, 'seatCount')[0]?.c;
+  return old?.kind === 'ticketMix' ? old : seats?.kind === 'seatCount' ? { adult: seats.count } : undefined;
+}
+
 /**
  * "Courtside for me and my dad", then "oh he's 67": the party keeps its size and adults become the
  * types named, where the party does not hold them yet ("my 2 kids", then "they're 6 and 9", changes
  * nothing); with no party known, or too few adults, the types are the party.
  */
 function retype(lists: Lists, c: Extract<Constraint, { kind: 'ticketMix' }>, strength: Strength): void {
-  const old = ofKind(lists, 'ticketMix')[0]?.c;
-  const seats = ofKind(lists, 'seatCount')[0]?.c;
-  const base: { adult?: number; child?: number; senior?: number } | undefined =
-    old?.kind === 'ticketMix' ? old : seats?.kind === 'seatCount' ? { adult: seats.count } : undefined;
+  const base = partyHeld(lists);
   const child = Math.max(c.child ?? 0, base?.child ?? 0);
   const senior = Math.max(c.senior ?? 0, base?.senior ?? 0);
   const adult = (base?.adult ?? 0) - (child - (base?.child ?? 0)) - (senior - (base?.senior ?? 0));
@@ -283,9 +287,7 @@ function oneRetyped(
   strength: Strength,
   who: 'speaker' | 'person',
 ): void {
-  const old = ofKind(lists, 'ticketMix')[0]?.c;
-  const seats = ofKind(lists, 'seatCount')[0]?.c;
-  const base = old?.kind === 'ticketMix' ? old : seats?.kind === 'seatCount' ? { adult: seats.count } : undefined;
+  const base = partyHeld(lists);
   if (!base) return replaceKind(lists, 'ticketMix', [{ c, strength }]);
   const to = c.child ? 'child' : c.senior ? 'senior' : 'adult';
   const next = { adult: 0, child: 0, senior: 0, ...base };
@@ -328,14 +330,12 @@ function shift(lists: Lists, way: 'later' | 'earlier', saysStart: boolean): void
 
 /** "One of the kids can't make it": their tickets off the party known; nothing when none would be left. */
 function fewer(lists: Lists, c: Extract<Constraint, { kind: 'ticketMix' }>, strength: Strength): void {
-  const old = ofKind(lists, 'ticketMix')[0]?.c;
-  const seats = ofKind(lists, 'seatCount')[0]?.c;
-  const base = old?.kind === 'ticketMix' ? old : seats?.kind === 'seatCount' ? { adult: seats.count } : undefined;
+  const base = partyHeld(lists);
   if (!base) return;
   const next = { adult: 0, child: 0, senior: 0, ...base };
   for (const t of ['adult', 'child', 'senior'] as const) next[t] = Math.max(0, next[t] - (c[t] ?? 0));
   if (next.adult + next.child + next.senior === 0) return;
-  if (old?.kind === 'ticketMix')
+  if (ofKind(lists, 'ticketMix').length > 0)
     return replaceKind(lists, 'ticketMix', [{ c: mix(next.adult, next.child, next.senior), strength }]);
   // Only a seat count was known: the count shrinks.
   replaceKind(lists, 'seatCount', [{ c: { kind: 'seatCount', count: next.adult }, strength }]);

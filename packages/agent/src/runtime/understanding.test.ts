@@ -172,20 +172,25 @@ describe('the latest showing over several days', () => {
   });
 });
 
+/** Computed from the scenario: the nearest theater with a thriller starting from 17:00 tomorrow. */
+function nearestThrillerTheater(): string | undefined {
+  const scenario = defaultScenario();
+  const thrillers = new Set(scenario.movies.filter((m) => m.genres.includes('Thriller')).map((m) => m.id));
+  const distance = new Map(scenario.theaters.map((t) => [t.id, t.distanceKm]));
+  const nearest = scenario.showings
+    .filter((s) => thrillers.has(s.movieId) && s.date === '2026-11-22' && s.time >= '17:00')
+    .map((s) => s.theaterId)
+    .sort((a, b) => (distance.get(a) ?? 0) - (distance.get(b) ?? 0))[0];
+  return nearest;
+}
+
 describe('the closest theater across films', () => {
   it('books the film that plays closest when no film is named ("a thriller … at the nearest cinema")', async () => {
     const { host, agent } = await studyRoom({
       goal: 'a thriller tomorrow evening for 2 adults, at the nearest cinema',
     });
     expect((await agent.run()).status).toBe('done');
-    // Computed from the scenario: the nearest theater with a thriller starting from 17:00 tomorrow.
-    const scenario = defaultScenario();
-    const thrillers = new Set(scenario.movies.filter((m) => m.genres.includes('Thriller')).map((m) => m.id));
-    const distance = new Map(scenario.theaters.map((t) => [t.id, t.distanceKm]));
-    const nearest = scenario.showings
-      .filter((s) => thrillers.has(s.movieId) && s.date === '2026-11-22' && s.time >= '17:00')
-      .map((s) => s.theaterId)
-      .sort((a, b) => (distance.get(a) ?? 0) - (distance.get(b) ?? 0))[0];
+    const nearest = nearestThrillerTheater();
     expect((host.submitted() as { theaterId: string }).theaterId).toBe(nearest);
   });
 });
@@ -199,14 +204,8 @@ describe('the closest theater said after the agent chose a film', () => {
     const running = agent.run();
     expect(await agentSaid('Shall I book it?')).toBeDefined();
     host.say('oh and at the closest place to us please');
-    // Computed from the scenario, as above.
+    const nearest = nearestThrillerTheater();
     const scenario = defaultScenario();
-    const thrillers = new Set(scenario.movies.filter((m) => m.genres.includes('Thriller')).map((m) => m.id));
-    const distance = new Map(scenario.theaters.map((t) => [t.id, t.distanceKm]));
-    const nearest = scenario.showings
-      .filter((s) => thrillers.has(s.movieId) && s.date === '2026-11-22' && s.time >= '17:00')
-      .map((s) => s.theaterId)
-      .sort((a, b) => (distance.get(a) ?? 0) - (distance.get(b) ?? 0))[0];
     const name = scenario.theaters.find((t) => t.id === nearest)?.name ?? '?';
     expect(await agentSaid(name, 'Shall I book it?')).toBeDefined();
     host.say('yes');
