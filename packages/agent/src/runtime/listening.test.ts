@@ -66,6 +66,23 @@ describe('a place named loosely', () => {
     expect(l.placesUnmatched).toEqual([]);
     expect(l.model.hard.filter((c) => c.kind === 'theater')).toEqual([]);
   });
+
+  it('does not take back a theater the same words turn down', () => {
+    const stage = theaterStage([{ name: 'Northgate Stadium 16' }, { name: 'Riverside Art House' }]);
+    for (const text of [
+      "wait, northgate's miles away. anywhere within 5 miles instead, same film, same evening",
+      'northgate is too far, any cinema within 5 miles',
+    ]) {
+      const l = listening('2 tickets for orbital drift on monday evening at Northgate please');
+      l.saw(stage);
+      expect(l.model.hard.filter((c) => c.kind === 'theater')).toEqual([{ kind: 'theater', is: ['Northgate'] }]);
+      expect(l.adopt(l.read(text, stage))).toBe(true);
+      expect(l.model.hard.filter((c) => c.kind === 'theater' && c.is)).toEqual([]);
+      // Back on the theater stage, the place of the turned-down words names no theater again.
+      const again = l.saw(stage);
+      expect(again?.model.hard.filter((c) => c.kind === 'theater' && c.is) ?? []).toEqual([]);
+    }
+  });
 });
 
 describe('a theater wished for by what it offers', () => {

@@ -132,9 +132,10 @@ export class Listening {
     const ties = tieBreaksSaid(text);
     const plain = understanding.changed.filter((kind) => !ties.includes(kind as never));
     this.tieBreaks = [...new Set([...this.tieBreaks.filter((kind) => !plain.includes(kind as never)), ...ties])];
-    // A theater wish said or withdrawn since ("any cinema is fine") settles the places named before.
+    // A theater wish said or withdrawn since ("any cinema is fine") settles the places named before,
+    // and those the same words name: "northgate's miles away, anywhere within 5 miles instead".
     const settled = understanding.changed.includes('theater') && announced.length === 0;
-    this.places = [...placesNamed(text, unread), ...(settled ? [] : this.places)].slice(0, MAX_PLACES);
+    this.places = settled ? [] : [...placesNamed(text, unread), ...this.places].slice(0, MAX_PLACES);
     this.announced = [...announced, ...(settled ? [] : this.announced)].slice(0, MAX_PLACES);
     this.insisted = [...placesInsisted(text, unread), ...(settled ? [] : this.insisted)].slice(0, MAX_PLACES);
     this.amenities = [...new Set([...amenities, ...this.amenities])].slice(0, MAX_AMENITIES);

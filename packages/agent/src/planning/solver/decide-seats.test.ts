@@ -297,6 +297,31 @@ describe('seats chosen before a wish about them', () => {
     // Without the seat map (another host's agent that never saw the seats), nothing is judged.
     expect(decideStage(confirm, together).kind).toBe('confirm');
   });
+
+  it('sends it back to the seats when the party changed after them, and to the tickets when only the mix did', () => {
+    // Four adults' seats and tickets, then "two of them can't come, it's me and my daughter".
+    const { confirm } = afterSeats(['G7', 'G8', 'G9', 'G10']);
+    const smaller = model([
+      { kind: 'seatCount', count: 2 },
+      { kind: 'ticketMix', adult: 1, child: 1 },
+    ]);
+    const fewer = deadEnd(decideStage(confirm, smaller));
+    expect(fewer.backTo).toBe('seat');
+    expect(fewer.summary).toContain('4 seats chosen, you want 2');
+    // Two seats, two adults' tickets, then "she's 5": the seats stand, the tickets change.
+    const two = afterSeats(['G9', 'G10']);
+    const child = model([
+      { kind: 'seatCount', count: 2 },
+      { kind: 'ticketMix', adult: 1, child: 1 },
+    ]);
+    expect(deadEnd(decideStage(two.confirm, child)).backTo).toBe('ticket');
+    // A wish of another kind failing beside them is not the party's to fix.
+    const dearer = model([
+      { kind: 'seatCount', count: 2 },
+      { kind: 'price', maxTotal: 1 },
+    ]);
+    expect(deadEnd(decideStage(confirm, dearer)).backTo).toBeUndefined();
+  });
 });
 
 describe('a price limit on seats priced one by one (a host without a ticket stage)', () => {

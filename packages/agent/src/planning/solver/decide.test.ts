@@ -254,3 +254,22 @@ describe('a film chosen before a new wish', () => {
     expect(decideStage(pipSpec, wishes, { movie: pip }).kind).toBe('options');
   });
 });
+
+describe('a theater chosen before a new wish', () => {
+  it('is judged on its distance as the theater stage showed it, and sent back to the theater stage', () => {
+    // Oakwood chosen, then "that's miles away, anywhere within 5 km instead" on the date stage.
+    const theaterStage = specOf(engineAt(['m-paper-lanterns']));
+    const item = (id: string) => theaterStage.items.find((i) => i.id === id);
+    const wishes = model([{ kind: 'distance', maxKm: 5 }]);
+    const far = specOf(engineAt(['m-paper-lanterns', 't-oakwood']));
+    const decision = deadEnd(decideStage(far, wishes, { theater: item('t-oakwood') }));
+    expect(decision.backTo).toBe('theater');
+    expect(decision.summary).toMatch(/km away, beyond your 5 km/);
+    // Without the theater's item the summary, which shows no distance, decides.
+    expect(decideStage(far, wishes).kind).not.toBe('dead-end');
+    // A theater within the distance stands; so does one the page no longer holds.
+    const near = specOf(engineAt(['m-paper-lanterns', 't-grand']));
+    expect(decideStage(near, wishes, { theater: item('t-grand') }).kind).toBe('options');
+    expect(decideStage(near, wishes, { theater: item('t-oakwood') }).kind).toBe('options');
+  });
+});

@@ -4,6 +4,7 @@ import { decideSeats } from './decide-seats.ts';
 import { hiddenNote, observe, sentence, stageNoun, wish } from './explain.ts';
 import { dateLabel, money, num, text } from './fields.ts';
 import { DECIDED_AT, judgeBooking, judgedHere, judgeOption, kindMet, midRow, seatInRows, together } from './judge.ts';
+import { mixSize } from './model.ts';
 import { scoreOption } from './rank.ts';
 import { readLayout, readSeats } from './seats.ts';
 import { decideTickets } from './tickets.ts';
@@ -16,7 +17,7 @@ import type { FailingConstraint, OptionStage, PreferenceModel, RankedOption, Sta
  * everything out. Pure: the same spec and model always give the same decision.
  */
 export function decideStage(spec: UiSpec, model: PreferenceModel, chosen: EarlierChoices = {}): StageDecision {
-  const earlier = earlierChoiceBreaks(spec, model, chosen.movie) ?? seatChoiceBreaks(spec, model, chosen.seatMap);
+  const earlier = earlierChoiceBreaks(spec, model, chosen) ?? seatChoiceBreaks(spec, model, chosen.seatMap);
   if (earlier) return earlier;
   switch (spec.stage) {
     case 'movie':
@@ -36,19 +37,23 @@ export function decideStage(spec: UiSpec, model: PreferenceModel, chosen: Earlie
 /**
  * A choice made on an earlier stage that breaks a wish (one the participant said after it was
  * made): a dead-end sent back to the earliest such stage, so the agent does not book on past it.
- * The summary shows a film's title only; its genres and ratings are judged on the film's item as
- * the movie stage showed it (`chosenMovie`), when the agent saw it.
+ * The summary shows a film's title and a theater's name only; what a film is (its genres, ratings)
+ * and how far a theater is are judged on the item its stage showed (`chosen`), when the agent saw it.
  */
-function earlierChoiceBreaks(spec: UiSpec, model: PreferenceModel, chosenMovie?: Item): StageDecision | null {
+function earlierChoiceBreaks(spec: UiSpec, model: PreferenceModel, chosen: EarlierChoices): StageDecision | null {
   const booking = spec.state.booking;
   if (!booking) return null;
   const here = STAGES.indexOf(spec.stage);
-  const movie = chosenMovie && chosenMovie.id === booking.movie?.id ? chosenMovie : undefined;
+  const seen = {
+    movie: chosen.movie && chosen.movie.id === booking.movie?.id ? chosen.movie : undefined,
+    theater: chosen.theater && chosen.theater.id === booking.theater?.id ? chosen.theater : undefined,
+  };
   const failing = model.hard.flatMap((constraint) => {
-    const byFilm = movie && FILM_KINDS.includes(constraint.kind);
-    const decidedAt = byFilm ? 'movie' : DECIDED_AT[constraint.kind];
+    const onItem = ITEM_STAGES.find((stage) => seen[stage] && ITEM_KINDS[stage].includes(constraint.kind));
+    const decidedAt = onItem ?? DECIDED_AT[constraint.kind];
     if (!decidedAt || STAGES.indexOf(decidedAt) >= here) return [];
-    const verdict = byFilm && movie ? judgeOption('movie', constraint, movie) : judgeBooking(constraint, booking);
+    const item = onItem && seen[onItem];
+    const verdict = onItem && item ? judgeOption(onItem, constraint, item) : judgeBooking(constraint, booking);
     return verdict && !verdict.ok ? [{ constraint, detail: verdict.detail, decidedAt }] : [];
   });
   const first = failing.map((f) => f.decidedAt).sort((a, b) => STAGES.indexOf(a) - STAGES.indexOf(b))[0];
@@ -62,9 +67,10 @@ function earlierChoiceBreaks(spec: UiSpec, model: PreferenceModel, chosenMovie?:
   };
 }
 
-/** What the agent saw when it chose: the film's item and the seat map, which the summary does not show. */
+/** What the agent saw when it chose: the film's and the theater's items and the seat map, which the summary does not show. */
 export interface EarlierChoices {
   movie?: Item;
+  theater?: Item;
   /** The seat stage the seats were chosen on. */
   seatMap?: UiSpec;
 }
@@ -112,8 +118,12 @@ function seatChoiceBreaks(spec: UiSpec, model: PreferenceModel, seatMap?: UiSpec
   };
 }
 
-/** What a film is, which the booking summary does not show: judged on the film's own item. */
-const FILM_KINDS: readonly HardConstraint['kind'][] = ['genre', 'rating', 'ageRating', 'runtime'];
+/** What a film or a theater is, which the booking summary does not show: judged on its own item. */
+const ITEM_STAGES = ['movie', 'theater'] as const;
+const ITEM_KINDS: Record<(typeof ITEM_STAGES)[number], readonly HardConstraint['kind'][]> = {
+  movie: ['genre', 'rating', 'ageRating', 'runtime'],
+  theater: ['distance'],
+};
 
 interface Judged {
   item: Item;
@@ -214,6 +224,20 @@ function optionsDeadEnd(
 }
 
 /** The last check before the irreversible submit, on what the summary shows (price above all). */
+/**
+ * A party said again after the seats or tickets were chosen ("my brother's kids can't come after
+ * all, so it's just me and my daughter"): the seat stage when the seats no longer match it (the
+ * same showing may have the right number), the ticket stage when only the tickets do.
+ */
+function partyBackTo(failing: readonly FailingConstraint[], seats: number): { backTo?: 'seat' | 'ticket' } {
+  const party = (kind: string) => kind === 'seatCount' || kind === 'ticketMix';
+  if (!failing.every((f) => party(f.constraint.kind))) return {};
+  const seatsWrong = failing.some(
+    (f) => f.constraint.kind === 'seatCount' || (f.constraint.kind === 'ticketMix' && mixSize(f.constraint) !== seats),
+  );
+  return { backTo: seatsWrong ? 'seat' : 'ticket' };
+}
+
 function decideConfirm(spec: UiSpec, model: PreferenceModel): StageDecision {
   const booking = spec.state.booking ?? {};
   const judged = judgedHere('confirm', model.hard).map((constraint) => ({
@@ -235,7 +259,7 @@ function decideConfirm(spec: UiSpec, model: PreferenceModel): StageDecision {
       kind: 'dead-end',
       failing,
       summary: sentence(failing.map((f) => f.detail).join('; ')),
-      ...(bySeats && { backTo: 'seat' as const }),
+      ...(bySeats ? { backTo: 'seat' as const } : partyBackTo(failing, booking.seats?.length ?? 0)),
     };
   }
   const s = booking.showing;
