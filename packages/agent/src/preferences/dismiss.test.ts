@@ -55,6 +55,30 @@ describe('withdrawing wishes', () => {
     expect(hard).toEqual([{ kind: 'genre', exclude: ['Thriller'] }]);
   });
 
+  it('keeps the wish a fallback follows as a preference: "after 7pm would be best, otherwise any time works"', () => {
+    for (const text of [
+      "If there's a showing after 7pm that'd be best, otherwise any time works.",
+      'after 7pm would be best, if not whenever',
+      'ideally after 7pm, otherwise any time is fine',
+    ]) {
+      const { model } = read(`2 adults tomorrow. ${text}`);
+      expect(model.soft, text).toContainEqual({ kind: 'startTime', after: '19:00' });
+      expect(
+        model.hard.map((c) => c.kind),
+        text,
+      ).not.toContain('startTime');
+    }
+    // A period said at the same rank as the withdrawal stands too.
+    expect(read('2 adults tomorrow, evening if possible, otherwise whenever').model.soft).toContainEqual({
+      kind: 'startTime',
+      after: '17:00',
+    });
+    // An earlier message's time is what the fallback withdraws.
+    const { model } = read('2 adults tomorrow after 9pm', 'ideally after 7pm, otherwise any time works');
+    expect(model.hard.map((c) => c.kind)).not.toContain('startTime');
+    expect(model.soft).toContainEqual({ kind: 'startTime', after: '19:00' });
+  });
+
   it('"any time" removes every time wish but keeps the rest', () => {
     expect(kinds('tomorrow, around 7pm, done by 10, the earliest', 'any time is fine')).toEqual(['date']);
   });

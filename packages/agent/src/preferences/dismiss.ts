@@ -47,6 +47,13 @@ const DOES_NOT_MATTER = String.raw`(?:really\s+)?(?:(?:doesn'?t|does not|don'?t|
 const CONDITION =
   /^\s*,?\s*(?:(?:really|much|at all|tbh)\s+)?(?:as long as|so long as|provided|providing|unless|except|but not|just not|only not)\b/i;
 
+/*
+ * "After 7pm would be best, otherwise any time works": a withdrawal said as the fallback of a wish
+ * in the same message leaves that wish as said (a preference): it applies before every wish of the message.
+ */
+const FALLBACK =
+  /\b(?:otherwise|or else|else|failing that|if not|or if not|but if not|and if not)\s*,?\s*(?:(?:really|honestly|tbh)\s+)?$/i;
+
 /** Withdrawals of a wish, by value or by kind. */
 export const dismissRule: Rule = (scan) => {
   const t = targets(scan);
@@ -54,8 +61,9 @@ export const dismissRule: Rule = (scan) => {
     const target = t.resolve(term ?? '');
     if (!target) return undefined;
     const after = scan.original.slice((m.index ?? 0) + m[0].length);
-    const conditional = CONDITION.test(after);
-    return { ...span(m), drafts: drafts(target).map((d) => (conditional ? { ...d, rank: 0 } : d)) };
+    // The fallback's wish was said before it, perhaps at rank 0 itself ("evening if possible, otherwise whenever").
+    const rank = FALLBACK.test(scan.original.slice(0, m.index ?? 0)) ? -1 : CONDITION.test(after) ? 0 : undefined;
+    return { ...span(m), drafts: drafts(target).map((d) => (rank === undefined ? d : { ...d, rank })) };
   };
   return [
     ...hits(scan, `(?:${FORGET}|${NO_PREFERENCE}|${NOT_NEEDED})\\s+(${t.source})`, (m) => read(m[1], m)),

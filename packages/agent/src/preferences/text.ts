@@ -50,7 +50,7 @@ const SOFTENED =
 const HARD =
   /\b(?:must|need|needs|have to|has to|got to|definitely|only|required|absolutely|essential|non-negotiable)\b/i;
 const HEDGE =
-  /\b(?:ideally|preferably|prefer|preferred|(?:i|we)'?d rather(?! not)|would rather(?! not)|if possible|if (?:that'?s|that is|it'?s|it is) possible|if (?:it'?s|it is|that'?s|that is) not too (?:pricey|expensive|dear|much)|if you can|if we can|if available|if there'?s one|if there is one|if they (?:have|'ve got|got) (?:it|one|any|them)|if poss(?:ible)?|where possible|would be (?:nice|great|good|ideal|lovely)|(?:it|that)'?d be (?:nice|great|good|ideal|lovely)|nice to have|(?:would|i'?d) love(?!\s+to\s+(?:see|watch|go|book|take|get|catch|bring)\b)|maybe|perhaps|possibly|hopefully|hoping|(?:i|we) hope|bonus|optional)\b/i;
+  /\b(?:ideally|preferably|prefer|preferred|(?:i|we)'?d rather(?! not)|would rather(?! not)|if possible|if (?:that'?s|that is|it'?s|it is) possible|if (?:it'?s|it is|that'?s|that is) not too (?:pricey|expensive|dear|much)|if you can|if we can|if available|if there'?s one|if there is one|if they (?:have|'ve got|got) (?:it|one|any|them)|if poss(?:ible)?|where possible|would be (?:nice|great|good|ideal|lovely|best|better|preferable|perfect)|(?:it|that)'?d be (?:nice|great|good|ideal|lovely|best|better|preferable|perfect)|nice to have|(?:would|i'?d) love(?!\s+to\s+(?:see|watch|go|book|take|get|catch|bring)\b)|maybe|perhaps|possibly|hopefully|hoping|(?:i|we) hope|bonus|optional)\b/i;
 
 /**
  * How firmly the clause around `index` states its wish: `hard` for an explicit requirement

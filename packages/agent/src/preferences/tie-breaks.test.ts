@@ -6,6 +6,9 @@ describe('preferences said only to break a tie', () => {
     ['tonight, the latest showing of anything PG. if a few cinemas tie, the nearest one', ['closest']],
     ["best rated one, and if there's a tie the cheaper one", ['cheapest']],
     ['the cheapest, and where two are the same price, the earlier one', ['earliest']],
+    ["whatever film has the best rating, and if it's on in more than one place, the closest", ['closest']],
+    ["any comedy, the cheapest, and if there's a choice the nearest", ['closest']],
+    ['the earliest, and if several cinemas have it then the cheaper one', ['cheapest']],
   ])('"%s"', (text, kinds) => {
     expect(tieBreaksSaid(text)).toEqual(kinds);
   });

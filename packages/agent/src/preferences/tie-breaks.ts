@@ -5,8 +5,9 @@
  */
 
 /** A clause that says what decides between equals. */
+/* "If it's on in more than one place, the closest", "if there's a choice, the cheaper": a choice among equals too. */
 const TIE_CLAUSE =
-  /\b(?:if|when|where)\b[^.!?;]*?\b(?:ties?|tied|tying|draws?|equal|the same)\b[^.!?;]*|\b(?:to break (?:a|the) tie|as a tie-?break(?:er)?)\b[^.!?;]*/gi;
+  /\b(?:if|when|where)\b[^.!?;]*?\b(?:ties?|tied|tying|draws?|equal|the same|more than one|several|multiple|a choice|a few (?:places|cinemas|theaters|theatres|showings|options))\b[^.!?;]*|\b(?:to break (?:a|the) tie|as a tie-?break(?:er)?)\b[^.!?;]*/gi;
 
 const WORDS: ReadonlyArray<readonly [RegExp, 'closest' | 'cheapest' | 'earliest' | 'latest' | 'highestRated']> = [
   [/\b(?:nearest|closest|nearer|closer)\b/i, 'closest'],

@@ -109,6 +109,21 @@ describe('earliest and latest', () => {
     expect(soft(text)).toEqual([{ kind }]);
   });
 
+  it('"the last IMAX showing", "the last Orbital Drift showing": the first or last of a format or a film', () => {
+    expect(read('the first imax showing of orbital drift on friday, 2 adults').model).toMatchObject({
+      hard: expect.arrayContaining([{ kind: 'format', is: ['IMAX'] }]),
+      soft: [{ kind: 'earliest' }],
+    });
+    expect(read('whatever the last Orbital Drift showing is tomorrow, 1 seat').model).toMatchObject({
+      hard: expect.arrayContaining([{ kind: 'title', is: ['Orbital Drift'] }]),
+      soft: [{ kind: 'latest' }],
+    });
+    expect(read('the last 3D show on saturday for 3').model).toMatchObject({
+      hard: expect.arrayContaining([{ kind: 'format', is: ['3D'] }]),
+      soft: [{ kind: 'latest' }],
+    });
+  });
+
   it('"at the latest" is a bound, not a preference', () => {
     expect(soft('by 9 at the latest')).toEqual([]);
     expect(start('by 9 at the latest')).toEqual({ kind: 'startTime', before: '21:00' });

@@ -450,16 +450,20 @@ export const laterEarlierRule: Rule = (scan) =>
 const ACCEPTED_AFTER =
   /^\s*(?:(?:is|are|'s|would be|will be)\s+(?:also\s+)?(?:ok|okay|fine|alright|acceptable)|would do|will do|works)\b/i;
 
-/** "Earliest", "as early as possible", "first showing" → earliest; "latest", "last showing" → latest. */
+/**
+ * "Earliest", "as early as possible", "first showing" → earliest; "latest", "last showing" →
+ * latest. Only "the first"/"the last" is read of "the last IMAX showing" or "the last Paper Moons
+ * showing" (its title read already): the format is the format rule's.
+ */
 export const earliestLatestRule: Rule = (scan) => [
   ...hits(
     scan,
-    String.raw`(?<!\bat\s+(?:the\s+)?)(?:the\s+)?earliest|as early as (?:possible|(?:we|i|you|they) can|we could)|as early a (?:showing|screening|show|one|film) as (?:possible|we can|you can)|(?:the\s+)?first (?:showing|screening|show)|early (?:showing|screening|show)|the earlier the better|whichever(?:\s+one)?(?:\s+is|'s)?\s+(?:the\s+)?earlier(?:\s+(?:one|showing|show|screening))?|(?:something|an|one)\s+early(?:-?ish)?(?:\s+(?:one|film|movie))?(?!\s+(?:morning|afternoon|evening|night))|early(?:-?ish)? (?:one|start)|earlier (?:is|would be) better`,
+    String.raw`(?<!\bat\s+(?:the\s+)?)(?:the\s+)?earliest|as early as (?:possible|(?:we|i|you|they) can|we could)|as early a (?:showing|screening|show|one|film) as (?:possible|we can|you can)|(?:the\s+)?first(?=\s+(?:(?:imax|3-?d|2-?d|standard|regular)\s+)?(?:showing|screening|show)\b)|early (?:showing|screening|show)|the earlier the better|whichever(?:\s+one)?(?:\s+is|'s)?\s+(?:the\s+)?earlier(?:\s+(?:one|showing|show|screening))?|(?:something|an|one)\s+early(?:-?ish)?(?:\s+(?:one|film|movie))?(?!\s+(?:morning|afternoon|evening|night))|early(?:-?ish)? (?:one|start)|earlier (?:is|would be) better`,
     (m) => ({ ...span(m), drafts: [{ set: { kind: 'earliest' } }] }),
   ),
   ...hits(
     scan,
-    String.raw`(?<!\bat\s+(?:the\s+)?)(?:the\s+)?latest|as late as (?:possible|(?:we|i|you|they) can|we could)|as late a (?:showing|screening|show|one|film) as (?:possible|we can|you can)|(?:the\s+)?last (?:showing|screening|show)|(?:is|that's|thats|what's|whats)\s+on\s+last|the last (?:one|film|movie)|the later the better|whichever(?:\s+one)?(?:\s+is|'s)?\s+(?:the\s+)?later(?:\s+(?:one|showing|show|screening))?|(?:something|a|one)\s+late-?ish(?:\s+(?:one|film|movie))?|late(?:-?ish)? (?:one|start)|later (?:is|would be) better`,
+    String.raw`(?<!\bat\s+(?:the\s+)?)(?:the\s+)?latest|as late as (?:possible|(?:we|i|you|they) can|we could)|as late a (?:showing|screening|show|one|film) as (?:possible|we can|you can)|(?:the\s+)?last(?=\s+(?:(?:imax|3-?d|2-?d|standard|regular)\s+)?(?:showing|screening|show)\b)|(?:is|that's|thats|what's|whats)\s+on\s+last|the last (?:one|film|movie)|the later the better|whichever(?:\s+one)?(?:\s+is|'s)?\s+(?:the\s+)?later(?:\s+(?:one|showing|show|screening))?|(?:something|a|one)\s+late-?ish(?:\s+(?:one|film|movie))?|late(?:-?ish)? (?:one|start)|later (?:is|would be) better`,
     // "Out by 10.15 latest": right after a time, "latest" means "at the latest", as in "by 11 at the latest".
     (m) => ({
       ...span(m),
