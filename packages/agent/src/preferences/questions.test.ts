@@ -36,6 +36,19 @@ describe('what the reader could not settle', () => {
     expect(read('orbital drift tomorrow for 7').model.questions).toEqual(['What did you mean by "tomorrow for 7"?']);
   });
 
+  it('asks nothing about a number that ends a name: "is Lakeside 12 showing", "Stadium 16", "cinema 8"', () => {
+    for (const text of [
+      'What comedies is Lakeside 12 showing this week? For 2 adults.',
+      'orbital drift tomorrow for 2 at Northgate Stadium 16',
+      'orbital drift tomorrow for 2 at cinema 8',
+    ]) {
+      expect(read(text).model.questions, text).toBe(undefined);
+    }
+    // A day, a month or a sentence's first word before it is no name: the hour is still in doubt.
+    expect(read('orbital drift for 2, Friday 7').model.questions).toEqual(['What did you mean by "2, Friday 7"?']);
+    expect(read('2 adults. Tomorrow 8, orbital drift').model.questions?.length).toBe(1);
+  });
+
   it('asks nothing when every wish is read', () => {
     expect(read('2 tickets for orbital drift tomorrow evening, not the front row').model.questions).toBe(undefined);
   });

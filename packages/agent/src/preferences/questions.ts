@@ -29,7 +29,7 @@ export function openQuestions(
   const timeOpen = ![...after.hard, ...after.soft].some((c) => c.kind === 'startTime' || c.kind === 'endTime');
   const number = [...rest.matchAll(/\b\d{1,4}\b/g)].find((m) => {
     const n = Number(m[0]);
-    if (hours.has(n % 12)) return false;
+    if (hours.has(n % 12) || partOfName(text.slice(0, m.index))) return false;
     // Only a number that could still change the booking is a doubt: the count while nobody said how
     // many are coming, or the hour while no time was said. Anything else the rules left is no question
     // the participant could answer in a word ("rows 8 to 10 all" once the rows were read).
@@ -41,6 +41,23 @@ export function openQuestions(
   // The stray number may be the count itself ("for 7"), so it is the one question asked.
   if (number) return [`What did you mean by "${around(text, number.index, number[0].length)}"?`];
   return partyOpen ? [HOW_MANY] : [];
+}
+
+/*
+ * A number that ends a name: "is Lakeside 12 showing", "Northgate Stadium 16", "the Roxy 2", "screen
+ * 3". A capitalized word right before it (not a sentence's first word, a day, a month or a word
+ * like "At" or "For"), or a venue word.
+ */
+const VENUE_BEFORE =
+  /\b(?:cinemas?|cineplex|multiplex|stadium|screens?|theaters?|theatres?|plex|odeon|imax|hall|auditorium)\s+$/i;
+const CAPITALIZED_BEFORE = /(?<=[\w,'"] )([A-Z][a-z]+)\s+$/;
+const NOT_A_NAME =
+  /^(?:At|For|By|Around|About|After|Before|From|Till|Until|To|On|In|Or|And|Me|Us|I|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun|January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)$/;
+
+function partOfName(before: string): boolean {
+  if (VENUE_BEFORE.test(before)) return true;
+  const word = CAPITALIZED_BEFORE.exec(before)?.[1];
+  return word !== undefined && !NOT_A_NAME.test(word);
 }
 
 /** Units after a number that make it no clock time: "8 miles", "9 years", "4 stars". */
