@@ -803,3 +803,59 @@ describe('parties said as the fifth held-out set said them', () => {
     ]);
   });
 });
+
+describe('people named with counts by type', () => {
+  /** The tickets read, and whether an age rating came with them. */
+  const party = (text: string) => {
+    const model = hard(text);
+    const mix = model.find((c) => c.kind === 'ticketMix');
+    const { kind: _, ...tickets } = mix ?? { kind: 'none' };
+    return {
+      seats: model.find((c) => c.kind === 'seatCount')?.count,
+      tickets,
+      rated: model.some((c) => c.kind === 'ageRating'),
+    };
+  };
+
+  it('someone joined to the counts in the same list is one more', () => {
+    expect(party('2 adults and our son')).toEqual({ seats: 3, tickets: { adult: 3 }, rated: false });
+    expect(party('two seniors and their grandson who is 9')).toEqual({
+      seats: 3,
+      tickets: { child: 1, senior: 2 },
+      rated: true,
+    });
+    expect(party('2 adults and me')).toEqual({ seats: 3, tickets: { adult: 3 }, rated: false });
+    // Named after the counts, in a list of their own, they are among them.
+    expect(party('2 adults and 1 child, me and my wife and our son')).toEqual({
+      seats: 3,
+      tickets: { adult: 2, child: 1 },
+      rated: true,
+    });
+  });
+
+  it('"their grandson": someone else\'s family is named like one\'s own', () => {
+    expect(party('two seniors and their grandson')).toEqual({
+      seats: 3,
+      tickets: { adult: 1, senior: 2 },
+      rated: false,
+    });
+  });
+
+  it('teenagers take adult tickets; under-12s are children', () => {
+    expect(party('two grown-ups and two teenagers')).toEqual({ seats: 4, tickets: { adult: 4 }, rated: false });
+    expect(party('me and a teenager').seats).toBe(2);
+    expect(party('party of 6: 4 adults and 2 under-12s')).toEqual({
+      seats: 6,
+      tickets: { adult: 4, child: 2 },
+      rated: true,
+    });
+  });
+
+  it('counts that add up to the total said are the party, whoever is named with them', () => {
+    expect(party('4 tickets, 2 adults and 2 kids, me and my wife and the twins')).toEqual({
+      seats: 4,
+      tickets: { adult: 2, child: 2 },
+      rated: true,
+    });
+  });
+});

@@ -33,13 +33,17 @@ import type { Draft, Hit, PreferenceContext, Rule, Scan } from './types.ts';
  *   only when no film is named and no age rating said.
  */
 
+/* Teenagers are 13 to 19: an adult's ticket in every world whose children are under 12. "Under-12s", "under 5s": children. */
 const TYPES: Array<[RegExp, TicketTypeId]> = [
-  [/^(?:adults?|grown[- ]?ups?|leaders?|teachers?|helpers?|carers?|chaperones?|volunteers?|coaches?)$/i, 'adult'],
-  [/^(?:kids?|child|children|little ones|kiddos|kiddies)$/i, 'child'],
+  [
+    /^(?:adults?|grown[- ]?ups?|leaders?|teachers?|helpers?|carers?|chaperones?|volunteers?|coaches?|teens|teenagers?)$/i,
+    'adult',
+  ],
+  [/^(?:kids?|child|children|little ones|kiddos|kiddies|under[- ]?(?:[2-9]|1[0-2])s)$/i, 'child'],
   [/^(?:seniors?|pensioners?|oaps?)$/i, 'senior'],
 ];
 const TYPE_WORD =
-  '(adults?|grown[- ]?ups?|leaders?|teachers?|helpers?|carers?|chaperones?|volunteers?|coaches?|kids?|child|children|little ones|kiddos|kiddies|seniors?|pensioners?|oaps?)';
+  '(adults?|grown[- ]?ups?|leaders?|teachers?|helpers?|carers?|chaperones?|volunteers?|coaches?|teens|teenagers?|kids?|child|children|little ones|kiddos|kiddies|under[- ]?(?:[2-9]|1[0-2])s|seniors?|pensioners?|oaps?)';
 /** Words that describe counted tickets or people without being the count's noun. */
 const DESCRIBING =
   '(?:imax|3d|2d|standard|regular|normal|premium|recliner|reclining|vip|luxury|comfy|big|good|cheap|cheapest|uni|university|college|student|broke|skint|poor|hungry|tired|mature|grad|postgrad|exchange|international)';
@@ -47,7 +51,7 @@ const COUNTED_DESCRIBED = String.raw`(?<!\brows?\s+)\b(${SPELLED_OR_DIGITS})(?=\
 const AGE = String.raw`(\d{1,2})(?:\s*(?:years?|yrs?|y/?o)(?:[- ]old)?)?`;
 const YEAR_OLD = String.raw`(\d{1,2})[- ](?:years?|yrs?)[- ]olds?|(\d{1,2})\s*y/?o`;
 /** "my 8 year old daughter": read in the whole message, since "suitable for a 6 year old" is a rating and a person. */
-const AGED = String.raw`(?:(my|our|his|her|a|an|the)\s+)?(?:(${SPELLED_OR_DIGITS})\s+)?(?:${YEAR_OLD})(?:\s+(${RELATIONS}|${RELATION}))?`;
+const AGED = String.raw`(?:(my|our|his|her|their|a|an|the)\s+)?(?:(${SPELLED_OR_DIGITS})\s+)?(?:${YEAR_OLD})(?:\s+(${RELATIONS}|${RELATION}))?`;
 /** More ages in a list after the first: "4, 7 and 10", "6 & 9". */
 const AGE_MORE = String.raw`(?:\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)\d{1,2}(?!\d))*`;
 /** After a relation word: it names the owner of what follows ("my daughter's sleepover"), not one coming. */
@@ -61,7 +65,7 @@ const NAME_LIKE =
   'mum|mom|mommy|mummy|dad|daddy|grandad|granddad|grandpa|grandma|gran|granny|nan|nana|nanna|auntie|grandmother|grandfather';
 
 /** After "just me": the list goes on with someone else ("just me, my mum and …"), so it is no party of one. */
-const LIST_GOES_ON = String.raw`,\s*(?:and\s+)?(?:(?:(?:my|our|his|her|the|a|an|${SPELLED_OR_DIGITS})\s+(?:[\w'-]+\s+){0,2}?)?(?:${RELATIONS}|${RELATION}|${NAME_LIKE})|him|her|them)(?!\w)`;
+const LIST_GOES_ON = String.raw`,\s*(?:and\s+)?(?:(?:(?:my|our|his|her|their|the|a|an|${SPELLED_OR_DIGITS})\s+(?:[\w'-]+\s+){0,2}?)?(?:${RELATIONS}|${RELATION}|${NAME_LIKE})|him|her|them)(?!\w)`;
 /** Before "and I": a person ("my wife", "the kids", "Sam", "him"), or words an earlier rule read. */
 const LISTED_PERSON = new RegExp(
   String.raw`(?:(?:\b(?:${RELATIONS}|${RELATION}|${NAME_LIKE}|him|her|them|he|she|year[- ]olds?|y/?o)|\b[A-Z][\w'-]*|[,)]|^|\s{2})\s*)$`,
@@ -292,7 +296,7 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
         type: 'person',
         n,
         ages: Array(n).fill(age),
-        related: m[5] !== undefined || /^(?:my|our|his|her)$/i.test(m[1] ?? ''),
+        related: m[5] !== undefined || /^(?:my|our|his|her|their)$/i.test(m[1] ?? ''),
       };
     },
   ],
@@ -311,7 +315,7 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
   ],
   [
     // "my dad is 72", "my son turns 8", "my mom who is 68", "my grandparents are both over 70"
-    `(?:my|our|his|her)\\s+(${RELATIONS}|${RELATION})(?:'s\\s+(?:turning\\s+)?|\\s*,?\\s+(?:who\\s+)?(?:is|are|'s|aged|turns|turned|is turning)\\s+)(?:actually\\s+|really\\s+|now\\s+|only\\s+|just\\s+)?(?:both\\s+)?(?:over\\s+|above\\s+)?${AGE}${NOT_TIME}(?:\\s*,?\\s*(?:not|rather than|instead of)\\s+\\d{1,2}(?!\\d))?`,
+    `(?:my|our|his|her|their)\\s+(${RELATIONS}|${RELATION})(?:'s\\s+(?:turning\\s+)?|\\s*,?\\s+(?:who\\s+)?(?:is|are|'s|aged|turns|turned|is turning)\\s+)(?:actually\\s+|really\\s+|now\\s+|only\\s+|just\\s+)?(?:both\\s+)?(?:over\\s+|above\\s+)?${AGE}${NOT_TIME}(?:\\s*,?\\s*(?:not|rather than|instead of)\\s+\\d{1,2}(?!\\d))?`,
     (m) => {
       const base = person(m[1] ?? '', undefined);
       if (base.type !== 'person') return undefined;
@@ -328,14 +332,14 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
     },
   ],
   [
-    `(?:my|our|his|her|the)\\s+(?:(${SPELLED_OR_DIGITS})\\s+)?(?:little\\s+|young\\s+|elderly\\s+|old\\s+)?(${RELATIONS}|${RELATION}|little (?:girl|boy|one)s?)(?!\\w)`,
+    `(?:my|our|his|her|their|the)\\s+(?:(${SPELLED_OR_DIGITS})\\s+)?(?:little\\s+|young\\s+|elderly\\s+|old\\s+)?(${RELATIONS}|${RELATION}|little (?:girl|boy|one)s?)(?!\\w)`,
     (m) => {
       const base = person(m[2] ?? '', countOf(m[1]));
       // "my daughter's sleepover", "his mum's rule": the owner of a thing, not said to be coming;
       // someone else's ("his mum's") counts only in a list of those who are.
       const owner = OWNER_AFTER.test(m.input.slice((m.index ?? 0) + m[0].length));
       if (!owner || base.type !== 'person') return base;
-      return { ...base, owner: /^(?:his|her)\b/i.test(m[0]) ? 'theirs' : 'mine' };
+      return { ...base, owner: /^(?:his|her|their)\b/i.test(m[0]) ? 'theirs' : 'mine' };
     },
   ],
   [`(${SPELLED_OR_DIGITS})\\s+(?:of my\\s+)?(${RELATIONS})`, (m) => person(m[2] ?? '', countOf(m[1]))],
@@ -565,6 +569,7 @@ export const partyRule: Rule = (input) => {
         first.start,
         namedAsList(found, scan.original),
         ticketsAfterPeople(found, scan.original),
+        addedToCounts(found, scan.original),
       ),
     },
     ...found.slice(1).map((f) => f.hit),
@@ -736,7 +741,31 @@ function namedAsList(found: Array<{ hit: Hit; piece: Piece }>, text: string): bo
   return people.some((f, i) => {
     const next = people[i + 1];
     const between = next === undefined ? '' : text.slice(f.hit.end, next.hit.start);
-    return next !== undefined && /^\s*(?:,|,?\s*(?:and|&|\+|plus))\s*(?:(?:the|my|our|his|her)\s+)?$/i.test(between);
+    return (
+      next !== undefined && /^\s*(?:,|,?\s*(?:and|&|\+|plus))\s*(?:(?:the|my|our|his|her|their)\s+)?$/i.test(between)
+    );
+  });
+}
+
+/**
+ * Whether someone is named right after counts by type, in the same list ("2 adults and our son",
+ * "two seniors and their grandson", "a teenager and me", "me and one adult"): one more than the
+ * counts, not among them as in "2 adults and 2 kids: me, my wife and our two boys".
+ */
+function addedToCounts(found: Array<{ hit: Hit; piece: Piece }>, text: string): boolean {
+  return found.some((f, i) => {
+    const next = found[i + 1];
+    if (!next) return false;
+    // "Me and a teenager": the speaker, then the counts.
+    const afterCounts = f.piece.type === 'typed' && (next.piece.type === 'person' || next.piece.type === 'self');
+    if (!afterCounts && !(f.piece.type === 'self' && next.piece.type === 'typed')) return false;
+    const between = text.slice(f.hit.end, next.hit.start);
+    // "And me", "me and" are read with their "and".
+    const joined =
+      /^\s*$/.test(between) &&
+      (/(?:\band|&|\+|\bplus|\bwith)\s*$/i.test(text.slice(f.hit.start, f.hit.end)) ||
+        /^(?:and|&|\+|plus|with)\s/i.test(text.slice(next.hit.start, next.hit.end)));
+    return joined || /^\s*,?\s*(?:and|&|\+|plus|with)\s*$/i.test(between);
   });
 }
 
@@ -763,7 +792,14 @@ function namedAgain(pieces: Piece[]): Piece[] {
   });
 }
 
-function decide(found: Piece[], scan: Scan, at: number, listed: boolean, ticketsAfter: boolean): Draft[] {
+function decide(
+  found: Piece[],
+  scan: Scan,
+  at: number,
+  listed: boolean,
+  ticketsAfter: boolean,
+  addedToCounts: boolean,
+): Draft[] {
   const heard = namedAgain(attachAges(found));
   // "My daughter's sleepover, 5 girls": the owner of the occasion is one of a group counted by
   // number, not one more.
@@ -850,6 +886,7 @@ function decide(found: Piece[], scan: Scan, at: number, listed: boolean, tickets
     theirTickets && (['adult', 'child', 'senior'] as const).every((t) => (stated[t] ?? 0) === (ofNamed[t] ?? 0));
   const wholeParty =
     !adding &&
+    !addedToCounts &&
     total === undefined &&
     (((stated.adult ?? 0) > 0 && (countsFirst || (theirTickets && namedCount > 1))) || sameTypes);
   if (self && selfTicket !== 'adult') typed[selfTicket] = (typed[selfTicket] ?? 0) + 1;
@@ -869,6 +906,14 @@ function decide(found: Piece[], scan: Scan, at: number, listed: boolean, tickets
     for (const t of ['adult', 'child', 'senior'] as const) {
       const n = Math.max(stated[t] ?? 0, ofPeople[t] ?? 0);
       if (n > 0) typed[t] = n;
+      else delete typed[t];
+    }
+  }
+  // "4 tickets, 2 adults and 2 kids: me, my wife and the twins": counts that add up to the total
+  // said are the party, and the people named are among them.
+  if (!adding && total !== undefined && statedSum === total && (self || counted.length > 0)) {
+    for (const t of ['adult', 'child', 'senior'] as const) {
+      if ((stated[t] ?? 0) > 0) typed[t] = stated[t] as number;
       else delete typed[t];
     }
   }
