@@ -17,6 +17,23 @@ function referenceOf(today: string): chrono.ParsingReference {
   return { instant: new Date(Date.UTC(y ?? 1970, (m ?? 1) - 1, d ?? 1, 12)), timezone: 0 };
 }
 
+/*
+ * "9/12" is 12 September to an American and 9 December to most others. Both readings are taken
+ * and the nearer one on or after the study's day wins: a booking is for the coming weeks.
+ */
+const DAY_MONTH_EITHER = /^(\d{1,2})\s*\/\s*(\d{1,2})\b/;
+
+function nearerReading(result: chrono.ParsedResult, today: string, text: string): string {
+  const us = result.start.date().toISOString().slice(0, 10);
+  const parts = DAY_MONTH_EITHER.exec(result.text);
+  if (!parts || Number(parts[1]) > 12 || Number(parts[2]) > 12 || parts[1] === parts[2]) return us;
+  const other = chrono.en.GB.parse(text.slice(result.index), referenceOf(today), { forwardDate: true })[0];
+  if (!other || other.index !== 0) return us;
+  const gb = other.start.date().toISOString().slice(0, 10);
+  if (gb < today) return us;
+  return us < today || gb < us ? gb : us;
+}
+
 export const calendarRule: Rule = (scan) => {
   const { today } = scan.context;
   const results = chrono.en.casual.parse(scan.text, referenceOf(today), { forwardDate: true });
@@ -25,7 +42,7 @@ export const calendarRule: Rule = (scan) => {
     if (r.start.isCertain('hour') || !(r.start.isCertain('day') || r.start.isCertain('weekday'))) continue;
     // A slash date, a month, or a count of days or weeks: "3D" is a format, not the 3rd.
     if (!(/\d\s*\/\s*\d/.test(r.text) || MONTH_WORD.test(r.text) || /\d+\s+(?:days?|weeks?)\b/i.test(r.text))) continue;
-    const date = r.start.date().toISOString().slice(0, 10);
+    const date = nearerReading(r, today, scan.text);
     if (date < today) continue;
     const at = r.index;
     const p = polarity(scan.original, at);

@@ -48,6 +48,8 @@ describe('date phrasings', () => {
     ['tonight', ['2026-11-21']],
     ['tomorrow', ['2026-11-22']],
     ['the day after tomorrow', ['2026-11-23']],
+    ['on wed 25 nov', ['2026-11-25']],
+    ['on Wed, Nov 25', ['2026-11-25']],
     ['this weekend', ['2026-11-21', '2026-11-22']],
     ['next weekend', ['2026-11-28', '2026-11-29']],
     ['on Monday', ['2026-11-23']],

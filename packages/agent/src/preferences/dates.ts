@@ -110,7 +110,8 @@ export function resolveDayOfMonth(today: string, day: number): string | undefine
 const WEEKDAY_WORD =
   '(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|weds|thu|thurs?|fri|sat|sun)';
 const WEEKDAY = '(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|weds|thu|thurs?|fri)';
-const ANY_WEEKDAY = String.raw`(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+)`;
+/* "On wed 9 dec": the "on" is read with the date, so "on wed" alone is not read as another day. */
+const ANY_WEEKDAY = String.raw`(?:(?:on\s+)?(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+)`;
 const MONTH =
   '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
 const DAY = String.raw`(\d{1,2})(?:st|nd|rd|th)?`;

@@ -110,6 +110,15 @@ describe('corrections replace', () => {
       kind: 'date',
       dates: ['2026-11-21'],
     });
+    // "Bad", "awkward", "tricky", "a problem": refused too.
+    for (const text of [
+      "hmm tuesday's bad, monday?",
+      'tuesday is a bit awkward, monday instead',
+      "tuesday's a problem, monday",
+    ]) {
+      expect(hard('2 adults on tuesday', text), text).toContainEqual({ kind: 'date', dates: ['2026-11-23'] });
+    }
+    expect(hard('2 adults tuesday, IMAX is a problem')).toContainEqual({ kind: 'format', not: ['IMAX'] });
   });
 
   it('a film named by genre after its title replaces the title, and the other way round', () => {
