@@ -28,7 +28,7 @@ function nearerReading(result: chrono.ParsedResult, today: string, text: string)
   const parts = DAY_MONTH_EITHER.exec(result.text);
   if (!parts || Number(parts[1]) > 12 || Number(parts[2]) > 12 || parts[1] === parts[2]) return us;
   const other = chrono.en.GB.parse(text.slice(result.index), referenceOf(today), { forwardDate: true })[0];
-  if (!other || other.index !== 0) return us;
+  if (other?.index !== 0) return us;
   const gb = other.start.date().toISOString().slice(0, 10);
   if (gb < today) return us;
   return us < today || gb < us ? gb : us;
