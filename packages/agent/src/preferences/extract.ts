@@ -7,7 +7,7 @@ import { partyRule } from './party.ts';
 import { priceRule } from './price-rules.ts';
 import { adjacentRule, centeredRule, rowMiddleRule, rowsRule, seatKindRule } from './seat-rules.ts';
 import { correct } from './spelling.ts';
-import { blank, clauseStrength, normalize } from './text.ts';
+import { blank, CHANGE_OF_MIND, clauseAt, clauseStrength, normalize } from './text.ts';
 import { theaterRule } from './theater-rules.ts';
 import {
   earliestLatestRule,
@@ -82,7 +82,22 @@ export function readMessage(text: string, context: PreferenceContext): Reading {
       for (const draft of hit.drafts) ops.push(toOp(draft, hit.start, original));
     }
   }
-  return { ops, fixes: corrected.fixes, text: original, rest: working };
+  return { ops: alsoWithinMessage(ops), fixes: corrected.fixes, text: original, rest: working };
+}
+
+/*
+ * "The quiet harbor or winter kings, either's fine": said as also acceptable beside another of its
+ * kind in the same message, a film is one of a list, not a fallback to an earlier wish.
+ */
+function alsoWithinMessage(ops: Op[]): Op[] {
+  return ops.map((op) =>
+    op.type === 'set' &&
+    op.mode === 'widen' &&
+    WIDENED_KINDS.includes(op.constraint.kind) &&
+    ops.some((o) => o !== op && o.type === 'set' && o.constraint.kind === op.constraint.kind)
+      ? { ...op, mode: 'replace' }
+      : op,
+  );
 }
 
 /** The earliest, then longest, hits that do not overlap one another. */
@@ -93,6 +108,25 @@ function nonOverlapping(found: Hit[]): Hit[] {
     if (hit.end > hit.start && !kept.some((k) => k.start < hit.end && hit.start < k.end)) kept.push(hit);
   }
   return kept;
+}
+
+/*
+ * "A drama would be ok too", "or riverside, either is fine", "or the Old Mill as well": a film,
+ * genre or theater said as also acceptable widens those wanted so far (which stay preferred), as a
+ * fallback day or format does; "too" as a degree ("too scary") is not "also".
+ */
+const ALSO =
+  /^\s*or\b|\b(?:also|as well|either (?:is|would be|will be|one is) (?:fine|ok|okay|good))\b|\btoo\b(?!\s+(?!(?:please|pls|thanks|if|then|for|and|or|but|i|we)\b)[a-z])/i;
+const WIDENED_KINDS: ReadonlyArray<string> = ['genre', 'title', 'theater'];
+
+function alsoAcceptable(set: Extract<Draft, { set: unknown }>['set'], at: number, original: string): boolean {
+  if (!WIDENED_KINDS.includes(set.kind)) return false;
+  if (set.kind === 'genre' ? !set.include : set.kind === 'title' || set.kind === 'theater' ? !set.is : true)
+    return false;
+  const [start, end] = clauseAt(original, at);
+  const clause = original.slice(start, end);
+  const next = original.slice(end, clauseAt(original, Math.min(original.length, end + 1))[1]);
+  return !CHANGE_OF_MIND.test(clause) && (ALSO.test(clause) || /^\W*either\b/i.test(next));
 }
 
 function toOp(draft: Draft, at: number, original: string): Op {
@@ -106,7 +140,7 @@ function toOp(draft: Draft, at: number, original: string): Op {
     type: 'set',
     constraint: draft.set,
     strength,
-    mode: draft.mode ?? 'replace',
+    mode: draft.mode ?? (alsoAcceptable(draft.set, at, original) ? 'widen' : 'replace'),
     perTicket: draft.perTicket ?? false,
     ...(draft.implied ? { implied: true } : {}),
     at,

@@ -521,9 +521,9 @@ const COUNTED_ELSEWHERE =
 const NAMED_AGAIN =
   /\bthe\s+(?:little\s+one|baby|youngest|eldest|oldest|little\s+(?:girl|boy)|toddler)\b|\bboth\s+(?:kids|children|boys|girls|of them)\b/gi;
 
-/* "Plus a child", "another adult", "my son is coming too": add to the party already known. */
+/* "Plus a child", "another adult", "my son is coming too", "oh and our daughter": add to the party already known. */
 const ADDING =
-  /\b(?:plus|another|additional|extra|(?:one|two|three|four|five|\d{1,2}) more|as well|too|also|joining|tagging along|coming along)\b/i;
+  /\b(?:plus|another|additional|extra|(?:one|two|three|four|five|\d{1,2}) more|as well|too|also|joining|tagging along|coming along)\b|^\W*(?:(?:oh|ah|um|wait|sorry|also)\W+)?and\s/i;
 /* "Plus me", "+ myself": the speaker named in the list, nobody added. */
 const PLUS_ME = /(?:\bplus|\+)\s*(?:me|myself)\b/gi;
 /* "So that's me, her and the twins", "that makes five of us", "in total": the whole party said again. */

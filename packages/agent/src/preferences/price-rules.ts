@@ -39,7 +39,7 @@ const UP_TO =
   '(?:under|below|less than|no more than|not more than|nothing more than|at most|max(?:imum)?|up to|no higher than|not over|nothing over|nothing above|not above|tops|cheaper than|no dearer than)';
 /** A refused "more than" ("can't spend more than", "don't want to pay over"): a ceiling. */
 const NOT_OVER = String.raw`(?:not|never|can'?t|cannot|won'?t|don'?t|do not|doesn'?t|does not|shouldn'?t|should not|mustn'?t|rather not)(?:\s+[a-z']+){0,3}?\s+(?:more than|over|above|beyond|higher than|exceed(?:ing)?)`;
-const MONEY_LEAD = String.raw`(?:budget(?:'s|\s+is|\s+of|\s+at|\s+around|\s+about|:)?|limit(?:'s|\s+is)|(?:max(?:imum)?\s+)?spend(?:ing)?(?:\s+limit)?(?:\s+(?:is|of))?|(?:price|cost)\s+(?:limit|cap)(?:'s|\s+is|\s+of)?|cap(?:ped)?(?:\s+(?:it|that|the price|the cost|the total))?\s+at|limit(?:ed)?(?:\s+(?:it|that|ourselves|myself))?\s+(?:to|at|of)|(?:spend|pay|cost(?:s|ing)?|afford)(?:\s+(?:only|just))?)`;
+const MONEY_LEAD = String.raw`(?:budget(?:'s|\s+is|\s+of|\s+at|\s+around|\s+about|:)?(?:\s+(?:now|actually|really))?|(?:can|could)\s+(?:stretch|go)\s+(?:up\s+)?to|stretch\s+(?:it\s+)?to|limit(?:'s|\s+is)|(?:max(?:imum)?\s+)?spend(?:ing)?(?:\s+limit)?(?:\s+(?:is|of))?|(?:price|cost)\s+(?:limit|cap)(?:'s|\s+is|\s+of)?|cap(?:ped)?(?:\s+(?:it|that|the price|the cost|the total))?\s+at|limit(?:ed)?(?:\s+(?:it|that|ourselves|myself))?\s+(?:to|at|of)|(?:spend|pay|cost(?:s|ing)?|afford)(?:\s+(?:only|just))?)`;
 const ABOUT = String.raw`(?:\s+(?:of|about|around|roughly|approx(?:imately)?|like))?`;
 /** After an amount: "40 max", "$40 tops", "25 or less", "50 budget". */
 const AFTER = String.raw`(?:\s+(?:max(?:imum)?|tops|or less|or under|or below|at most|at the most|limit|budget|cap|max(?:imum)? budget))`;
@@ -85,7 +85,7 @@ function readLimit(m: RegExpExecArray, scan: Scan): Hit | undefined {
   const amount = money(said);
   if (!amount) return undefined;
   const perTicket = tail !== '' && new RegExp(`^${PER}$`, 'i').test(tail);
-  const moneyWords = /budget|spend|pay|cost|afford|cap|limit|price/i.test(`${lead} ${after}`);
+  const moneyWords = /budget|spend|pay|cost|afford|cap|limit|price|stretch/i.test(`${lead} ${after}`);
   // A bare small number ("under 12", "4 max") could be people, an age or a row: money only when
   // it says so. Past any party size or child's age, "under 25" is what a ticket costs.
   const bare = !amount.currency && !moneyWords && tail === '';

@@ -349,3 +349,51 @@ describe('more wishes as people say them (spent held-out set z)', () => {
     ).toBeUndefined();
   });
 });
+
+describe('a later message that adds rather than replaces', () => {
+  it('a film, genre or theater said as also acceptable widens those wanted, which stay preferred', () => {
+    for (const text of [
+      'a drama would be ok too',
+      'or a drama, either is fine',
+      'or a drama',
+      'also a drama is fine',
+    ]) {
+      const { model } = read('a comedy tomorrow, 2 adults', text);
+      expect(model.hard, text).toContainEqual({ kind: 'genre', include: ['Comedy', 'Drama'] });
+      expect(model.soft, text).toContainEqual({ kind: 'genre', include: ['Comedy'] });
+    }
+    // Two said as either in one message are a list, neither preferred.
+    expect(read("orbital drift or night ledger, either's fine, sunday, 2").model).toMatchObject({
+      hard: expect.arrayContaining([{ kind: 'title', is: ['Orbital Drift', 'Night Ledger'] }]),
+      soft: [],
+    });
+    // A change of mind still replaces.
+    expect(read('a comedy tomorrow, 2 adults', 'actually make it a drama').model.hard).toContainEqual({
+      kind: 'genre',
+      include: ['Drama'],
+    });
+    // "Too" as a degree is no "also".
+    expect(read('a comedy tomorrow, 2 adults', 'a drama, comedies are too silly').model.hard).not.toContainEqual(
+      expect.objectContaining({ kind: 'genre', include: expect.arrayContaining(['Comedy']) }),
+    );
+  });
+
+  it('"and our daughter", "oh and my mum": someone added to the party known', () => {
+    const party = (...m: string[]) => hard(...m).find((c) => c.kind === 'ticketMix');
+    expect(party('orbital drift sunday, me and my wife', "oh and our daughter, she's 10")).toEqual({
+      kind: 'ticketMix',
+      adult: 2,
+      child: 1,
+    });
+    expect(party('orbital drift sunday, me and my wife', 'and my mum')).toEqual({ kind: 'ticketMix', adult: 3 });
+  });
+
+  it('"we can stretch to 40", "budget is now 40": a new price limit', () => {
+    for (const text of ['ok we can stretch to 40', 'budget is now 40', 'we can go up to 40']) {
+      expect(hard('orbital drift sunday 2 adults under $30', text), text).toContainEqual({
+        kind: 'price',
+        maxTotal: 40,
+      });
+    }
+  });
+});

@@ -194,3 +194,19 @@ describe('a stadium named in lower case', () => {
     ]);
   });
 });
+
+describe('theaters named by their first words in a list', () => {
+  it('"lakeside or riverside" names both', () => {
+    const known = ['Lakeside 12', 'Riverside Art House', 'Northgate Stadium 16'];
+    const theaters = (text: string) =>
+      updatePreferences({ hard: [], soft: [] }, text, { ...CONTEXT, knownTheaters: known }).model.hard.filter(
+        (c) => c.kind === 'theater',
+      );
+    expect(theaters('2 adults on sunday, lakeside or riverside')).toEqual([
+      { kind: 'theater', is: ['Lakeside 12', 'Riverside Art House'] },
+    ]);
+    expect(theaters('2 adults on sunday, either lakeside or northgate')).toEqual([
+      { kind: 'theater', is: ['Lakeside 12', 'Northgate Stadium 16'] },
+    ]);
+  });
+});

@@ -60,8 +60,8 @@ export const theaterRule: Rule = (scan) => {
 
 /**
  * A theater on screen named by its first word alone, in any case, where a place is named ("at
- * lakeside", "make it northgate instead", "lakeside cinema on sunday") or refused ("skip lakeside",
- * "not northgate", "lakeside is out"): only a first word of five letters or more that no other
+ * lakeside", "make it northgate instead", "lakeside cinema on sunday", "lakeside or riverside") or
+ * refused ("skip lakeside", "not northgate", "lakeside is out"): only a first word of five letters or more that no other
  * theater on screen starts with and that is no venue word, so "grand" alone is never a theater.
  */
 function firstWords(known: readonly string[]): { source: string; lookup(word: string): string | undefined } {
@@ -96,7 +96,7 @@ function firstWords(known: readonly string[]): { source: string; lookup(word: st
   const byFirst =
     words === ''
       ? '(?!)'
-      : String.raw`(?<=\b(?:at|in|to|from|near|make it|try|not|skip|avoid|than|except|but|prefer|rather|go with|choose|pick)\s+(?:the\s+)?)(${words})\b(?!\s+(?:${words}))|\b(${words})(?=\s+(?:instead|cinema|theat(?:er|re)|multiplex|cineplex)\b|(?:'s|\s+is|\s+was)\s+(?:out|no good|not (?:an option|ok|okay|good)|a no|off)\b)`;
+      : String.raw`(?<=\b(?:at|in|to|from|near|make it|try|not|skip|avoid|than|except|but|prefer|rather|go with|choose|pick|or|either)\s+(?:the\s+)?)(${words})\b(?!\s+(?:${words}))|\b(${words})(?=\s+(?:instead|cinema|theat(?:er|re)|multiplex|cineplex)\b|(?:'s|\s+is|\s+was)\s+(?:out|no good|not (?:an option|ok|okay|good)|a no|off)\b|\s*(?:or|\/)\s*(?:the\s+)?(?:${words})\b)`;
   return {
     source: phrases === '' ? `(?:${byFirst})` : `(?:${byFirst}|\\b(${phrases})\\b)`,
     lookup: (word) => byWord.get(word.toLowerCase()) ?? cores.get(word.toLowerCase().replace(/\s+/g, ' ')),
