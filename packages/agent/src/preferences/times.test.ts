@@ -124,6 +124,10 @@ describe('earliest and latest', () => {
     });
   });
 
+  it('"teatime" is late afternoon into the early evening', () => {
+    expect(start('2 for orbital drift saturday teatime')).toEqual({ kind: 'startTime', after: '16:00', before: '18:00' });
+  });
+
   it('"at the latest" is a bound, not a preference', () => {
     expect(soft('by 9 at the latest')).toEqual([]);
     expect(start('by 9 at the latest')).toEqual({ kind: 'startTime', before: '21:00' });

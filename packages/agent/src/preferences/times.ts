@@ -321,6 +321,8 @@ const PERIODS: Array<[string, number, number | undefined]> = [
   ['before (?:lunch|lunchtime)', 0, 12 * 60],
   ['(?:at |around |over )?lunch(?:time)?', 11 * 60 + 30, 14 * 60],
   ['after (?:dinner|supper|tea)', 19 * 60, undefined],
+  // "Teatime": late afternoon into the early evening.
+  ['(?:at |around )?tea[- ]?time', 16 * 60, 18 * 60],
   // "After school": school is out by half past three.
   [
     "after school|once school(?:'s| is) (?:out|finished|over)|when school (?:is out|finishes|gets out)",
