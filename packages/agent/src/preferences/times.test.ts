@@ -125,7 +125,11 @@ describe('earliest and latest', () => {
   });
 
   it('"teatime" is late afternoon into the early evening', () => {
-    expect(start('2 for orbital drift saturday teatime')).toEqual({ kind: 'startTime', after: '16:00', before: '18:00' });
+    expect(start('2 for orbital drift saturday teatime')).toEqual({
+      kind: 'startTime',
+      after: '16:00',
+      before: '18:00',
+    });
   });
 
   it('"at the latest" is a bound, not a preference', () => {
