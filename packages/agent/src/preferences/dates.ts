@@ -1,5 +1,5 @@
 import { hits, span } from './match.ts';
-import { clauseAt, DAY_BRIDGE, polarity } from './text.ts';
+import { ALSO_SAID, clauseAt, DAY_BRIDGE, polarity } from './text.ts';
 import type { Draft, Hit, Rule, Scan } from './types.ts';
 
 /*
@@ -240,8 +240,7 @@ const DAY_NEGATION_REACH = 2;
  * too" widens a window (either day acceptable, the first still preferred); "either" adds. A
  * "too" before the word it qualifies ("too busy", "too late") is a degree, not "also".
  */
-const WIDENING =
-  /\b(?:also|as well)\b|\btoo\b(?!\s+(?!(?:please|pls|plz|thanks|thx|if|then|for|and|or|but|i|we)\b)[a-z])/i;
+const WIDENING = ALSO_SAID;
 const ADDING = /\beither\b/i;
 
 /** Dates: today, tonight, tomorrow, weekends, weekday names, explicit dates; "not Monday" drops one. */

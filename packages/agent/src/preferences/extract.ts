@@ -7,7 +7,7 @@ import { partyRule } from './party.ts';
 import { priceRule } from './price-rules.ts';
 import { adjacentRule, centeredRule, rowMiddleRule, rowsRule, seatKindRule } from './seat-rules.ts';
 import { correct } from './spelling.ts';
-import { blank, CHANGE_OF_MIND, clauseAt, clauseStrength, normalize } from './text.ts';
+import { ALSO_SAID, blank, CHANGE_OF_MIND, clauseAt, clauseStrength, normalize } from './text.ts';
 import { theaterRule } from './theater-rules.ts';
 import {
   earliestLatestRule,
@@ -115,8 +115,10 @@ function nonOverlapping(found: Hit[]): Hit[] {
  * genre or theater said as also acceptable widens those wanted so far (which stay preferred), as a
  * fallback day or format does; "too" as a degree ("too scary") is not "also".
  */
-const ALSO =
-  /^\s*or\b|\b(?:also|as well|either (?:is|would be|will be|one is) (?:fine|ok|okay|good))\b|\btoo\b(?!\s+(?!(?:please|pls|thanks|if|then|for|and|or|but|i|we)\b)[a-z])/i;
+const ALSO = new RegExp(
+  String.raw`^\s*or\b|\beither (?:is|would be|will be|one is) (?:fine|ok|okay|good)\b|${ALSO_SAID.source}`,
+  'i',
+);
 const WIDENED_KINDS: ReadonlyArray<string> = ['genre', 'title', 'theater'];
 
 function alsoAcceptable(set: Extract<Draft, { set: unknown }>['set'], at: number, original: string): boolean {

@@ -34,16 +34,19 @@ import type { Draft, Hit, PreferenceContext, Rule, Scan } from './types.ts';
  */
 
 /* Teenagers are 13 to 19: an adult's ticket in every world whose children are under 12. "Under-12s", "under 5s": children. */
-const TYPES: Array<[RegExp, TicketTypeId]> = [
+const TYPE_WORDS: Array<[string, TicketTypeId]> = [
   [
-    /^(?:adults?|grown[- ]?ups?|leaders?|teachers?|helpers?|carers?|chaperones?|volunteers?|coaches?|teens|teenagers?)$/i,
+    'adults?|grown[- ]?ups?|leaders?|teachers?|helpers?|carers?|chaperones?|volunteers?|coaches?|teens|teenagers?',
     'adult',
   ],
-  [/^(?:kids?|child|children|little ones|kiddos|kiddies|under[- ]?(?:[2-9]|1[0-2])s)$/i, 'child'],
-  [/^(?:seniors?|pensioners?|oaps?)$/i, 'senior'],
+  ['kids?|child|children|little ones|kiddos|kiddies|under[- ]?(?:[2-9]|1[0-2])s', 'child'],
+  ['seniors?|pensioners?|oaps?', 'senior'],
 ];
-const TYPE_WORD =
-  '(adults?|grown[- ]?ups?|leaders?|teachers?|helpers?|carers?|chaperones?|volunteers?|coaches?|teens|teenagers?|kids?|child|children|little ones|kiddos|kiddies|under[- ]?(?:[2-9]|1[0-2])s|seniors?|pensioners?|oaps?)';
+const TYPES: Array<[RegExp, TicketTypeId]> = TYPE_WORDS.map(([words, ticket]) => [
+  new RegExp(`^(?:${words})$`, 'i'),
+  ticket,
+]);
+const TYPE_WORD = `(${TYPE_WORDS.map(([words]) => words).join('|')})`;
 /** Words that describe counted tickets or people without being the count's noun. */
 const DESCRIBING =
   '(?:imax|3d|2d|standard|regular|normal|premium|recliner|reclining|vip|luxury|comfy|big|good|cheap|cheapest|uni|university|college|student|broke|skint|poor|hungry|tired|mature|grad|postgrad|exchange|international)';
@@ -798,7 +801,7 @@ function decide(
   at: number,
   listed: boolean,
   ticketsAfter: boolean,
-  addedToCounts: boolean,
+  joinedToCounts: boolean,
 ): Draft[] {
   const heard = namedAgain(attachAges(found));
   // "My daughter's sleepover, 5 girls": the owner of the occasion is one of a group counted by
@@ -886,7 +889,7 @@ function decide(
     theirTickets && (['adult', 'child', 'senior'] as const).every((t) => (stated[t] ?? 0) === (ofNamed[t] ?? 0));
   const wholeParty =
     !adding &&
-    !addedToCounts &&
+    !joinedToCounts &&
     total === undefined &&
     (((stated.adult ?? 0) > 0 && (countsFirst || (theirTickets && namedCount > 1))) || sameTypes);
   if (self && selfTicket !== 'adult') typed[selfTicket] = (typed[selfTicket] ?? 0) + 1;

@@ -89,6 +89,13 @@ function previousClauseEnd(text: string, start: number): number | undefined {
   return undefined;
 }
 
+/**
+ * "Sunday works too", "also Monday", "a drama as well": also acceptable. A "too" before the word it
+ * qualifies ("too busy", "too late") is a degree, not "also".
+ */
+export const ALSO_SAID =
+  /\b(?:also|as well)\b|\btoo\b(?!\s+(?!(?:please|pls|plz|thanks|thx|if|then|for|and|or|but|i|we)\b)[a-z])/i;
+
 /** Words that take back what was said before: after them, "rather" states the new wish. */
 export const CHANGE_OF_MIND =
   /\b(?:scratch that|forget (?:that|it)|on second thought|changed? (?:my|our) minds?|instead|switch(?: it)? to|let'?s do|actually)\b/i;

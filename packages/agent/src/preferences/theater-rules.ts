@@ -61,8 +61,9 @@ export const theaterRule: Rule = (scan) => {
 /**
  * A theater on screen named by its first word alone, in any case, where a place is named ("at
  * lakeside", "make it northgate instead", "lakeside cinema on sunday", "lakeside or riverside") or
- * refused ("skip lakeside", "not northgate", "lakeside is out"): only a first word of five letters or more that no other
- * theater on screen starts with and that is no venue word, so "grand" alone is never a theater.
+ * refused ("skip lakeside", "not northgate", "lakeside is out"): only a first word of five letters
+ * or more that no other theater on screen starts with and that is no venue word, so "grand" alone
+ * is never a theater.
  */
 function firstWords(known: readonly string[]): { source: string; lookup(word: string): string | undefined } {
   const first = (name: string) =>

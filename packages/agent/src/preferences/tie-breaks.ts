@@ -4,8 +4,10 @@
  * kind, not in the order said, so which wish comes first is read here, from the words.
  */
 
-/** A clause that says what decides between equals. */
-/* "If it's on in more than one place, the closest", "if there's a choice, the cheaper": a choice among equals too. */
+/**
+ * A clause that says what decides between equals: a tie ("if two are the same price"), or a choice
+ * among equals ("if it's on in more than one place, the closest", "if there's a choice, the cheaper").
+ */
 const TIE_CLAUSE =
   /\b(?:if|when|where)\b[^.!?;]*?\b(?:ties?|tied|tying|draws?|equal|the same|more than one|several|multiple|a choice|a few (?:places|cinemas|theaters|theatres|showings|options))\b[^.!?;]*|\b(?:to break (?:a|the) tie|as a tie-?break(?:er)?)\b[^.!?;]*/gi;
 

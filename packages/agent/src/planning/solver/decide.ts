@@ -223,7 +223,6 @@ function optionsDeadEnd(
   };
 }
 
-/** The last check before the irreversible submit, on what the summary shows (price above all). */
 /**
  * A party said again after the seats or tickets were chosen ("my brother's kids can't come after
  * all, so it's just me and my daughter"): the seat stage when the seats no longer match it (the
@@ -238,6 +237,7 @@ function partyBackTo(failing: readonly FailingConstraint[], seats: number): { ba
   return { backTo: seatsWrong ? 'seat' : 'ticket' };
 }
 
+/** The last check before the irreversible submit, on what the summary shows (price above all). */
 function decideConfirm(spec: UiSpec, model: PreferenceModel): StageDecision {
   const booking = spec.state.booking ?? {};
   const judged = judgedHere('confirm', model.hard).map((constraint) => ({
