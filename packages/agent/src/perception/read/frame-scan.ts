@@ -39,6 +39,8 @@ const ON_THE_WAY: Record<string, ReadonlySet<string>> = {
   'payload.uiSpec': new Set(['items', 'visibleItems']),
 };
 const IS_MEMBER: ReadonlySet<string> = new Set(MEMBER_PATHS);
+/** The keys seen at a level whose keys are not followed: none are ever added. */
+const NONE: Set<string> = new Set();
 
 const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
@@ -56,7 +58,7 @@ interface Level {
   /** The last key read at this level, when it leads on. */
   key: string | null;
   /** The keys that lead on, seen so far at this level (a second one makes the scan unsafe). */
-  seen: Set<string> | null;
+  seen: Set<string>;
   /** Where this container began, when it is a member. */
   start: number;
   member: MemberPath | null;
@@ -85,8 +87,8 @@ export function scanFrame(text: string, limit = MAX_JSON_DEPTH): FrameScan {
         const leads = ON_THE_WAY[level.path] as ReadonlySet<string>;
         // A key written with an escape may name a member: the parser's reading could differ from ours.
         if (key.includes('\\')) safe = false;
-        if (level.seen?.has(key)) safe = false;
-        if (leads.has(key)) (level.seen ??= new Set()).add(key);
+        if (level.seen.has(key)) safe = false;
+        if (leads.has(key)) level.seen.add(key);
         level.key = leads.has(key) ? key : null;
       }
       i = end;
