@@ -105,7 +105,7 @@ export function scanFrame(text: string, limit = MAX_JSON_DEPTH): FrameScan {
         path: follows ? path : null,
         expectKey: c === OPEN_OBJECT,
         key: null,
-        seen: null,
+        seen: follows ? new Set() : NONE,
         start: i,
         member,
       });
