@@ -156,6 +156,34 @@ describe('FrameReader: a state read once', () => {
     }
   });
 
+  it('lets go of the members neither of the last two states carried; keeps those that come and go between them', () => {
+    const engine = newEngine();
+    const view = engine.view();
+    const state = (n: number) => {
+      const items = view.uiSpec?.items.map((item) => ({ ...item, value: `${item.value} ${n}` })) ?? [];
+      return JSON.stringify(
+        createMessage('state.updated', {
+          source: 'host',
+          ...view,
+          uiSpec: view.uiSpec && { ...view.uiSpec, items, visibleItems: items },
+        }),
+      );
+    };
+    const reader = new FrameReader();
+    const first = itemsOf(reader.read(state(0)));
+    reader.read(state(1));
+    // Back to the first records one state later: still known.
+    expect(itemsOf(reader.read(state(0)))).toBe(first);
+    reader.read(state(1));
+    reader.read(state(2));
+    // Two states without them: let go, and read anew.
+    const again = reader.read(state(0));
+    expect(itemsOf(again)).not.toBe(first);
+    expect(again).toEqual(readFrame(state(0)));
+    // The tools every state carried, and the records of the last two: nothing else is kept.
+    expect(reader.members.size.entries).toBe(3);
+  });
+
   it('keeps at most the members and characters its limits allow', () => {
     const reader = new FrameReader({ entries: 3, chars: 20_000, minChars: 100 });
     const engine = newEngine();

@@ -206,7 +206,10 @@ function readText(text: string, members: StateMembers | null): FrameRead {
   try {
     const strict = decodeMessage({ ...value, v: PROTOCOL_VERSION });
     if (strict.ok) {
-      if (spans && KEPT.has(type)) keepMembers(strict.message, text, spans, members, new Map());
+      if (spans && KEPT.has(type)) {
+        keepMembers(strict.message, text, spans, members, new Map());
+        members.settle();
+      }
       return { ok: true, message: byMeaning(strict.message, notes), notes };
     }
     const payload = liberalPayload(type, isRecord(value.payload) ? value.payload : {}, notes);
@@ -249,6 +252,7 @@ function readLifted(lifted: Lifted, text: string, spans: ReadonlyMap<MemberPath,
     at.holder[at.key] = kept;
   }
   keepMembers(strict.message, text, spans, members, lifted.values);
+  members.settle();
   const notes: string[] = [];
   return { ok: true as const, message: byMeaning(strict.message, notes), notes };
 }

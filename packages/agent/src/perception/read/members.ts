@@ -31,6 +31,8 @@ export const MEMBER_LIMITS: MemberLimits = { entries: 8, chars: 256 * 1024, minC
 interface Entry {
   kind: Kind;
   value: unknown;
+  /** The last state (by count) that carried it. */
+  state: number;
 }
 
 /** A frame's text with its known members left out (`[]` in their place), and their kept values. */
@@ -42,6 +44,8 @@ export interface Lifted {
 export class StateMembers {
   private readonly entries = new Map<string, Entry>();
   private chars = 0;
+  /** How many states were read: members no state of the last two carried are let go. */
+  private states = 0;
 
   constructor(private readonly limits: MemberLimits = MEMBER_LIMITS) {}
 
@@ -56,7 +60,7 @@ export class StateMembers {
       if (!entry || entry.kind !== KIND[path]) continue;
       // Used again: it goes to the back of the line for eviction.
       this.entries.delete(member);
-      this.entries.set(member, entry);
+      this.entries.set(member, { ...entry, state: this.states });
       values.set(path, entry.value);
       cut.push([span.start, span.end]);
     }
@@ -82,14 +86,29 @@ export class StateMembers {
     const member = Buffer.from(text.slice(span.start, span.end), 'utf8').toString('utf8');
     if (member.length !== length || member !== text.slice(span.start, span.end)) return;
     const kind = KIND[path];
-    if (this.entries.get(member)?.kind === kind) return;
+    const known = this.entries.get(member);
+    if (known?.kind === kind) {
+      known.state = this.states;
+      return;
+    }
     this.forget(member);
-    this.entries.set(member, { kind, value: deepFreeze(value) });
+    this.entries.set(member, { kind, value: deepFreeze(value), state: this.states });
     this.chars += length;
     for (const key of this.entries.keys()) {
       if (this.entries.size <= this.limits.entries && this.chars <= this.limits.chars) break;
       this.forget(key);
     }
+  }
+
+  /**
+   * Ends a state's reading: what neither it nor the state before it carried is let go (a seat map
+   * left behind, a stage's tools the page no longer offers). The tools that come and go between
+   * two states (a choice made, the next stage) are kept; the agent holds the last state anyway, so
+   * what is kept beyond it is about one state's worth.
+   */
+  settle(): void {
+    for (const [member, entry] of this.entries) if (entry.state < this.states - 1) this.forget(member);
+    this.states++;
   }
 
   /** How many members are kept, and their characters (for tests and the bench). */
