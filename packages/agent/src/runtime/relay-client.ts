@@ -217,6 +217,8 @@ export class RelayClient {
     // process alive for the socket library's 30 s: after a moment, the socket is dropped.
     if (ws) setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
     this.failPending('CLOSED', 'the client was closed');
+    // A closed client may outlive its agent a while (a handle, a timer): what it kept goes now.
+    this.reader.members.clear();
   }
 
   /**

@@ -182,6 +182,10 @@ describe('FrameReader: a state read once', () => {
     expect(again).toEqual(readFrame(state(0)));
     // The tools every state carried, and the records of the last two: nothing else is kept.
     expect(reader.members.size.entries).toBe(3);
+    // A connection closed for good lets go of everything.
+    reader.members.clear();
+    expect(reader.members.size).toEqual({ entries: 0, chars: 0 });
+    expect(itemsOf(reader.read(state(0)))).not.toBe(itemsOf(again));
   });
 
   it('keeps at most the members and characters its limits allow', () => {

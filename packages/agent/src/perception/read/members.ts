@@ -111,6 +111,12 @@ export class StateMembers {
     this.states++;
   }
 
+  /** Lets go of every member (the connection is closed for good). */
+  clear(): void {
+    this.entries.clear();
+    this.chars = 0;
+  }
+
   /** How many members are kept, and their characters (for tests and the bench). */
   get size(): { entries: number; chars: number } {
     return { entries: this.entries.size, chars: this.chars };
