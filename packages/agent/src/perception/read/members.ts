@@ -29,6 +29,8 @@ export interface MemberLimits {
 export const MEMBER_LIMITS: MemberLimits = { entries: 8, chars: 256 * 1024, minChars: 1024 };
 
 interface Entry {
+  /** The member's text, a copy of its own (a key cut from a frame would hold the whole frame). */
+  text: string;
   kind: Kind;
   value: unknown;
   /** The last state (by count) that carried it. */
@@ -58,9 +60,10 @@ export class StateMembers {
       const member = text.slice(span.start, span.end);
       const entry = this.entries.get(member);
       if (!entry || entry.kind !== KIND[path]) continue;
-      // Used again: it goes to the back of the line for eviction.
-      this.entries.delete(member);
-      this.entries.set(member, { ...entry, state: this.states });
+      // Used again: it goes to the back of the line for eviction, under its own copy of the text.
+      this.entries.delete(entry.text);
+      entry.state = this.states;
+      this.entries.set(entry.text, entry);
       values.set(path, entry.value);
       cut.push([span.start, span.end]);
     }
@@ -92,7 +95,7 @@ export class StateMembers {
       return;
     }
     this.forget(member);
-    this.entries.set(member, { kind, value: deepFreeze(value), state: this.states });
+    this.entries.set(member, { text: member, kind, value: deepFreeze(value), state: this.states });
     this.chars += length;
     for (const key of this.entries.keys()) {
       if (this.entries.size <= this.limits.entries && this.chars <= this.limits.chars) break;
