@@ -72,18 +72,27 @@ interface Level {
 export function scanFrame(text: string, limit = MAX_JSON_DEPTH): FrameScan {
   const members = new Map<MemberPath, Span>();
   let safe = true;
+  // Only the containers on the way to a member, and the members, have a level; what nests in
+  // them otherwise is counted (`inside`), as its brackets and strings are all that matter.
   const levels: Level[] = [];
+  let inside = 0;
   // Counted as `exceedsDepth` counts, stray closing brackets included, so both judge broken text alike.
   let depth = 0;
-  for (let i = 0; i < text.length; i++) {
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c === QUOTE) {
-      const end = closingQuote(text, i);
-      if (end < 0) break;
-      const level = levels[levels.length - 1];
-      if (level?.path !== null && level?.path !== undefined && level.expectKey) {
+      const open = i;
+      for (i++; i < n; i++) {
+        const s = text.charCodeAt(i);
+        if (s === BACKSLASH) i++;
+        else if (s === QUOTE) break;
+      }
+      if (i >= n) break;
+      const level = inside === 0 ? levels[levels.length - 1] : undefined;
+      if (level !== undefined && level.path !== null && level.expectKey) {
         level.expectKey = false;
-        const key = text.slice(i + 1, end);
+        const key = text.slice(open + 1, i);
         const leads = ON_THE_WAY[level.path] as ReadonlySet<string>;
         // A key written with an escape may name a member: the parser's reading could differ from ours.
         if (key.includes('\\')) safe = false;
@@ -91,16 +100,23 @@ export function scanFrame(text: string, limit = MAX_JSON_DEPTH): FrameScan {
         if (leads.has(key)) level.seen.add(key);
         level.key = leads.has(key) ? key : null;
       }
-      i = end;
     } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
       depth++;
       if (depth > limit) return { tooDeep: true, members: null };
+      if (inside > 0) {
+        inside++;
+        continue;
+      }
       const parent = levels[levels.length - 1];
-      const key = parent?.path != null && parent.key !== null ? parent.key : null;
+      const key = parent?.path != null ? parent.key : null;
       const path = parent === undefined ? '' : key === null ? null : parent.path ? `${parent.path}.${key}` : key;
       if (parent) parent.key = null;
       const member = path !== null && IS_MEMBER.has(path) ? (path as MemberPath) : null;
       const follows = c === OPEN_OBJECT && path !== null && Object.hasOwn(ON_THE_WAY, path);
+      if (!follows && member === null) {
+        inside++;
+        continue;
+      }
       levels.push({
         path: follows ? path : null,
         expectKey: c === OPEN_OBJECT,
@@ -111,9 +127,13 @@ export function scanFrame(text: string, limit = MAX_JSON_DEPTH): FrameScan {
       });
     } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
       depth--;
+      if (inside > 0) {
+        inside--;
+        continue;
+      }
       const level = levels.pop();
       if (level?.member) members.set(level.member, { start: level.start, end: i + 1 });
-    } else if (c === COMMA) {
+    } else if (c === COMMA && inside === 0) {
       const level = levels[levels.length - 1];
       if (level) {
         level.expectKey = true;
@@ -122,16 +142,4 @@ export function scanFrame(text: string, limit = MAX_JSON_DEPTH): FrameScan {
     }
   }
   return { tooDeep: false, members: safe ? members : null };
-}
-
-/** The index of the quote that closes the string opened at `open`, or -1 (a quote after an odd run of backslashes is escaped). */
-function closingQuote(text: string, open: number): number {
-  let at = text.indexOf('"', open + 1);
-  while (at >= 0) {
-    let slashes = 0;
-    while (text.charCodeAt(at - 1 - slashes) === BACKSLASH) slashes++;
-    if (slashes % 2 === 0) return at;
-    at = text.indexOf('"', at + 1);
-  }
-  return -1;
 }
