@@ -161,7 +161,7 @@ export async function runPilot(
       );
     }
   } finally {
-    supervisor.stopAll();
+    await supervisor.stopAll();
     await server.close();
     registry.close();
   }

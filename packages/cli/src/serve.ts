@@ -275,7 +275,7 @@ export async function serve(flags: ServeFlags): Promise<number> {
   await stopped;
   stopLoopStats?.();
   agent?.stop();
-  supervisor?.stopAll();
+  await supervisor?.stopAll();
   await server.close();
   await agentThreads?.close();
   registry?.close();

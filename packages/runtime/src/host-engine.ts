@@ -70,10 +70,11 @@ export class HostRunEngine implements RunEngine {
 
   async close(): Promise<void> {
     this.closed = true;
-    this.agent?.stop();
-    this.agent?.close();
+    const agent = this.agent;
     this.agent = null;
-    await this.queue;
+    agent?.stop();
+    // Its episode log is flushed off this thread; the engine is closed once it is on disk.
+    await Promise.all([agent?.close(), this.queue]);
   }
 
   private async carryOut(request: RunRequest): Promise<RunOutcome> {
@@ -151,6 +152,12 @@ export class HostRunEngine implements RunEngine {
     }
   }
 
+  /** Closes an agent that never took a request; a flush that fails is logged, the caller's own error stays the answer. */
+  private async closeQuietly(agent: Agent): Promise<void> {
+    const log = this.options.log ?? ((line: string) => console.error(line));
+    await agent.close().catch((err: Error) => log(`agent: ${err.message}`));
+  }
+
   /** The agent, joined to the room with a study session running; joins on first use. */
   private async connectedAgent(signal: AbortSignal): Promise<Agent> {
     if (this.agent) return this.agent;
@@ -170,13 +177,13 @@ export class HostRunEngine implements RunEngine {
     try {
       await agent.start();
     } catch (err) {
-      agent.close();
+      await this.closeQuietly(agent);
       throw err;
     } finally {
       signal.removeEventListener('abort', onAbort);
     }
     if (signal.aborted) {
-      agent.close();
+      await this.closeQuietly(agent);
       throw new Error('cancelled');
     }
     this.agent = agent;

@@ -35,10 +35,10 @@ function writeStep(log: EpisodicLog): void {
 }
 
 describe('EpisodicLog on disk', () => {
-  it('writes linked, validated records that read back the same', () => {
+  it('writes linked, validated records that read back the same', async () => {
     const log = new EpisodicLog({ dir, agentSessionId: 'a-1', sessionId: 's-20261121-001', now: fixedNow });
     writeStep(log);
-    log.close();
+    await log.close();
     expect(log.path).toBe(join(dir, 'a-1.episodes.jsonl'));
     const read = readEpisodes(join(dir, 'a-1.episodes.jsonl'));
     expect(read).toEqual({ records: log.records, problems: [], truncated: false });
@@ -55,19 +55,19 @@ describe('EpisodicLog on disk', () => {
     expect(outcome?.timestamp).toBe('2026-11-21T10:15:30.123Z');
   });
 
-  it('has every record on disk before close, as a crash would leave it', () => {
+  it('has every record on disk before close, as a crash would leave it', async () => {
     const log = new EpisodicLog({ dir, agentSessionId: 'a-2' });
     writeStep(log);
     const read = readEpisodes(join(dir, 'a-2.episodes.jsonl'));
     expect(read.records).toHaveLength(4);
     expect(read.problems).toEqual([]);
-    log.close();
+    await log.close();
   });
 
-  it('reports a truncated last line and keeps the records before it', () => {
+  it('reports a truncated last line and keeps the records before it', async () => {
     const log = new EpisodicLog({ dir, agentSessionId: 'a-3' });
     writeStep(log);
-    log.close();
+    await log.close();
     const path = join(dir, 'a-3.episodes.jsonl');
     appendFileSync(path, '{"seq":4,"timestamp":"2026-11-21T10:');
     const read = readEpisodes(path);
@@ -86,14 +86,14 @@ describe('EpisodicLog on disk', () => {
     expect(read.problems[2]?.message).toBe('seq 2 where 1 was expected');
   });
 
-  it('creates the file exclusively, so a session id is never appended to twice', () => {
-    new EpisodicLog({ dir, agentSessionId: 'a-4' }).close();
+  it('creates the file exclusively, so a session id is never appended to twice', async () => {
+    await new EpisodicLog({ dir, agentSessionId: 'a-4' }).close();
     expect(() => new EpisodicLog({ dir, agentSessionId: 'a-4' })).toThrow(/EEXIST/);
   });
 });
 
 describe('EpisodicLog checks before writing', () => {
-  it('refuses broken links and invalid records and writes nothing for them', () => {
+  it('refuses broken links and invalid records and writes nothing for them', async () => {
     const log = new EpisodicLog({ dir, agentSessionId: 'a-5' });
     const path = join(dir, 'a-5.episodes.jsonl');
     const plan = log.plan({ goal: 'book', stage: null, remainingSteps: [], confidence: 1 });
@@ -108,8 +108,12 @@ describe('EpisodicLog checks before writing', () => {
     log.outcome({ actionId: action.actionId, ok: true, replan: false });
     expect(() => log.outcome({ actionId: action.actionId, ok: true, replan: false })).toThrow(/already has an outcome/);
     expect(log.records.map((r) => r.seq)).toEqual([0, 1, 2]);
-    log.close();
+    const closing = log.close();
+    // Refused at once, before the flush is done.
     expect(() => log.note({ text: 'late' })).toThrow(/closed/);
+    await closing;
+    expect(() => log.note({ text: 'later' })).toThrow(/closed/);
+    expect(readEpisodes(path).records).toHaveLength(3);
   });
 });
 
@@ -138,12 +142,13 @@ describe('episode file paths', () => {
 });
 
 describe('EpisodicLog in memory', () => {
-  it('keeps records without touching the disk', () => {
+  it('keeps records without touching the disk', async () => {
     const log = new EpisodicLog({ dir: null, agentSessionId: 'mem-1' });
     writeStep(log);
     log.sessionId = 's-20261121-002';
     log.note({ text: 'study session started' });
-    log.close();
+    await expect(log.close()).resolves.toBeUndefined();
+    expect(() => log.note({ text: 'late' })).toThrow(/closed/);
     expect(log.path).toBeNull();
     expect(log.records).toHaveLength(5);
     expect(log.records.at(-1)?.sessionId).toBe('s-20261121-002');

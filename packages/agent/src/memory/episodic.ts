@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { close as closeFd, fsync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeZodError } from '@usher/protocol';
 import {
@@ -51,8 +51,9 @@ function checkedAgentSessionId(agentSessionId: string): string {
 /**
  * The append-only episode log of one agent session (spec §2.4 `EpisodicMemory`). Like the study
  * log, every record is one synchronous `write(2)` of a whole line, so a crash (even `kill -9`)
- * leaves a valid prefix; {@link close} adds `fsync(2)`. Each record is parsed against its schema
- * and its links are checked before it is written, so a bad record throws and writes nothing.
+ * leaves a valid prefix; {@link close} adds `fsync(2)`, on libuv's thread pool so that it holds up
+ * no agent's thread. Each record is parsed against its schema and its links are checked before it
+ * is written, so a bad record throws and writes nothing.
  */
 export class EpisodicLog {
   readonly agentSessionId: string;
@@ -61,7 +62,8 @@ export class EpisodicLog {
   /** The study session id stamped on the next records. */
   sessionId: string | null;
   private fd: number | null = null;
-  private closed = false;
+  /** Set by the first {@link close}: the flush and close of the file, which every later call returns. */
+  private closing: Promise<void> | null = null;
   private readonly episodes: Episode[] = [];
   private readonly planIds = new Set<string>();
   /** actionId → planId, and whether its outcome is in. */
@@ -122,17 +124,23 @@ export class EpisodicLog {
     return this.append({ ...input, kind: 'note' }) as NoteEpisode;
   }
 
-  /** Flushes the file to disk and closes it; later writes throw. Idempotent. */
-  close(): void {
-    this.closed = true;
-    if (this.fd === null) return;
+  /**
+   * Ends the log: later writes throw at once, and the promise resolves once the file is flushed
+   * (`fsync(2)`) and closed, both on libuv's thread pool. Rejects with the flush's (or the close's)
+   * error; the file is closed either way. Idempotent: every call returns the same promise. An
+   * in-memory log has nothing to flush.
+   */
+  close(): Promise<void> {
+    if (this.closing) return this.closing;
     const fd = this.fd;
     this.fd = null;
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    this.closing = fd === null ? Promise.resolve() : flushAndClose(fd, this.agentSessionId);
+    return this.closing;
+  }
+
+  /** Whether {@link close} was called (the file may still be being flushed). */
+  get closed(): boolean {
+    return this.closing !== null;
   }
 
   private append(fields: Record<string, unknown>): Episode {
@@ -150,6 +158,20 @@ export class EpisodicLog {
     this.onRecord?.(parsed.data);
     return parsed.data;
   }
+}
+
+/** `fsync` then `close` on libuv's pool; the file is closed even when the flush fails, and the first error is the answer. */
+function flushAndClose(fd: number, agentSessionId: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    fsync(fd, (flushError) => {
+      closeFd(fd, (closeError) => {
+        const error = flushError ?? closeError;
+        if (error)
+          reject(new Error(`episode log ${agentSessionId} could not be flushed: ${error.message}`, { cause: error }));
+        else resolve();
+      });
+    });
+  });
 }
 
 function writeLine(fd: number, line: string): void {

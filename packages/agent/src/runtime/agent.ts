@@ -200,14 +200,20 @@ export class Agent {
 
   /** Runs until the booking is done, the agent is blocked (with `returnWhenBlocked`), or {@link stop}. */
   async run(): Promise<AgentResult> {
+    let result: AgentResult;
     try {
       await this.start();
       this.readEarlierMessages();
       if (this.options.goal) await this.hearFirst(this.options.goal);
-      return await this.loop();
-    } finally {
-      this.close();
+      result = await this.loop();
+    } catch (err) {
+      // The run's own error is the answer; a flush that fails as well is said, not lost.
+      await this.close().catch((flushError: Error) => this.log(`agent: ${flushError.message}`));
+      throw err;
     }
+    // Resolved only once the episode log is on disk; its flush failing fails the run.
+    await this.close();
+    return result;
   }
 
   /** Joins the room and starts the study session (waiting for a host when there is none yet). */
@@ -247,10 +253,13 @@ export class Agent {
     }
   }
 
-  /** Leaves the room and closes the episode log. */
-  close(): void {
+  /**
+   * Leaves the room and closes the episode log: later records throw at once, and the promise
+   * resolves once the log is flushed and closed (off this thread, on libuv's pool). Idempotent.
+   */
+  close(): Promise<void> {
     this.sync.leave();
-    this.episodes.close();
+    return this.episodes.close();
   }
 
   stop(): void {

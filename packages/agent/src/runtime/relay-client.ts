@@ -8,7 +8,7 @@ import {
   type PayloadInputOf,
 } from '@usher/protocol';
 import WebSocket from 'ws';
-import { readFrame } from '../perception/read/frame.ts';
+import { FrameReader } from '../perception/read/frame.ts';
 
 /**
  * Failures that happen on this side and are never sent (the runtime-level codes of spec §7): no
@@ -94,6 +94,8 @@ export class RelayClient {
   private retry: NodeJS.Timeout | null = null;
   /** What was already said about frames read in part or skipped (each said once). */
   private readonly noticed = new Set<string>();
+  /** Reads the relay's frames; a state's members it read before are not read again (kept across reconnects: they are text and its value). */
+  private readonly reader = new FrameReader();
 
   constructor(private readonly options: RelayClientOptions) {
     this.backoffMs = options.backoff?.initialMs ?? 1000;
@@ -132,7 +134,7 @@ export class RelayClient {
       });
       ws.on('message', (data) => {
         const text = String(data);
-        const read = readFrame(text);
+        const read = this.reader.read(text);
         if (read.ok === 'skipped')
           return this.notice(`relay client: ignoring ${read.type} frames (nothing the agent acts on)`);
         if (!read.ok) return this.unusable(text, read.why, read.replyTo);
@@ -215,6 +217,8 @@ export class RelayClient {
     // process alive for the socket library's 30 s: after a moment, the socket is dropped.
     if (ws) setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
     this.failPending('CLOSED', 'the client was closed');
+    // A closed client may outlive its agent a while (a handle, a timer): what it kept goes now.
+    this.reader.members.clear();
   }
 
   /**

@@ -129,7 +129,7 @@ export async function runScenario(
       result = { ...result, toolCalls: calls };
     } finally {
       clearTimeout(timer);
-      agent.close();
+      await agent.close();
     }
     booking = host.submitted();
   } finally {

@@ -119,7 +119,7 @@ async function runStudy(): Promise<void> {
     }
   };
   await Promise.all(Array.from({ length: 20 }, (_, i) => participant(i)));
-  supervisor.stopAll();
+  await supervisor.stopAll();
   await server.close();
   registry.close();
 }

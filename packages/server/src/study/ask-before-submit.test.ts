@@ -100,7 +100,7 @@ describe('the ask-before-submit condition, 8 simulated participants', () => {
       return room;
     };
     const rooms = await Promise.all(Array.from({ length: 8 }, (_, i) => participant(i)));
-    supervisor.stopAll();
+    await supervisor.stopAll();
     expect(new Set(rooms).size).toBe(8);
 
     const logs = readdirSync(server.logsDir)

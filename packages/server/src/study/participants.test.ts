@@ -119,7 +119,7 @@ describe('the demo study, 20 participants at once', () => {
     };
 
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => participant(i)));
-    supervisor.stopAll();
+    await supervisor.stopAll();
 
     expect(new Set(results.map((r) => r.room)).size).toBe(20);
     expect(registry.conditionCounts(DEMO)).toEqual([10, 10]);

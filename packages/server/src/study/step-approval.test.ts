@@ -122,7 +122,7 @@ describe.each([
       return room;
     };
     await Promise.all(Array.from({ length: 4 }, (_, i) => participant(i)));
-    supervisor.stopAll();
+    await supervisor.stopAll();
 
     const logs = readdirSync(server.logsDir)
       .filter((f) => f.startsWith('s-'))

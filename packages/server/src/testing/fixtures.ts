@@ -72,7 +72,7 @@ export async function startStudyServer(
   });
   if (server.console) server.console.agents = supervisor;
   onTestFinished(async () => {
-    supervisor?.stopAll();
+    await supervisor?.stopAll();
     await threads?.close();
   });
   return { server, supervisor };

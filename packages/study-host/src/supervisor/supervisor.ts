@@ -68,6 +68,11 @@ export class AgentSupervisor {
   /** The latest episode records of each room's agent (bounded), across restarts and resumes. */
   private readonly recent = new Map<string, Episode[]>();
   private readonly listeners = new Set<(event: AgentFeedEvent) => void>();
+  /**
+   * Every agent's run not yet settled, running or stopped: a run settles once its episode log is
+   * flushed and closed, so {@link stopAll} waits for these.
+   */
+  private readonly unsettled = new Set<Promise<unknown>>();
 
   constructor(private readonly options: SupervisorOptions) {}
 
@@ -224,8 +229,14 @@ export class AgentSupervisor {
     this.emit({ room, kind: 'episode', episode });
   }
 
-  stopAll(): void {
+  /**
+   * Stops every agent; resolves once every agent's run has ended, stopped ones included, and so
+   * once every episode log is flushed to disk and closed (a run that failed is logged by
+   * {@link watch}). The server awaits it before it ends the agent threads.
+   */
+  stopAll(): Promise<void> {
     for (const room of [...this.running.keys()]) this.stop(room);
+    return Promise.allSettled([...this.unsettled]).then(() => {});
   }
 
   private watch(room: string, entry: Running): void {
@@ -236,8 +247,12 @@ export class AgentSupervisor {
         if (this.running.get(room) === entry) this.running.delete(room);
       },
       (err: unknown) => {
-        if (this.running.get(room) !== entry) return; // stopped meanwhile
         const why = err instanceof Error ? err.message : String(err);
+        if (this.running.get(room) !== entry) {
+          // Stopped meanwhile: not started again, but what failed (its episode log's flush, say) is said.
+          this.options.log(`supervisor: agent in ${room} failed after it was stopped: ${why}`);
+          return;
+        }
         if (entry.restarts >= (this.options.maxRestarts ?? 3)) {
           this.running.delete(room);
           this.options.log(`supervisor: agent in ${room} failed ${entry.restarts + 1} times, giving up: ${why}`);
@@ -283,6 +298,12 @@ export class AgentSupervisor {
     };
     const threads = this.options.threads;
     const handle: AgentHandle = threads ? threads.run(spec, listener) : runAgent(spec, listener);
+    const settled = handle.result.then(
+      () => {},
+      () => {},
+    );
+    this.unsettled.add(settled);
+    void settled.then(() => this.unsettled.delete(settled));
     return handle;
   }
 

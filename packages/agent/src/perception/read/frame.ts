@@ -1,7 +1,6 @@
 import {
   decodeMessage,
   type ErrorCode,
-  exceedsDepth,
   exceedsFrameLimit,
   MAX_FRAME_BYTES,
   MAX_JSON_DEPTH,
@@ -13,6 +12,8 @@ import {
   STATE_SOURCES,
   type UiSpec,
 } from '@usher/protocol';
+import { type MemberPath, type Span, scanFrame } from './frame-scan.ts';
+import { type Lifted, type MemberLimits, StateMembers } from './members.ts';
 import { inModelTerms } from './records.ts';
 import { idFrom, readHistory, readTools, readUiSpec, stageFrom } from './view.ts';
 
@@ -151,10 +152,43 @@ function asItCame(spec: UiSpec): boolean {
   );
 }
 
-/** Reads one text frame from the relay. */
+/** Reads one text frame from the relay (every member parsed and checked; see {@link FrameReader}). */
 export function readFrame(text: string): FrameRead {
+  return readText(text, null);
+}
+
+/**
+ * A connection's reader of frames: reads as {@link readFrame} does, with the same checks and the
+ * same result, but a state's large members whose text it read before (the page's records, the
+ * tools, the chat) are not parsed and checked again (members.ts). Their values are shared between
+ * the states that carry them, and frozen.
+ */
+export class FrameReader {
+  readonly members: StateMembers;
+
+  constructor(limits?: MemberLimits) {
+    this.members = new StateMembers(limits);
+  }
+
+  read(text: string): FrameRead {
+    return readText(text, this.members);
+  }
+}
+
+/** The types whose members are kept: the states, whose members have one schema in both. */
+const KEPT: ReadonlySet<string> = new Set<MessageType>(['state.updated', 'snapshot.state']);
+
+function readText(text: string, members: StateMembers | null): FrameRead {
   if (exceedsFrameLimit(text)) return failure(`frame exceeds the ${MAX_FRAME_BYTES}-byte limit`, text);
-  if (exceedsDepth(text)) return failure(`frame nests deeper than ${MAX_JSON_DEPTH} levels`, text);
+  // The depth bound and the members' places, in one pass before anything recursive runs.
+  const scan = scanFrame(text);
+  if (scan.tooDeep) return failure(`frame nests deeper than ${MAX_JSON_DEPTH} levels`, text);
+  const spans = members && scan.members;
+  if (spans) {
+    const lifted = members.lift(text, spans);
+    const read = lifted && readLifted(lifted, text, spans, members);
+    if (read) return read;
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -171,7 +205,13 @@ export function readFrame(text: string): FrameRead {
   const notes: string[] = [];
   try {
     const strict = decodeMessage({ ...value, v: PROTOCOL_VERSION });
-    if (strict.ok) return { ok: true, message: byMeaning(strict.message, notes), notes };
+    if (strict.ok) {
+      if (spans && KEPT.has(type)) {
+        keepMembers(strict.message, text, spans, members, new Map());
+        members.settle();
+      }
+      return { ok: true, message: byMeaning(strict.message, notes), notes };
+    }
     const payload = liberalPayload(type, isRecord(value.payload) ? value.payload : {}, notes);
     const id = idFrom(value.id);
     const message = {
@@ -186,6 +226,59 @@ export function readFrame(text: string): FrameRead {
     if (!(err instanceof Unusable)) throw err;
     return replyTo === undefined ? { ok: false, why: err.message } : { ok: false, why: err.message, replyTo };
   }
+}
+
+/**
+ * A state read with its known members left out: the rest parsed and checked against the
+ * contract's schema (an empty list in each member's place), then the kept values put back. Null
+ * when that is not a state the schema accepts as it is: the whole frame is then read as any other
+ * (a host's own shape is read by meaning, a broken frame refused with the reason).
+ */
+function readLifted(lifted: Lifted, text: string, spans: ReadonlyMap<MemberPath, Span>, members: StateMembers) {
+  let value: unknown;
+  try {
+    value = JSON.parse(lifted.text);
+  } catch {
+    return null;
+  }
+  if (!isRecord(value) || !KEPT.has(value.type as string)) return null;
+  if (value.v !== undefined && value.v !== PROTOCOL_VERSION) return null;
+  const strict = decodeMessage({ ...value, v: PROTOCOL_VERSION });
+  if (!strict.ok) return null;
+  const payload = strict.message.payload as Raw;
+  for (const [path, kept] of lifted.values) {
+    const at = holderOf(payload, path);
+    if (!at || !Array.isArray(at.holder[at.key])) return null;
+    at.holder[at.key] = kept;
+  }
+  keepMembers(strict.message, text, spans, members, lifted.values);
+  members.settle();
+  const notes: string[] = [];
+  return { ok: true as const, message: byMeaning(strict.message, notes), notes };
+}
+
+/** Keeps the members of a state the schema accepted (what it gave for each), but those already kept. */
+function keepMembers(
+  message: Message,
+  text: string,
+  spans: ReadonlyMap<MemberPath, Span>,
+  members: StateMembers,
+  lifted: ReadonlyMap<MemberPath, unknown>,
+): void {
+  for (const [path, span] of spans) {
+    if (lifted.has(path)) continue;
+    const at = holderOf(message.payload as Raw, path);
+    if (at) members.keep(text, path, span, at.holder[at.key]);
+  }
+}
+
+/** The object holding the member at `path` (`payload.uiSpec.items`: the uiSpec) and its key, when there is one. */
+function holderOf(payload: Raw, path: MemberPath): { holder: Raw; key: string } | null {
+  const keys = path.split('.').slice(1);
+  let holder: unknown = payload;
+  for (const key of keys.slice(0, -1)) holder = isRecord(holder) ? holder[key] : undefined;
+  const key = keys[keys.length - 1];
+  return isRecord(holder) && key !== undefined && Object.hasOwn(holder, key) ? { holder, key } : null;
 }
 
 function failure(why: string, text: string): FrameRead {
