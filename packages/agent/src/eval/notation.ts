@@ -6,7 +6,7 @@ import { type Constraint, ConstraintSchema } from '@usher/booking';
  *   genre! Horror · rating 7.5 · age G PG · format IMAX · format! 3D · date 2026-11-22 2026-11-23 ·
  *   start 17:00- · start -21:00 · start 12:00-17:00 · end -22:30 · theater Riverside IMAX ·
  *   theater! Lumen Arthouse · distance 5 · price 30 · adjacent · rows A B · rows notFirst 3 ·
- *   rows notLast 1 · seatKind wheelchair 1 · seatKind premium ·
+ *   rows notLast 1 · rows last 2 · seatKind wheelchair 1 · seatKind premium ·
  *   cheapest · closest · earliest · latest · centered · highestRated
  * A genre name may hold a space ("Romantic Comedy"), so a genre list names known genres, read
  * longest first. Every result is checked against the constraint model's schema.
@@ -65,7 +65,7 @@ function window(rest: string): Record<string, string> {
 
 function rows(rest: string): unknown {
   const [first, second] = rest.split(/\s+/);
-  if (first === 'notFirst' || first === 'notLast') return { kind: 'rows', [first]: Number(second) };
+  if (first === 'notFirst' || first === 'notLast' || first === 'last') return { kind: 'rows', [first]: Number(second) };
   return { kind: 'rows', allowed: rest.split(/\s+/) };
 }
 

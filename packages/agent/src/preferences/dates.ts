@@ -84,6 +84,13 @@ export function nextWeekendDates(today: string): string[] {
   return [saturday, addDays(saturday, 1)];
 }
 
+/** The Saturday and Sunday `weeks` weeks after this weekend's (the one under way, on a Sunday). */
+export function weekendAfter(today: string, weeks: number): string[] {
+  const day = weekdayIndex(today);
+  const saturday = addDays(day === 0 ? addDays(today, -1) : nextWeekday(today, 6), 7 * weeks);
+  return [saturday, addDays(saturday, 1)];
+}
+
 /** A day and month (1-based) without a year: this year, or next year when already past. */
 export function resolveDayMonth(today: string, day: number, month: number, year?: number): string | undefined {
   const make = (y: number) => {
@@ -136,11 +143,23 @@ const PATTERNS: Array<[string, (m: RegExpExecArray, today: string) => string[]]>
       return said ? [addDays(nextWeekday(t, weekdayOf(said[1] ?? '')), 1)] : [];
     },
   ],
-  // "In two days", "in 3 days' time": that many days from today.
+  // "They're away thursday. whichever is the next day after that": the days after the day named
+  // before it in the message (the first that fits: see dateRule); "the day after that": the one day.
   [
-    String.raw`in\s+(a|one|two|three|four|five|six|\d)\s+days?(?:'?\s*time)?`,
+    String.raw`(?:the\s+)?(?:(next|first|earliest)\s+)?day\s+after\s+(?:that|then|this)(?=\s|$|[,.;!?])`,
     (m, t) => {
-      const n = DAY_COUNTS[(m[1] ?? '').toLowerCase()] ?? Number(m[1]);
+      const said = [...m.input.slice(0, m.index).matchAll(new RegExp(String.raw`\b${WEEKDAY_WORD}\b`, 'gi'))].at(-1);
+      if (!said) return [];
+      const day = nextWeekday(t, weekdayOf(said[1] ?? ''));
+      return m[1] ? Array.from({ length: 7 }, (_, i) => addDays(day, i + 1)) : [addDays(day, 1)];
+    },
+  ],
+  // "In two days", "in 3 days' time", "three days from today": that many days from today.
+  [
+    String.raw`in\s+(a|one|two|three|four|five|six|\d)\s+days?(?:'?\s*time)?|(one|two|three|four|five|six|\d)\s+days?(?:'?\s*time|\s+(?:from|after)\s+(?:today|tonight|now))`,
+    (m, t) => {
+      const said = m[1] ?? m[2] ?? '';
+      const n = DAY_COUNTS[said.toLowerCase()] ?? Number(said);
       return n >= 1 && n <= 6 ? [addDays(t, n)] : [];
     },
   ],
@@ -173,6 +192,11 @@ const PATTERNS: Array<[string, (m: RegExpExecArray, today: string) => string[]]>
   ],
   [String.raw`today|tonight|this(?=\s+(?:evening|afternoon|morning)\b)`, (_m, t) => [t]],
   ['tomorrow|tmrw', (_m, t) => [addDays(t, 1)]],
+  // "The weekend after this one", "the weekend after next": the weekend a week (two) after this one.
+  [
+    String.raw`(?:the\s+)?weekend\s+after\s+(?:(next)(?:\s+one)?|(?:this|the\s+(?:coming|next))(?:\s+one)?)`,
+    (m, t) => weekendAfter(t, m[1] ? 2 : 1),
+  ],
   [
     String.raw`(?:(this|next|the|on the|at the|over the)\s+)?weekend`,
     (m, t) => (m[1]?.toLowerCase() === 'next' ? nextWeekendDates(t) : weekendDates(t)),
@@ -243,6 +267,8 @@ const DAY_NEGATION_REACH = 2;
 const WIDENING = ALSO_SAID;
 const ADDING = /\beither\b/i;
 
+const NEXT_DAY = /^(?:the\s+)?(?:next|first|earliest)\s+day\s+after\b/i;
+
 /** Dates: today, tonight, tomorrow, weekends, weekday names, explicit dates; "not Monday" drops one. */
 export const dateRule: Rule = (scan) =>
   PATTERNS.flatMap(([source, resolve]) =>
@@ -250,7 +276,10 @@ export const dateRule: Rule = (scan) =>
       const dates = resolve(m, scan.context.today).filter((d) => d >= scan.context.today);
       // "Before the weekend" said at the weekend names no day left, and is never the weekend itself.
       if (dates.length === 0) return /weekend/i.test(m[0]) ? { ...span(m), drafts: [] } : undefined;
-      return { ...span(m), drafts: dateDrafts(scan, m, dates) };
+      const drafts = dateDrafts(scan, m, dates);
+      // "The next day after that" with a showing that fits: the earliest of those days.
+      if (NEXT_DAY.test(m[0]) && drafts.some((d) => 'set' in d)) drafts.push({ set: { kind: 'earliest' } });
+      return { ...span(m), drafts };
     }),
   );
 

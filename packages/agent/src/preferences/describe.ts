@@ -160,6 +160,7 @@ function rows(c: Extract<Constraint, { kind: 'rows' }>): string {
   if (c.allowed) parts.push(`${c.allowed.length === 1 ? 'row' : 'rows'} ${orList(c.allowed)}`);
   if (c.notFirst) parts.push(c.notFirst === 1 ? 'not in the front row' : `not in the first ${c.notFirst} rows`);
   if (c.notLast) parts.push(c.notLast === 1 ? 'not in the back row' : `not in the last ${c.notLast} rows`);
+  if (c.last) parts.push(c.last === 1 ? 'in the back row' : `in the last ${c.last} rows`);
   return parts.join(', ');
 }
 

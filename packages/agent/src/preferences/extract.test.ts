@@ -3,18 +3,17 @@ import { extract } from './extract.ts';
 import { CONTEXT, read } from './testing.ts';
 
 describe('whole messages', () => {
-  it('reads a family booking in one message; with a child and no film named, only films for children', () => {
+  it('reads a family booking in one message; with a child and no film named, films for children first', () => {
     const { model } = read('Two adults and a child, IMAX, tomorrow evening, finished by 10:30pm, not too far');
     expect(model.hard).toEqual([
       { kind: 'seatCount', count: 3 },
       { kind: 'ticketMix', adult: 2, child: 1 },
-      { kind: 'ageRating', allowed: ['G', 'PG'] },
       { kind: 'format', is: ['IMAX'] },
       { kind: 'date', dates: ['2026-11-22'] },
       { kind: 'startTime', after: '17:00' },
       { kind: 'endTime', before: '22:30' },
     ]);
-    expect(model.soft).toEqual([{ kind: 'closest' }]);
+    expect(model.soft).toEqual([{ kind: 'ageRating', allowed: ['G', 'PG'] }, { kind: 'closest' }]);
   });
 
   it('reads refusals, vague quality, a weekend and seat wishes in one message', () => {

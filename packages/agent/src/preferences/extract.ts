@@ -82,7 +82,12 @@ export function readMessage(text: string, context: PreferenceContext): Reading {
       for (const draft of hit.drafts) ops.push(toOp(draft, hit.start, original));
     }
   }
-  return { ops: alsoWithinMessage(ops), fixes: corrected.fixes, text: original, rest: working };
+  return {
+    ops: insteadWithinMessage(alsoWithinMessage(ops), original),
+    fixes: corrected.fixes,
+    text: original,
+    rest: working,
+  };
 }
 
 /*
@@ -98,6 +103,31 @@ function alsoWithinMessage(ops: Op[]): Op[] {
       ? { ...op, mode: 'replace' }
       : op,
   );
+}
+
+/*
+ * "Her rehearsal has moved to Sunday. Could we do the same but on the Saturday instead?": of two
+ * days (films, genres, theaters, formats) said in one message to replace the one held, the one said
+ * with a change of mind is the wish, and the other is the reason for it.
+ */
+const ALTERNATIVE_KINDS: ReadonlyArray<string> = ['date', 'title', 'theater', 'genre', 'format'];
+
+function insteadWithinMessage(ops: Op[], original: string): Op[] {
+  const changed = (op: Op) => {
+    const [start, end] = clauseAt(original, op.at);
+    return CHANGE_OF_MIND.test(original.slice(start, end));
+  };
+  // Wishes only: a refusal in the same message ("she can't stand thrillers. a comedy instead") stays.
+  const replacing = (op: Op): op is Extract<Op, { type: 'set' }> =>
+    op.type === 'set' &&
+    op.mode === 'replace' &&
+    ALTERNATIVE_KINDS.includes(op.constraint.kind) &&
+    !('not' in op.constraint && op.constraint.not?.length) &&
+    !('exclude' in op.constraint && op.constraint.exclude?.length);
+  return ops.filter((op) => {
+    if (!replacing(op) || changed(op)) return true;
+    return !ops.some((o) => o !== op && replacing(o) && o.constraint.kind === op.constraint.kind && changed(o));
+  });
 }
 
 /** The earliest, then longest, hits that do not overlap one another. */

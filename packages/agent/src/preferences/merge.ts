@@ -302,6 +302,9 @@ function oneRetyped(
             ? 'senior'
             : undefined;
   if (!from || next[from] === 0) return;
+  // "Me and my son", then "my boy is 4": with one adult left (the speaker) and a child held
+  // already, he is that child; nothing changes.
+  if (who === 'person' && from === 'adult' && next.adult <= 1 && next[to] > 0) return;
   next[from] -= 1;
   next[to] += 1;
   replaceKind(lists, 'ticketMix', [{ c: mix(next.adult, next.child, next.senior), strength }]);
@@ -385,13 +388,16 @@ function reconcileParty(lists: Lists, touched: Set<ConstraintKind>): void {
 
 /**
  * An implied wish (a child in the party: films for children) holds only while nothing of its kind
- * was said and no film is named: the participant who names a film has chosen it.
+ * was said and no film is named: the participant who names a film has chosen it. It is a
+ * preference, not a requirement: "my son's 11, a sci-fi in 3D" books the sci-fi film on offer
+ * whatever its rating when no sci-fi film is rated for children; "anything for the kids" says it
+ * firmly (the age-rating rule).
  */
 function implied(lists: Lists, op: Extract<Op, { type: 'set' }>): void {
   const kind = op.constraint.kind;
   if (ofKind(lists, kind).length > 0) return;
   if (ofKind(lists, 'title').some(({ c }) => c.kind === 'title' && (c.is?.length ?? 0) > 0)) return;
-  replaceKind(lists, kind, [{ c: op.constraint, strength: 'hard' }]);
+  replaceKind(lists, kind, [{ c: op.constraint, strength: 'soft' }]);
 }
 
 /**
@@ -470,12 +476,16 @@ function ruledOut(after: PreferenceModel, ops: readonly Op[], films: readonly Kn
   return known.every((f) => f !== undefined && fails(f));
 }
 
+/** A wish said as a condition on the film held: "only if it's got 4 stars", "as long as it's PG". */
+const HELD_FILM_CONDITION =
+  /\b(?:only\s+if|if|as long as|so long as|provided|providing|assuming)\s+(?:it|that(?:\s+one)?|this(?:\s+one)?|the (?:film|movie))(?:'s|\s+is|\s+has|\s+gets|\s+got|\s+does|\s+scores|\s+rates)\b/i;
+
 /*
- * "Already seen that one", "a different thriller instead", "something else": the film the model
- * holds is turned down, not named. Not "a different day", "another showing", "a different cinema".
+ * "Already seen that one", "a different thriller instead", "something else", "pick something PG
+ * instead": the film the model holds is turned down, not named. Not "a different day", "another showing", "a different cinema".
  */
 const OTHER_FILM =
-  /\b(?:(?:already|'ve|have|has|we|i)\s+(?:already\s+)?(?:seen|watched|saw)\s+(?:that|it|this)(?:\s+(?:one|film|movie))?|(?:seen|watched) (?:that|it) already|(?:a\s+)?different\s+(?!(?:day|date|time|night|evening|afternoon|morning|showing|show|screening|cinema|theat(?:er|re)|place|venue|seats?|row|format)\b)[a-z-]+|something else|another (?:one|film|movie)|not that one)\b/i;
+  /\b(?:(?:already|'ve|have|has|we|i)\s+(?:already\s+)?(?:seen|watched|saw)\s+(?:that|it|this)(?:\s+(?:one|film|movie))?|(?:seen|watched) (?:that|it) already|(?:a\s+)?different\s+(?!(?:day|date|time|night|evening|afternoon|morning|showing|show|screening|cinema|theat(?:er|re)|place|venue|seats?|row|format)\b)[a-z-]+|something else|another (?:one|film|movie)|not that one|something(?!\s+(?:earlier|later|cheaper|closer|nearer|sooner|bigger|smaller)\b)[^.?!;]{0,60}\binstead)\b/i;
 
 /** Whether a message turns down the film the model holds ("we've already seen that one"). */
 export function turnsDownFilm(before: PreferenceModel, text: string): boolean {
@@ -568,13 +578,15 @@ export function supersedeFilm(
     [...before.hard, ...before.soft].some((c) => c.kind === kind && (fields(c)[side] as unknown[] | undefined)?.length);
   let drop: { kind: 'title' | 'genre'; side: 'is' | 'include' } | null = null;
   if (named('genre', 'include') && !named('title', 'is') && had('title', 'is')) drop = { kind: 'title', side: 'is' };
-  if (!drop && !named('title', 'is') && had('title', 'is') && ruledOut(after, ops, films))
+  // "Only if it's got at least 4 stars": a condition on the film held keeps it, even when it fails.
+  const onHeld = HELD_FILM_CONDITION.test(text);
+  if (!drop && !onHeld && !named('title', 'is') && had('title', 'is') && ruledOut(after, ops, films))
     drop = { kind: 'title', side: 'is' };
   // "Changed my mind, whatever's rated highest instead": a film chosen by its rating in a change of mind.
   const byRating = ops.some(
     (op) => op.type === 'set' && (op.constraint.kind === 'highestRated' || op.constraint.kind === 'rating'),
   );
-  if (!drop && byRating && !named('title', 'is') && had('title', 'is') && CHANGE_OF_MIND.test(text))
+  if (!drop && !onHeld && byRating && !named('title', 'is') && had('title', 'is') && CHANGE_OF_MIND.test(text))
     drop = { kind: 'title', side: 'is' };
   if (named('title', 'is') && !named('genre', 'include') && had('genre', 'include'))
     drop = { kind: 'genre', side: 'include' };

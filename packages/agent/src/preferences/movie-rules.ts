@@ -1,7 +1,7 @@
 import { AGE_RATINGS } from '@usher/booking';
 import { hits, span } from './match.ts';
 import { capitalizedRuns } from './names.ts';
-import { blank, polarity } from './text.ts';
+import { APPROX, blank, polarity } from './text.ts';
 import type { Draft, Hit, Rule, Scan } from './types.ts';
 import { genreLexicon, titleLexicon } from './vocabulary.ts';
 
@@ -172,7 +172,7 @@ export const ratingRule: Rule = (scan) => [
   }),
   ...hits(
     scan,
-    "(?:best|highest|top)[- ](?:rated|reviewed|scored)|(?:the )?best reviews|(?:the )?(?:highest|best|top) (?:ratings?|scores?)|the best (?:one|movie|film)|rated (?:the )?(?:highest|best)|(?:best|highest)[- ]reviewed|what(?:'s| is) good|(?:anything|something) good|any good",
+    "(?:best|highest|top)[- ](?:rated|reviewed|scored)|(?:the )?best reviews|(?:the )?(?:most|highest|best) (?:stars|star ratings?)|(?:the )?most (?:highly[- ])?(?:rated|acclaimed)|(?:the )?(?:highest|best|top) (?:ratings?|scores?)|the best (?:one|movie|film)|rated (?:the )?(?:highest|best)|(?:best|highest)[- ]reviewed|what(?:'s| is) good|(?:anything|something) good|any good",
     (m) => ({ ...span(m), drafts: [{ set: { kind: 'highestRated' } }] }),
   ),
   ...hits(
@@ -266,7 +266,7 @@ function lengthMinutes(m: RegExpExecArray, at: number): number | undefined {
 export const runtimeRule: Rule = (scan) => [
   ...hits(
     scan,
-    String.raw`(?:(?:runs?|running(?: time)?|runtime|long|length|sit(?: still)?(?: through)?(?: for)?|films?|movies?|anything|nothing)\s+)?(?:${AT_MOST})\s+(?:${LENGTH})(?:\s+(?:long|in length|of (?:run ?time|running time)))?`,
+    String.raw`(?:(?:runs?|running(?: time)?|runtime|long|length|sit(?: still)?(?: through)?(?: for)?|films?|movies?|anything|nothing)\s+)?(?:${AT_MOST})\s+(?:${APPROX}\s*)?(?:${LENGTH})(?:\s+(?:long|in length|of (?:run ?time|running time)))?`,
     (m) => {
       const after = scan.original.slice((m.index ?? 0) + m[0].length, (m.index ?? 0) + m[0].length + 24);
       if (/^\s*(?:away|from|before|after|drive|walk|ago|to get|of (?:driving|travel))/i.test(after)) return undefined;

@@ -126,7 +126,7 @@ const NOT_A_CINEMA_WORD = new Set(
     'january february march april may june july august september october november december ' +
     'monday tuesday wednesday thursday friday saturday sunday today tonight tomorrow ' +
     'daylight dark shop office gym church hospital doctors dentist airport either neither both more less ' +
-    'options option place places venue spot somewhere anywhere everywhere'
+    'options option place places venue spot somewhere anywhere everywhere very absolute utmost outside'
   ).split(/\s+/),
 );
 

@@ -158,14 +158,25 @@ describe('people described by age, relation or word', () => {
 });
 
 describe('what a young party may see', () => {
-  const rating = (...m: string[]) => hard(...m).filter((c) => c.kind === 'ageRating');
+  /** The age ratings wished for, said or implied. */
+  const rating = (...m: string[]) => {
+    const { model } = read(...m);
+    return [...model.hard, ...model.soft].filter((c) => c.kind === 'ageRating');
+  };
 
-  it('a child and no film named: G or PG; a teenager: up to PG-13', () => {
+  it('a child and no film named: G or PG first; a teenager: up to PG-13', () => {
     expect(rating('something for me and my 8 year old on sunday')).toEqual([
       { kind: 'ageRating', allowed: ['G', 'PG'] },
     ]);
     expect(rating('two adults and two kids, sunday')).toEqual([{ kind: 'ageRating', allowed: ['G', 'PG'] }]);
     expect(rating('me and my 14 year old son, friday')).toEqual([{ kind: 'ageRating', allowed: ['G', 'PG', 'PG-13'] }]);
+    // Implied, not said: a preference, so a film of another rating is booked when none of these fits.
+    expect(hard('something for me and my 8 year old on sunday').filter((c) => c.kind === 'ageRating')).toEqual([]);
+    // Said, it is firm.
+    expect(hard('something suitable for kids, me and my 8 year old on sunday')).toContainEqual({
+      kind: 'ageRating',
+      allowed: ['G', 'PG'],
+    });
   });
 
   it('a rating said overrides it, and a film named needs none', () => {
@@ -175,9 +186,9 @@ describe('what a young party may see', () => {
     expect(rating('paper lanterns, 2 adults 2 kids')).toEqual([]);
   });
 
-  it('children without a number are asked about, and only films for children fit meanwhile', () => {
+  it('children without a number are asked about, and films for children come first meanwhile', () => {
     const { model } = read('we want to see something on sunday, me and the grandkids');
-    expect(model.hard).toContainEqual({ kind: 'ageRating', allowed: ['G', 'PG'] });
+    expect(model.soft).toContainEqual({ kind: 'ageRating', allowed: ['G', 'PG'] });
     expect(model.questions).toEqual([HOW_MANY]);
     expect(rating('me and my friends on sunday')).toEqual([]);
   });
@@ -206,7 +217,10 @@ describe('how people give ages', () => {
       { kind: 'ticketMix', adult: 1, senior: 1 },
     ]);
     expect(party("i'm 10 mins away, 2 tickets")).toEqual([{ kind: 'seatCount', count: 2 }]);
-    expect(hard("i'm 15, me and my mate tonight")).toContainEqual({ kind: 'ageRating', allowed: ['G', 'PG', 'PG-13'] });
+    expect(read("i'm 15, me and my mate tonight").model.soft).toContainEqual({
+      kind: 'ageRating',
+      allowed: ['G', 'PG', 'PG-13'],
+    });
   });
 
   it('"me + 1", "me and 2 others": the speaker and that many more', () => {
@@ -805,15 +819,16 @@ describe('parties said as the fifth held-out set said them', () => {
 });
 
 describe('people named with counts by type', () => {
-  /** The tickets read, and whether an age rating came with them. */
+  /** The tickets read, and whether an age rating came with them (implied: a preference). */
   const party = (text: string) => {
     const model = hard(text);
+    const { soft } = read(text).model;
     const mix = model.find((c) => c.kind === 'ticketMix');
     const { kind: _, ...tickets } = mix ?? { kind: 'none' };
     return {
       seats: model.find((c) => c.kind === 'seatCount')?.count,
       tickets,
-      rated: model.some((c) => c.kind === 'ageRating'),
+      rated: [...model, ...soft].some((c) => c.kind === 'ageRating'),
     };
   };
 

@@ -55,11 +55,16 @@ const AGE = String.raw`(\d{1,2})(?:\s*(?:years?|yrs?|y/?o)(?:[- ]old)?)?`;
 const YEAR_OLD = String.raw`(\d{1,2})[- ](?:years?|yrs?)[- ]olds?|(\d{1,2})\s*y/?o`;
 /** "my 8 year old daughter": read in the whole message, since "suitable for a 6 year old" is a rating and a person. */
 const AGED = String.raw`(?:(my|our|his|her|their|a|an|the)\s+)?(?:(${SPELLED_OR_DIGITS})\s+)?(?:${YEAR_OLD})(?:\s+(${RELATIONS}|${RELATION}))?`;
+/** A word before a relation that does not change who they are: "my little boy", "our eldest daughter". */
+const KIN_ADJECTIVE = String.raw`(?:(?:little|young|younger|youngest|elderly|old|older|oldest|eldest|big|baby|teenage|middle|wee|lovely|dear)\s+)?`;
+
 /** More ages in a list after the first: "4, 7 and 10", "6 & 9". */
 const AGE_MORE = String.raw`(?:\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)\d{1,2}(?!\d))*`;
 /** After a relation word: it names the owner of what follows ("my daughter's sleepover"), not one coming. */
 const OWNER_AFTER =
   /^'s\s+(?!(?:coming|going|joining|also|too|in|here|gonna|been|not|a|an|the|only|just|now|got|had|on|off|over|under|aged|age|\d)\b)[a-z]/i;
+/** Before people a clause says when something happens to them: "once the kids are in bed". */
+const ELSEWHERE_BEFORE = /\b(?:once|while|whilst|when|until|till|til|after|before|as soon as)\s+$/i;
 /** After a family word used like a name: said to come ("grandma's coming too", "nan is joining us"). */
 const JOINS = String.raw`(?:'s|\s+is|'ll be|\s+will be)\s+(?:also\s+)?(?:coming|joining|tagging along|coming along)`;
 const NOT_TIME = String.raw`(?!\s*(?:am|pm|:|\.\d|o'?clock|h\b|ish))`;
@@ -101,6 +106,8 @@ type Piece =
       owner?: 'mine' | 'theirs';
       /** Someone's own companions ("two of his friends"): as old as a child named, when one is. */
       theirs?: boolean;
+      /** "Him and me" with no one named: one person, counted only when no one else is. */
+      standsFor?: boolean;
     }
   /** An age or a ticket word said of the companion(s) named just before; `all` of every one ("both in their 80s"). */
   | {
@@ -318,7 +325,7 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
   ],
   [
     // "my dad is 72", "my son turns 8", "my mom who is 68", "my grandparents are both over 70"
-    `(?:my|our|his|her|their)\\s+(${RELATIONS}|${RELATION})(?:'s\\s+(?:turning\\s+)?|\\s*,?\\s+(?:who\\s+)?(?:is|are|'s|aged|turns|turned|is turning)\\s+)(?:actually\\s+|really\\s+|now\\s+|only\\s+|just\\s+)?(?:both\\s+)?(?:over\\s+|above\\s+)?${AGE}${NOT_TIME}(?:\\s*,?\\s*(?:not|rather than|instead of)\\s+\\d{1,2}(?!\\d))?`,
+    `(?:my|our|his|her|their)\\s+${KIN_ADJECTIVE}(${RELATIONS}|${RELATION})(?:'s\\s+(?:turning\\s+)?|\\s*,?\\s+(?:who\\s+)?(?:is|are|'s|aged|turns|turned|is turning)\\s+)(?:actually\\s+|really\\s+|now\\s+|only\\s+|just\\s+)?(?:both\\s+)?(?:over\\s+|above\\s+)?${AGE}${NOT_TIME}(?:\\s*,?\\s*(?:not|rather than|instead of)\\s+\\d{1,2}(?!\\d))?`,
     (m) => {
       const base = person(m[1] ?? '', undefined);
       if (base.type !== 'person') return undefined;
@@ -335,11 +342,14 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
     },
   ],
   [
-    `(?:my|our|his|her|their|the)\\s+(?:(${SPELLED_OR_DIGITS})\\s+)?(?:little\\s+|young\\s+|elderly\\s+|old\\s+)?(${RELATIONS}|${RELATION}|little (?:girl|boy|one)s?)(?!\\w)`,
+    `(?:my|our|his|her|their|the)\\s+(?:(${SPELLED_OR_DIGITS})\\s+)?${KIN_ADJECTIVE}(${RELATIONS}|${RELATION}|little (?:girl|boy|one)s?)(?!\\w)`,
     (m) => {
       const base = person(m[2] ?? '', countOf(m[1]));
       // "my daughter's sleepover", "his mum's rule": the owner of a thing, not said to be coming;
       // someone else's ("his mum's") counts only in a list of those who are.
+      // "Once the kids are in bed", "while my son is at school": the time of the film, not someone coming.
+      if (ELSEWHERE_BEFORE.test(m.input.slice(0, m.index ?? 0)) && !LISTED_BEFORE.test(m.input.slice(0, m.index)))
+        return { type: 'said' };
       const owner = OWNER_AFTER.test(m.input.slice((m.index ?? 0) + m[0].length));
       if (!owner || base.type !== 'person') return base;
       return { ...base, owner: /^(?:his|her|their)\b/i.test(m[0]) ? 'theirs' : 'mine' };
@@ -490,6 +500,11 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
     // Only where the clause ends: "I can't make it before 7" is a time.
     String.raw`(?:i(?:'m|\s+am)\s+not|i\s+(?:won'?t|will\s+not|can'?t|cannot|can\s+not)\s+(?:be\s+)?)\s*(?:coming|going|joining|make it|there)(?=\s*(?:myself\s*)?(?:[,.;!?)]|$|(?:so|but|and|though|anyway|this time)\b))|(?:not\s+including|excluding|minus)\s+(?:me|myself)\b`,
     () => ({ type: 'notSelf' }),
+  ],
+  // "For him and me", "me and her": someone not named (yet), one person.
+  [
+    String.raw`(?:him|her)(?=\s+(?:and|&)\s+(?:me|i|myself)\b)|(?<=\b(?:me|myself)\s+(?:and|&)\s+)(?:him|her)\b`,
+    () => ({ type: 'person', n: 1, ages: [], related: false, standsFor: true }),
   ],
   [
     // "my wife and I", "Sam and me": the speaker in a list; not "I checked my diary and I'm at work".
@@ -803,7 +818,10 @@ function decide(
   ticketsAfter: boolean,
   joinedToCounts: boolean,
 ): Draft[] {
-  const heard = namedAgain(attachAges(found));
+  // "My boy is 4 … for him and me": "him" is someone named, and is one more only when no one is
+  // named and no party is known.
+  const standing = found.some((p) => p.type === 'person' && !p.standsFor) || scan.context.partySize !== undefined;
+  const heard = namedAgain(attachAges(standing ? found.filter((p) => !(p.type === 'person' && p.standsFor)) : found));
   // "My daughter's sleepover, 5 girls": the owner of the occasion is one of a group counted by
   // number, not one more.
   const grouped = heard.some((p) => (p.type === 'person' && !p.owner && (p.n ?? 0) >= 2) || p.type === 'typed');

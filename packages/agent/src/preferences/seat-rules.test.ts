@@ -21,10 +21,18 @@ describe('rows', () => {
   });
 
   it('vague positions are soft approximations', () => {
-    expect(soft('back row please')).toEqual([{ kind: 'rows', notFirst: 4 }]);
     expect(soft('at the back')).toEqual([{ kind: 'rows', notFirst: 4 }]);
+    expect(soft('the back rows ideally')).toEqual([{ kind: 'rows', notFirst: 4 }]);
     expect(soft('not too close to the screen')).toEqual([{ kind: 'rows', notFirst: 3 }]);
     expect(soft('we need to sit together, and not too close to the front')).toEqual([{ kind: 'rows', notFirst: 3 }]);
+  });
+
+  it('the back row, and the last rows counted, are the last rows of whichever room it is', () => {
+    expect(hard('back row please')).toEqual([{ kind: 'rows', last: 1 }]);
+    expect(hard('in the very back row')).toEqual([{ kind: 'rows', last: 1 }]);
+    expect(hard('we all want to be in the last two rows')).toEqual([{ kind: 'rows', last: 2 }]);
+    expect(hard('one of the back 3 rows')).toEqual([{ kind: 'rows', last: 3 }]);
+    expect(hard('not the back row')).toEqual([{ kind: 'rows', notLast: 1 }]);
   });
 
   it('a vague position that restates a precise one in the same message leaves the precise one', () => {

@@ -68,15 +68,25 @@ export const rowsRule: Rule = (scan) => [
       return labels ? { ...span(m), drafts: [{ set: { kind: 'rows', allowed: labels } }] } : undefined;
     },
   ),
-  ...hits(scan, String.raw`(?:the\s+)?(?:last|back)\s+rows?|(?:at|in|towards?|near)\s+the\s+back`, (m) => {
-    const negative = polarity(scan.original, m.index ?? 0) === 'negative';
-    const draft: Draft = negative
-      ? /row/i.test(m[0])
-        ? { set: { kind: 'rows', notLast: 1 } }
-        : { set: { kind: 'rows', notLast: NEAR_SCREEN_ROWS }, vague: true }
-      : { set: { kind: 'rows', notFirst: BACK_NOT_FIRST }, vague: true };
-    return { ...span(m), drafts: [draft] };
-  }),
+  // "The back row", "the last two rows": the room's last rows, whatever its size; "at the back" is
+  // vague. "Not the back row" refuses the last one.
+  ...hits(
+    scan,
+    String.raw`(?:(?:one\s+of\s+)?the\s+)?(?:very\s+)?(?:last|back)\s+(?:(${COUNT})\s+rows|rows?)|(?:at|in|towards?|near)\s+the\s+(?:very\s+)?back(?!\s+(?:\w+\s+)?rows?\b)`,
+    (m) => {
+      const negative = polarity(scan.original, m.index ?? 0) === 'negative';
+      const n = m[1] ? parseCount(m[1]) : /rows?$/i.test(m[0]) && !/rows$/i.test(m[0]) ? 1 : undefined;
+      if (m[1] && (!n || n > 20)) return undefined;
+      const draft: Draft = negative
+        ? /row/i.test(m[0])
+          ? { set: { kind: 'rows', notLast: n ?? 1 } }
+          : { set: { kind: 'rows', notLast: NEAR_SCREEN_ROWS }, vague: true }
+        : n !== undefined
+          ? { set: { kind: 'rows', last: n } }
+          : { set: { kind: 'rows', notFirst: BACK_NOT_FIRST }, vague: true };
+      return { ...span(m), drafts: [draft] };
+    },
+  ),
   // "Near the front", "close to the screen": the first rows (the smallest room's front half); soft, as it is vague.
   ...hits(
     scan,

@@ -21,9 +21,18 @@ const SHORTHAND: Array<[RegExp, string]> = [
   [/\b(?:2nite|2night|tonite|tonght)\b/gi, 'tonight'],
   [/\bnite\b/gi, 'night'],
   [/\b(?:tix|tkts|tix\.)\b/gi, 'tickets'],
+  [/\btkt\b/gi, 'ticket'],
   [/\bppl\b/gi, 'people'],
   [/\b(?:pls|plz|plse)\b/gi, 'please'],
-  [/\b(?:smth|sth|sumthing|sumthin|somethin|smthg|summat)\b/gi, 'something'],
+  [/\b(?:smth|sth|sumthing|sumthin|somethin|smthg|smthn|smthng|smthin|sumthn|summat)\b/gi, 'something'],
+  [/\b(?:whatevs|watever)\b/gi, 'whatever'],
+  [/\bwhatevers\b/gi, "whatever's"],
+  [/\b(?:nt|nit)\b(?= (?:a|an|the|too|any|after|before|on|in|at|that|this|sure|fussed|bothered)\b)/gi, 'not'],
+  [/\b(?:aftr|aftr\.|afta)\b/gi, 'after'],
+  [/\b(?:b4|bfr|bfore)\b/gi, 'before'],
+  [/\babt\b/gi, 'about'],
+  [/\b(?:btwn|btw(?= \d))\b/gi, 'between'],
+  [/\bnxt\b/gi, 'next'],
   [/\b(?:nothin|nuthin|nthing)\b/gi, 'nothing'],
   [/\b(?:anythin|anythng)\b/gi, 'anything'],
   // "more then 40", "earlier then 7": "then" after a comparison is "than".
@@ -55,6 +64,8 @@ const SHORTHAND: Array<[RegExp, string]> = [
   // "w my gf", "w/ the kids": "with" before the people it names.
   [/\bw\/?(?= (?:my|me|the|our|her|his|him|them)\b)/gi, 'with'],
   [/(?<=\s|^)w\/(?=\s)/gi, 'with'],
+  // "smthn w action": a lone "w" after a word, before one, is "with" too.
+  [/(?<=[a-z] )w(?= [a-z]{3,})/gi, 'with'],
   [/ & /g, ' and '],
   [/\b4 (?=me|us|you|him|her|them)\b/gi, 'for '],
   [/\b(tickets?|seats?) 4\b/gi, '$1 for'],

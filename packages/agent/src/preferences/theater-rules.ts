@@ -30,7 +30,7 @@ export const theaterRule: Rule = (scan) => {
     { ...scan, text: named.reduce((text, hit) => blank(text, hit.start, hit.end), scan.text) },
     shortNames.source,
     (m) => {
-      const name = shortNames.lookup(m[1] ?? m[2] ?? m[3] ?? '');
+      const name = shortNames.lookup(m[1] ?? m[2] ?? m[3] ?? m[4] ?? '');
       return name ? { ...span(m), drafts: theaterDrafts(name, polarity(scan.original, m.index ?? 0)) } : undefined;
     },
   );
@@ -92,16 +92,41 @@ function firstWords(known: readonly string[]): { source: string; lookup(word: st
       .map((name) => [core(name), name] as const)
       .filter(([c]) => c.includes(' ') && known.filter((n) => core(n) === c).length === 1),
   );
+  // "the art house" for Riverside Art House: the last words of a name (two or more, or one of five
+  // letters or more that is no venue word), after "the", that end no other theater's name.
+  const tails = new Map<string, string>();
+  const taken = new Set<string>();
+  for (const name of known) {
+    const words = core(name).split(' ');
+    for (let i = 1; i < words.length; i++) {
+      const tail = words.slice(i).join(' ');
+      if (words.length - i < 2 && (tail.length < 5 || VENUE_WORD.test(tail))) continue;
+      if (tails.has(tail) || cores.has(tail) || byWord.has(tail)) taken.add(tail);
+      tails.set(tail, name);
+    }
+  }
+  for (const tail of taken) tails.delete(tail);
   const words = [...byWord.keys()].join('|');
   const phrases = [...cores.keys()].map((c) => c.replace(/ /g, String.raw`\s+`)).join('|');
+  const ends = [...tails.keys()].map((c) => c.replace(/ /g, String.raw`\s*`)).join('|');
   const byFirst =
     words === ''
       ? '(?!)'
       : String.raw`(?<=\b(?:at|in|to|from|near|make it|try|not|skip|avoid|than|except|but|prefer|rather|go with|choose|pick|or|either)\s+(?:the\s+)?)(${words})\b(?!\s+(?:${words}))|\b(${words})(?=\s+(?:instead|cinema|theat(?:er|re)|multiplex|cineplex)\b|(?:'s|\s+is|\s+was)\s+(?:out|no good|not (?:an option|ok|okay|good)|a no|off)\b|\s*(?:or|\/)\s*(?:the\s+)?(?:${words})\b)`;
+  const byEnd = ends === '' ? '' : String.raw`|(?<=\bthe\s+)(${ends})\b(?!\s+(?:film|movie|flick|one)s?\b)`;
   return {
-    source: phrases === '' ? `(?:${byFirst})` : `(?:${byFirst}|\\b(${phrases})\\b)`,
-    lookup: (word) => byWord.get(word.toLowerCase()) ?? cores.get(word.toLowerCase().replace(/\s+/g, ' ')),
+    source: phrases === '' ? `(?:${byFirst}${byEnd})` : `(?:${byFirst}|\\b(${phrases})\\b${byEnd})`,
+    lookup: (word) => {
+      const said = word.toLowerCase().replace(/\s+/g, ' ');
+      return byWord.get(said) ?? cores.get(said) ?? tails.get(said) ?? tailWithoutSpace(tails, said);
+    },
   };
+}
+
+/** "arthouse" said for "art house". */
+function tailWithoutSpace(tails: ReadonlyMap<string, string>, said: string): string | undefined {
+  for (const [tail, name] of tails) if (tail.replace(/ /g, '') === said) return name;
+  return undefined;
 }
 
 const VENUE_WORD = /^(?:cinema|cinemas|theater|theatre|multiplex|cineplex|odeon|movies|pictures|grand|royal|central)$/;

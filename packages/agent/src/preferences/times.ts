@@ -25,7 +25,7 @@ const HOUR = String.raw`(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|
 /** One clock time as written: "7", "7pm", "7:30 pm", "19:30", "seven o'clock", "8ish", "noon". */
 export const CLOCK = String.raw`(?:noon|midday|midnight|(?:half|quarter) past ${HOUR}(?:\s*(?:am|pm))?|half ${HOUR}(?!\s*(?:an?\s+hour|hours?|price|off))(?:\s*(?:am|pm))?|quarter to ${HOUR}(?:\s*(?:am|pm))?|${HOUR}(?:[:.]\d{2})?(?:\s*(?:am|pm|o'?clock))?(?:-?ish)?)`;
 /* A number followed by these whole words is a count or an amount, not a time ("8 stars", but "8pm start"). */
-const NOT_A_TIME = String.raw`(?!\s*(?:(?:kms?|kilomet(?:er|re)s?|mi|miles?|people|persons?|tickets?|seats?|adults?|kids?|child|children|seniors?|dollars|bucks|euros?|usd|of us|rows?|stars?)(?!\w)|%|/))`;
+const NOT_A_TIME = String.raw`(?!\s*(?:(?:kms?|kilomet(?:er|re)s?|mi|miles?|people|persons?|tickets?|seats?|adults?|kids?|child|children|seniors?|dollars|bucks|euros?|usd|of us|rows?|stars?|hours?|hrs?|minutes?|mins?)(?!\w)|%|/))`;
 const EARLY_CUTOFF = 5 * 60;
 
 /**
@@ -460,12 +460,12 @@ const ACCEPTED_AFTER =
 export const earliestLatestRule: Rule = (scan) => [
   ...hits(
     scan,
-    String.raw`(?<!\bat\s+(?:the\s+)?)(?:the\s+)?earliest|as early as (?:possible|(?:we|i|you|they) can|we could)|as early a (?:showing|screening|show|one|film) as (?:possible|we can|you can)|(?:the\s+)?first(?=\s+(?:(?:imax|3-?d|2-?d|standard|regular)\s+)?(?:showing|screening|show)\b)|early (?:showing|screening|show)|the earlier the better|whichever(?:\s+one)?(?:\s+is|'s)?\s+(?:the\s+)?earlier(?:\s+(?:one|showing|show|screening))?|(?:something|an|one)\s+early(?:-?ish)?(?:\s+(?:one|film|movie))?(?!\s+(?:morning|afternoon|evening|night))|early(?:-?ish)? (?:one|start)|earlier (?:is|would be) better`,
+    String.raw`(?<!\bat\s+(?:the\s+)?(?:very\s+|absolute\s+)?)(?:the\s+)?earliest|as early as (?:possible|(?:we|i|you|they) can|we could)|as early a (?:showing|screening|show|one|film) as (?:possible|we can|you can)|(?:the\s+)?first(?=\s+(?:(?:imax|3-?d|2-?d|standard|regular)\s+)?(?:showing|screening|show)\b)|early (?:showing|screening|show)|the earlier the better|whichever(?:\s+one)?(?:\s+is|'s)?\s+(?:the\s+)?earlier(?:\s+(?:one|showing|show|screening))?|(?:something|an|one)\s+early(?:-?ish)?(?:\s+(?:one|film|movie))?(?!\s+(?:morning|afternoon|evening|night))|early(?:-?ish)? (?:one|start)|earlier (?:is|would be) better`,
     (m) => ({ ...span(m), drafts: [{ set: { kind: 'earliest' } }] }),
   ),
   ...hits(
     scan,
-    String.raw`(?<!\bat\s+(?:the\s+)?)(?:the\s+)?latest|as late as (?:possible|(?:we|i|you|they) can|we could)|as late a (?:showing|screening|show|one|film) as (?:possible|we can|you can)|(?:the\s+)?last(?=\s+(?:(?:imax|3-?d|2-?d|standard|regular)\s+)?(?:showing|screening|show)\b)|(?:is|that's|thats|what's|whats)\s+on\s+last|the last (?:one|film|movie)|the later the better|whichever(?:\s+one)?(?:\s+is|'s)?\s+(?:the\s+)?later(?:\s+(?:one|showing|show|screening))?|(?:something|a|one)\s+late-?ish(?:\s+(?:one|film|movie))?|late(?:-?ish)? (?:one|start)|later (?:is|would be) better`,
+    String.raw`(?<!\bat\s+(?:the\s+)?(?:very\s+|absolute\s+)?)(?:the\s+)?latest|as late as (?:possible|(?:we|i|you|they) can|we could)|as late a (?:showing|screening|show|one|film) as (?:possible|we can|you can)|(?:the\s+)?last(?=\s+(?:(?:imax|3-?d|2-?d|standard|regular)\s+)?(?:showing|screening|show)\b)|(?:is|that's|thats|what's|whats)\s+on\s+last|the last (?:one|film|movie)|the later the better|whichever(?:\s+one)?(?:\s+is|'s)?\s+(?:the\s+)?later(?:\s+(?:one|showing|show|screening))?|(?:something|a|one)\s+late-?ish(?:\s+(?:one|film|movie))?|late(?:-?ish)? (?:one|start)|later (?:is|would be) better`,
     // "Out by 10.15 latest": right after a time, "latest" means "at the latest", as in "by 11 at the latest".
     (m) => ({
       ...span(m),

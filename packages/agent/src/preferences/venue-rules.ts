@@ -1,6 +1,6 @@
 import type { Format } from '@usher/booking';
 import { hits, span } from './match.ts';
-import { polarity } from './text.ts';
+import { APPROX, polarity } from './text.ts';
 import type { Rule } from './types.ts';
 import { FORMAT_WORDS, lexicon } from './vocabulary.ts';
 
@@ -21,7 +21,7 @@ const toKm = (value: number, unit: string) =>
 export const distanceRule: Rule = (scan) => [
   ...hits(
     scan,
-    String.raw`${UP_TO}\s+(\d+(?:\.\d+)?)\s*${UNIT}(?:\s+(?:away|from (?:me|home|here)))?|(\d+(?:\.\d+)?)\s*${UNIT}\s+(?:or less|or closer|max(?:imum)?|tops|at most|radius)`,
+    String.raw`${UP_TO}\s+(?:${APPROX}\s*)?(\d+(?:\.\d+)?)\s*${UNIT}(?:\s+(?:away|from (?:me|home|here)))?|(?:${APPROX}\s*)?(\d+(?:\.\d+)?)\s*${UNIT}\s+(?:or less|or closer|max(?:imum)?|tops|at most|radius)`,
     (m) => {
       const km = toKm(Number(m[1] ?? m[3]), m[2] ?? m[4] ?? '');
       return km > 0 ? { ...span(m), drafts: [{ set: { kind: 'distance', maxKm: km } }] } : undefined;
@@ -38,7 +38,7 @@ export const distanceRule: Rule = (scan) => [
   ),
   ...hits(
     scan,
-    String.raw`(?:more|further|farther|over|beyond)(?:\s+than)?\s+(\d+(?:\.\d+)?)\s*${UNIT}(?:\s+(?:away|from (?:me|home|here)))?`,
+    String.raw`(?:more|further|farther|over|beyond)(?:\s+than)?\s+(?:${APPROX}\s*)?(\d+(?:\.\d+)?)\s*${UNIT}(?:\s+(?:away|from (?:me|home|here)))?`,
     (m) => {
       if (polarity(scan.original, m.index ?? 0, 6) !== 'negative') return undefined;
       const km = toKm(Number(m[1]), m[2] ?? '');

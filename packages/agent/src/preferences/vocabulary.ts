@@ -71,6 +71,10 @@ export const KIND_NOUNS: Entry<ConstraintKind[]>[] = [
   { pattern: 'age ratings?', value: ['ageRating'] },
   { pattern: 'length|running time|runtime|how long', value: ['runtime'] },
   { pattern: 'ratings?|reviews?|scores?', value: ['rating', 'highestRated'] },
+  {
+    pattern: '(?:premium|vip|luxury)(?:\\s+(?:recliners?|seats?|seating))?|recliners?|reclining (?:seats?|chairs?)',
+    value: ['seatKind'],
+  },
   { pattern: 'seats?|seating|rows?', value: ['rows', 'rowMiddle', 'centered', 'seatKind'] },
   { pattern: 'sitting together|together|next to each other|side by side', value: ['adjacent'] },
 ];

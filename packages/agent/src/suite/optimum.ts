@@ -67,7 +67,8 @@ function rowAllowed(seat: Seat, rows: number, story: Story): boolean {
     (c) =>
       (!c.allowed || c.allowed.map((r) => r.toUpperCase()).includes(seat.row)) &&
       (c.notFirst === undefined || seat.rowIndex >= c.notFirst) &&
-      (c.notLast === undefined || seat.rowIndex <= rows - 1 - c.notLast),
+      (c.notLast === undefined || seat.rowIndex <= rows - 1 - c.notLast) &&
+      (c.last === undefined || seat.rowIndex > rows - 1 - c.last),
   );
 }
 

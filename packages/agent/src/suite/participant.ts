@@ -104,7 +104,9 @@ function phrase(c: HardConstraint): string {
         ? `it has to be row ${c.allowed.join(' or ')}`
         : c.notFirst
           ? `not the first ${c.notFirst} rows`
-          : `not the last ${c.notLast} rows`;
+          : c.last
+            ? `it has to be one of the last ${c.last} rows`
+            : `not the last ${c.notLast} rows`;
     case 'rowMiddle':
       return 'the seats must be in the middle of the row, not at the ends';
     case 'seatKind':

@@ -51,12 +51,14 @@ export function checkBookingConstraint(
         (s) =>
           (allowed !== undefined && !allowed.includes(s.row)) ||
           (c.notFirst !== undefined && s.rowIndex < c.notFirst) ||
-          (c.notLast !== undefined && s.rowIndex > last - c.notLast),
+          (c.notLast !== undefined && s.rowIndex > last - c.notLast) ||
+          (c.last !== undefined && s.rowIndex <= last - c.last),
       );
       const wanted = [
         allowed && `rows ${allowed.join(', ')}`,
         c.notFirst && `not the first ${c.notFirst} row(s)`,
         c.notLast && `not the last ${c.notLast} row(s)`,
+        c.last && `the last ${c.last} row(s)`,
       ].filter(Boolean);
       return {
         ok: bad.length === 0,

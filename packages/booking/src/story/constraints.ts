@@ -55,7 +55,13 @@ const HARD_OPTIONS = [
   bounded('format', { is: z.array(FormatSchema).min(1).optional(), not: z.array(FormatSchema).min(1).optional() }),
   z.strictObject({ kind: z.literal('seatCount'), count: z.number().int().positive() }),
   z.strictObject({ kind: z.literal('adjacent') }),
-  bounded('rows', { allowed: labels.optional(), notFirst: count.optional(), notLast: count.optional() }),
+  bounded('rows', {
+    allowed: labels.optional(),
+    notFirst: count.optional(),
+    notLast: count.optional(),
+    /** Only the last `last` rows of the room: "in the last two rows". */
+    last: count.optional(),
+  }),
   /**
    * Every seat in the middle half of its row, none at or near either end ("right in the centre of
    * the row, not at either end"): `inRowMiddle` in scenario/seats.ts. A kind of its own rather than

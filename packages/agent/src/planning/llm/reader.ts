@@ -41,7 +41,7 @@ function prompt(context: PreferenceContext): string {
     'genre {include?, exclude?}, title {is?, not?}, rating {min 0-10}, ageRating {allowed: G PG PG-13 R NC-17},',
     "runtime {maxMinutes?, minMinutes?} (the film's running time),",
     'distance {maxKm}, theater {is?, not?}, format {is?, not?: Standard IMAX 3D}, seatCount {count},',
-    'adjacent {}, rows {allowed?, notFirst?, notLast?}, rowMiddle {} (every seat in the middle half of its row, none at',
+    'adjacent {}, rows {allowed?, notFirst?, notLast?, last?}, rowMiddle {} (every seat in the middle half of its row, none at',
     'either end), seatKind {seatKind: standard premium wheelchair, count?},',
     'ticketMix {adult?, child?, senior?} (child under 12, senior 65+), price {maxTotal} (the whole booking;',
     'a limit per ticket is maxTotal = the limit times the seat count; without a count, ask how many);',

@@ -24,6 +24,7 @@ export function rowsWish(c: Extract<HardConstraint, { kind: 'rows' }>): string {
     c.allowed && `in row${c.allowed.length > 1 ? 's' : ''} ${orList(c.allowed)}`,
     c.notFirst && `not in the first ${c.notFirst} row${c.notFirst > 1 ? 's' : ''}`,
     c.notLast && `not in the last ${c.notLast} row${c.notLast > 1 ? 's' : ''}`,
+    c.last && (c.last === 1 ? 'in the back row' : `in the last ${c.last} rows`),
   ];
   return parts.filter(Boolean).join(', ');
 }

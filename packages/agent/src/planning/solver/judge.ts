@@ -312,14 +312,18 @@ export interface SeatLayout {
   aisleAfter: number[];
 }
 
-/** Whether a seat's row is allowed, not among the first `notFirst` and not among the last `notLast` rows. */
+/**
+ * Whether a seat's row is allowed, not among the first `notFirst` and not among the last `notLast`
+ * rows, and among the last `last` rows when that is said.
+ */
 export function seatInRows(c: Extract<HardConstraint, { kind: 'rows' }>, seat: SeatView, layout: SeatLayout): boolean {
   const last = layout.rows.length - 1;
   const allowed = c.allowed?.map((r) => r.toUpperCase());
   return (
     (allowed === undefined || allowed.includes(seat.row.toUpperCase())) &&
     (c.notFirst === undefined || seat.rowIndex >= c.notFirst) &&
-    (c.notLast === undefined || seat.rowIndex <= last - c.notLast)
+    (c.notLast === undefined || seat.rowIndex <= last - c.notLast) &&
+    (c.last === undefined || seat.rowIndex > last - c.last)
   );
 }
 
