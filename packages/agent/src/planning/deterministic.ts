@@ -273,6 +273,10 @@ function planStage(input: PlannerInput, spec: UiSpec, decision: StageDecision): 
       }
       const target = decision.options[0];
       if (!target) return deadEnd(input, spec, 'no seats fit');
+      if (!input.exploration.reseat && betterAfresh(input, spec, chosen, target.score)) {
+        input.exploration.reseat = true;
+        return planStage(input, spec, decision);
+      }
       // A host with a tool that sets the whole selection from a list (the prototype's `selectMultiple`): one call.
       const setAll = many ? undefined : selectionSetter(input);
       const setKey = setAll && listKeyOf(setAll);
@@ -429,6 +433,18 @@ function unmatchedPlace(input: PlannerInput): { said: string; seen: string[] } |
   const theater = input.model.hard.find((c) => c.kind === 'theater');
   if (!said || theater?.kind !== 'theater' || (theater.is?.length ?? 0) > 0 || !theater.not?.length) return null;
   return { said, seen: theater.not };
+}
+
+/**
+ * Seats the agent chose before a wish changed ("forget the recliners, the cheapest seats"): they
+ * still fit, but seats chosen afresh would score better, so they are freed and chosen again. Never
+ * the participant's own seats.
+ */
+function betterAfresh(input: PlannerInput, spec: UiSpec, chosen: readonly string[], score: number): boolean {
+  if (chosen.length === 0 || chosen.some((id) => input.participantChoices.has(id))) return false;
+  const afresh = decideStage({ ...spec, state: { ...spec.state, selectedList: [] } }, input.model);
+  const best = afresh.kind === 'seats' ? afresh.options[0] : undefined;
+  return best !== undefined && best.score > score + 1e-9 && best.seatIds.some((id) => !chosen.includes(id));
 }
 
 /** The seats are what fails: free the ones the agent chose (never the participant's) and choose again. */

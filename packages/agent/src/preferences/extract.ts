@@ -2,7 +2,7 @@ import { calendarRule } from './calendar.ts';
 import { dateRule } from './dates.ts';
 import { dismissRule } from './dismiss.ts';
 import { PREFERENCE_KINDS } from './kinds.ts';
-import { ageRatingRule, genreRule, ratingRule, runtimeRule, titleRule } from './movie-rules.ts';
+import { ageRatingRule, genreRule, ratingRule, runtimeRule, SUITABLE_FOR_SOMEONE, titleRule } from './movie-rules.ts';
 import { partyRule } from './party.ts';
 import { priceRule } from './price-rules.ts';
 import { adjacentRule, centeredRule, rowMiddleRule, rowsRule, seatKindRule } from './seat-rules.ts';
@@ -83,7 +83,7 @@ export function readMessage(text: string, context: PreferenceContext): Reading {
     }
   }
   return {
-    ops: insteadWithinMessage(alsoWithinMessage(ops), original),
+    ops: firmSuitability(insteadWithinMessage(alsoWithinMessage(ops), original), original),
     fixes: corrected.fixes,
     text: original,
     rest: working,
@@ -128,6 +128,14 @@ function insteadWithinMessage(ops: Op[], original: string): Op[] {
     if (!replacing(op) || changed(op)) return true;
     return !ops.some((o) => o !== op && replacing(o) && o.constraint.kind === op.constraint.kind && changed(o));
   });
+}
+
+/** "Which films would be suitable for him": the age rating the party implies is asked for. */
+function firmSuitability(ops: Op[], original: string): Op[] {
+  if (!SUITABLE_FOR_SOMEONE.test(original)) return ops;
+  return ops.map((op) =>
+    op.type === 'set' && op.implied && op.constraint.kind === 'ageRating' ? { ...op, firm: true } : op,
+  );
 }
 
 /** The earliest, then longest, hits that do not overlap one another. */

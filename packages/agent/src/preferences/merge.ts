@@ -391,13 +391,13 @@ function reconcileParty(lists: Lists, touched: Set<ConstraintKind>): void {
  * was said and no film is named: the participant who names a film has chosen it. It is a
  * preference, not a requirement: "my son's 11, a sci-fi in 3D" books the sci-fi film on offer
  * whatever its rating when no sci-fi film is rated for children; "anything for the kids" says it
- * firmly (the age-rating rule).
+ * firmly (the age-rating rule), and so does "suitable for him" of the child named (`firm`).
  */
 function implied(lists: Lists, op: Extract<Op, { type: 'set' }>): void {
   const kind = op.constraint.kind;
   if (ofKind(lists, kind).length > 0) return;
   if (ofKind(lists, 'title').some(({ c }) => c.kind === 'title' && (c.is?.length ?? 0) > 0)) return;
-  replaceKind(lists, kind, [{ c: op.constraint, strength: 'soft' }]);
+  replaceKind(lists, kind, [{ c: op.constraint, strength: op.firm ? 'hard' : 'soft' }]);
 }
 
 /**

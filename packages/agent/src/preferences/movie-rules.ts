@@ -1,6 +1,7 @@
 import { AGE_RATINGS } from '@usher/booking';
 import { hits, span } from './match.ts';
 import { capitalizedRuns } from './names.ts';
+import { RELATION, RELATIONS } from './people.ts';
 import { APPROX, blank, polarity } from './text.ts';
 import type { Draft, Hit, Rule, Scan } from './types.ts';
 import { genreLexicon, titleLexicon } from './vocabulary.ts';
@@ -201,8 +202,19 @@ const below = (r: AgeRating) => AGE_RATINGS.slice(0, AGE_RATINGS.indexOf(r));
 const ageDraft = (allowed: AgeRating[]): Draft[] =>
   allowed.length > 0 ? [{ set: { kind: 'ageRating', allowed } }] : [];
 
+/**
+ * "Suitable for him", "ok for my grandson": the ratings for the person named, whose age the party
+ * rule reads; the implied rating of the party is then firm (see extract's `firmSuitability`).
+ */
+export const SUITABLE_FOR_SOMEONE = new RegExp(
+  String.raw`\b(?:suitable|appropriate|ok|okay|fine|safe|good|right)\s+for\s+(?:him|her|them|(?:my|our|his|her|their|the)\s+(?:little\s+|young\s+)?(?:${RELATION}|${RELATIONS}))\b`,
+  'i',
+);
+
 /** Age rating: "suitable for kids" (G, PG), "nothing above PG-13", "PG or lower", "no R-rated", "rated PG". */
 export const ageRatingRule: Rule = (scan) => [
+  // Read here so that its words raise no question; what it allows comes from the party's ages.
+  ...hits(scan, SUITABLE_FOR_SOMEONE.source, (m) => ({ ...span(m), drafts: [] })),
   ...hits(
     scan,
     String.raw`(?:suitable|appropriate|ok|okay|fine|safe|good)\s+for\s+(?:my\s+|our\s+|the\s+|young\s+|small\s+|little\s+)*(?:${KIDS})|(?:kid|child|family)[- ]friendly|(?:something|a movie|a film|anything) for (?:the |my |our )?(?:kids|children)`,
@@ -210,7 +222,7 @@ export const ageRatingRule: Rule = (scan) => [
   ),
   ...hits(
     scan,
-    String.raw`(?:nothing\s+(?:above|over|beyond|past|higher than|stronger than|more than)|no(?:thing)?\s+(?:higher|stronger|more|worse)\s+than|at most|up to|max(?:imum)?|not (?:above|over|higher than))\s+(?:rated\s+)?${AGE}(?:[- ]rated)?|(?:rated\s+)?${AGE}(?:[- ]rated)?\s+(?:or|and)\s+(?:below|lower|under|less|younger|milder)|${AGE}\s+max(?:imum)?|${AGE}(?:\s+(?:is|are|would be|will be)|'s)\s+(?:fine|ok|okay|good|alright|all right|the limit)`,
+    String.raw`(?:nothing\s+(?:above|over|beyond|past|higher than|stronger than|more than)|no(?:thing)?\s+(?:higher|stronger|more|worse)\s+than|at most|up to|max(?:imum)?|not (?:above|over|higher than))\s+(?:an?\s+)?(?:rated\s+)?${AGE}(?:[- ]rated)?|(?:rated\s+)?${AGE}(?:[- ]rated)?\s+(?:or|and)\s+(?:below|lower|under|less|younger|milder)|${AGE}\s+max(?:imum)?|${AGE}(?:\s+(?:is|are|would be|will be)|'s)\s+(?:fine|ok|okay|good|alright|all right|the limit)`,
     (m) => {
       const r = ageOf(m[1] ?? m[2] ?? m[3] ?? m[4]);
       return r ? { ...span(m), drafts: ageDraft(upTo(r)) } : undefined;

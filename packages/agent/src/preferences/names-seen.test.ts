@@ -132,6 +132,10 @@ describe('what could be a cinema’s name', () => {
     'october',
     'the same time then',
     'least',
+    'the very',
+    'the door',
+    'the box office',
+    'the kiosk',
   ])('"%s" could not', (place) => {
     expect(placeLike(place)).toBe(false);
   });

@@ -126,7 +126,8 @@ const NOT_A_CINEMA_WORD = new Set(
     'january february march april may june july august september october november december ' +
     'monday tuesday wednesday thursday friday saturday sunday today tonight tomorrow ' +
     'daylight dark shop office gym church hospital doctors dentist airport either neither both more less ' +
-    'options option place places venue spot somewhere anywhere everywhere very absolute utmost outside'
+    'options option place places venue spot somewhere anywhere everywhere very absolute utmost outside ' +
+    'door doors box till tills kiosk entrance counter desk booth machine machines'
   ).split(/\s+/),
 );
 

@@ -397,3 +397,202 @@ describe('a later message that adds rather than replaces', () => {
     }
   });
 });
+
+describe('an amount said roughly is the amount', () => {
+  it.each([
+    ['nothing further than about 4 km from me', 4],
+    ['no further than approx 3 miles', 4.8],
+    ['within around 5 miles', 8],
+    ['not more than roughly 3 miles away', 4.8],
+  ])('"%s" is a distance limit', (text, km) => {
+    expect(hard(text)).toContainEqual({ kind: 'distance', maxKm: km });
+  });
+
+  it('"nothing longer than about 2 hours" is the film\'s length, never a time of day', () => {
+    expect(hard('nothing longer than about 2 hours')).toEqual([{ kind: 'runtime', maxMinutes: 120 }]);
+    expect(kinds('for around 2 hours, 2 adults')).not.toContain('startTime');
+  });
+});
+
+describe('chat shorthand', () => {
+  it('reads "1 tkt", "smthn w action, nt a western", "aftr 6"', () => {
+    expect(hard('tues eve, 1 tkt')).toContainEqual({ kind: 'seatCount', count: 1 });
+    const model = read('2 ppl, smthn w action, nt a western tho. aftr 6').model;
+    expect(model.hard).toContainEqual({ kind: 'genre', include: ['Action'], exclude: ['Western'] });
+    expect(model.hard).toContainEqual({ kind: 'startTime', after: '18:00' });
+  });
+
+  it.each(['whatevers got the most stars', 'the one with the most stars', 'the most highly rated film'])(
+    '"%s" is the highest rated',
+    (text) => {
+      expect(soft(`${text}, 2 tickets`)).toContainEqual({ kind: 'highestRated' });
+    },
+  );
+});
+
+describe('"at the very latest" bounds a time', () => {
+  it.each(['finished by half 3 at the very latest, 1 seat', 'out by 10 at the latest, 1 seat'])(
+    'and asks for no latest showing: "%s"',
+    (text) => {
+      expect(soft(text)).not.toContainEqual({ kind: 'latest' });
+      expect(read(text).model.questions).toBeUndefined();
+    },
+  );
+});
+
+describe('days counted and weekends after weekends', () => {
+  it.each([
+    ['three days from today, 2 adults', '2026-11-24'],
+    ['2 days time please, 2 adults', '2026-11-23'],
+    ['four days after today, 2 adults', '2026-11-25'],
+  ])('"%s"', (text, date) => {
+    expect(hard(text)).toContainEqual({ kind: 'date', dates: [date] });
+  });
+
+  it('"the weekend after this one" is the weekend a week on; "after next" two', () => {
+    // The context's today is Saturday 21 Nov: this weekend is 21–22.
+    expect(hard('2 tix the weekend after this one')).toContainEqual({
+      kind: 'date',
+      dates: ['2026-11-28', '2026-11-29'],
+    });
+    expect(hard('2 tix the weekend after next')).toContainEqual({ kind: 'date', dates: ['2026-12-05', '2026-12-06'] });
+  });
+
+  it('"they\'re at their dad\'s on thursday … the next day after that" refuses Thursday and wants the first day after', () => {
+    const { model } = read(
+      'Orbital Drift thursday afternoon for me and my 2 nephews (6 and 8)',
+      "oh hang on, they're at their dad's on thursday. whichever is the next day after that with an afternoon showing then",
+    );
+    const date = model.hard.find((c) => c.kind === 'date');
+    expect(date?.kind === 'date' && date.dates[0]).toBe('2026-11-27');
+    expect(date?.kind === 'date' && date.dates).not.toContain('2026-11-26');
+    expect(model.soft).toContainEqual({ kind: 'earliest' });
+  });
+
+  it.each([
+    ["she's busy on thursday", '2026-11-26'],
+    ["he's away thursday", '2026-11-26'],
+    ["the kids are at their gran's on friday", '2026-11-27'],
+  ])('"%s, 2 tickets" refuses the day', (text, refused) => {
+    const date = hard(text).find((c) => c.kind === 'date');
+    expect(date?.kind === 'date' && date.dates).not.toContain(refused);
+  });
+});
+
+describe('a change of mind in a message that also gives its reason', () => {
+  it('the day said with "instead" replaces the one held, not the one in the reason', () => {
+    const { model } = read(
+      'Orbital Drift on Sunday evening please, for me and my mum',
+      "Oh no, Mum's just told me her choir rehearsal has moved to Sunday. Could we do exactly the same but on the Saturday instead?",
+    );
+    expect(model.hard).toContainEqual({ kind: 'date', dates: ['2026-11-21'] });
+  });
+
+  it('a refusal said with it stays', () => {
+    expect(hard("she can't stand thrillers. a comedy instead")).toContainEqual({
+      kind: 'genre',
+      include: ['Comedy'],
+      exclude: ['Thriller'],
+    });
+  });
+});
+
+describe('the film held', () => {
+  it.each(["actually only if it's got at least 4 stars. if not, don't bother", "as long as it's rated 4 or more"])(
+    'stays under a condition on it: "%s"',
+    (second) => {
+      const { model } = read('Orbital Drift tonight for 1 please', second);
+      expect(model.hard).toContainEqual({ kind: 'title', is: ['Orbital Drift'] });
+      expect(model.hard).toContainEqual({ kind: 'rating', min: 4 });
+    },
+  );
+
+  it.each([
+    "that one's probably too grown-up for her. pick something that's PG or under instead",
+    'find us something for kids instead',
+  ])('is turned down by "something … instead": "%s"', (second) => {
+    const { model } = read('Orbital Drift tonight, 2 seats', second);
+    expect(model.hard.filter((c) => c.kind === 'title' && c.is?.length)).toEqual([]);
+  });
+});
+
+describe('seat kinds withdrawn', () => {
+  it.each(['on second thoughts forget the recliners', "the premium seats don't matter", 'scrap the vip seats'])(
+    '"%s"',
+    (second) => {
+      const model = read('2 premium seats for Orbital Drift tomorrow', second).model;
+      expect([...model.hard, ...model.soft].filter((c) => c.kind === 'seatKind')).toEqual([]);
+    },
+  );
+});
+
+describe('who is coming', () => {
+  it.each([
+    ['my little boy is 4, a film for him and me', { adult: 1, child: 1 }],
+    ['our eldest daughter is 9, for her and me', { adult: 1, child: 1 }],
+    ['my big sister is 70, me and her', { adult: 1, senior: 1 }],
+  ])('"%s": a word before the relation does not hide the age', (text, mix) => {
+    expect(hard(text)).toContainEqual({ kind: 'ticketMix', ...mix });
+  });
+
+  it('"him and me" with no one named is two; with someone named, "him" is that one', () => {
+    expect(hard('a family film on sunday for him and me')).toContainEqual({ kind: 'seatCount', count: 2 });
+    expect(hard('me and her, sunday')).toContainEqual({ kind: 'seatCount', count: 2 });
+    expect(hard('my son is 9, for him and me')).toContainEqual({ kind: 'seatCount', count: 2 });
+  });
+
+  it('"my boy is 4" after "me and my son" is the child already counted', () => {
+    expect(hard('2 tickets for my son and me', 'my boy is 4')).toContainEqual({
+      kind: 'ticketMix',
+      adult: 1,
+      child: 1,
+    });
+    // An adult who is the only one left is the speaker: the child's age retypes no one.
+    expect(hard('2 tickets for me and my mum', 'my mum is 75')).toContainEqual({
+      kind: 'ticketMix',
+      adult: 1,
+      senior: 1,
+    });
+  });
+
+  it.each([
+    'This coming Monday, once the kids are in bed. For my husband and me',
+    'while my son is at school, a film for me and my husband',
+  ])('people in a clause about when are not coming: "%s"', (text) => {
+    const { model } = read(text);
+    expect(model.hard).toContainEqual({ kind: 'seatCount', count: 2 });
+    expect(model.questions).toBeUndefined();
+  });
+});
+
+describe("a theater named by its name's last words", () => {
+  const known = { ...CONTEXT, knownTheaters: ['Old Mill Cinema', 'Lakeside 12', 'Riverside Art House'] };
+  const theater = (text: string) => {
+    const { model } = updatePreferences({ hard: [], soft: [] }, text, known);
+    return [...model.hard, ...model.soft].filter((c) => c.kind === 'theater');
+  };
+
+  it.each(['actually the art house would be nicer', 'the arthouse please', "let's go to the Art House"])(
+    '"%s"',
+    (text) => {
+      expect(theater(text)).toEqual([{ kind: 'theater', is: ['Riverside Art House'] }]);
+    },
+  );
+
+  it('not without "the", and not before "film"', () => {
+    expect(theater('an art house film at lakeside')).toEqual([{ kind: 'theater', is: ['Lakeside 12'] }]);
+  });
+});
+
+describe('suitability asked for someone named', () => {
+  it.each([
+    "I'm 77 and I'll have my grandson, who's 5, on Thursday. Which films would be suitable for him?",
+    'me and my grandson (5), anything ok for him on thursday',
+  ])('makes the rating their age implies firm: "%s"', (text) => {
+    expect(hard(text)).toContainEqual({ kind: 'ageRating', allowed: ['G', 'PG'] });
+  });
+
+  it('"nothing above a PG" is a limit', () => {
+    expect(hard('2 adults, nothing above a PG')).toContainEqual({ kind: 'ageRating', allowed: ['G', 'PG'] });
+  });
+});

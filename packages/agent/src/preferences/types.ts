@@ -111,8 +111,8 @@ export type Draft =
       /** A price per ticket, multiplied by the seat count once the message is merged. */
       perTicket?: boolean;
       /**
-       * Not said but implied (a child in the party implies a film for children): applied only when
-       * the model has nothing said of that kind and no film is named.
+       * Not said but implied (a child in the party implies a film for children): applied, as a
+       * preference, only when the model has nothing said of that kind and no film is named.
        */
       implied?: boolean;
     }
@@ -135,6 +135,8 @@ export type Op =
       mode: Mode;
       perTicket: boolean;
       implied?: boolean;
+      /** An implied wish the message makes firm ("which films would be suitable for him"). */
+      firm?: boolean;
       at: number;
       rank: number;
     }
