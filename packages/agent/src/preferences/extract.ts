@@ -111,12 +111,18 @@ function alsoWithinMessage(ops: Op[]): Op[] {
  * with a change of mind is the wish, and the other is the reason for it.
  */
 const ALTERNATIVE_KINDS: ReadonlyArray<string> = ['date', 'title', 'theater', 'genre', 'format'];
+/** Words that take back what was just said in the same breath: "no wait", "sorry", "I mean". */
+export const SELF_CORRECTION =
+  /(?:^|[\s,.;!?(-])(?:no,?\s+wait|wait,?\s+no|no,?\s+sorry|sorry,?\s+no|sorry|i mean|i meant|or rather|make (?:that|it)|scratch that|correction|hmm,?\s+no|no,?\s+actually|actually,?\s+no)(?=[\s,.;!?:-]|$)/i;
 
 function insteadWithinMessage(ops: Op[], original: string): Op[] {
   const changed = (op: Op) => {
     const [start, end] = clauseAt(original, op.at);
     return CHANGE_OF_MIND.test(original.slice(start, end));
   };
+  // "2 tix fri, no wait, thurs", "lakeside. hmm, no, northgate": said again after a correction.
+  const corrected = (earlier: Op, later: Op) =>
+    later.at > earlier.at && SELF_CORRECTION.test(original.slice(earlier.at, later.at));
   // Wishes only: a refusal in the same message ("she can't stand thrillers. a comedy instead") stays.
   const replacing = (op: Op): op is Extract<Op, { type: 'set' }> =>
     op.type === 'set' &&
@@ -125,8 +131,10 @@ function insteadWithinMessage(ops: Op[], original: string): Op[] {
     !('not' in op.constraint && op.constraint.not?.length) &&
     !('exclude' in op.constraint && op.constraint.exclude?.length);
   return ops.filter((op) => {
-    if (!replacing(op) || changed(op)) return true;
-    return !ops.some((o) => o !== op && replacing(o) && o.constraint.kind === op.constraint.kind && changed(o));
+    if (!replacing(op)) return true;
+    const same = ops.filter((o) => o !== op && replacing(o) && o.constraint.kind === op.constraint.kind);
+    if (same.some((o) => corrected(op, o))) return false;
+    return changed(op) || !same.some(changed);
   });
 }
 

@@ -256,6 +256,9 @@ const WORD_NUMBERS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4
 const LENGTH = String.raw`(\d{2,3})\s*(?:minutes?|mins?|m)\b|(\d(?:\.\d)?|one|two|three|four|an?)\s*(?:(?:and a half|½)\s*)?(?:hours?|hrs?|h)(?:\s*(?:and\s*)?(\d{1,2})\s*(?:minutes?|mins?|m)?)?(?:\s*(and a half))?`;
 const AT_MOST = String.raw`(?:no|not|nothing|none|anything|something|a film|a movie|one)?\s*(?:longer than|over|more than|above|exceeding)|under|less than|shorter than|(?:at )?most|max(?:imum)?|no more than|up to|within|below`;
 
+/** No film is shorter: a length said with "tops" or "max" under this is something else's. */
+const MIN_FILM_MINUTES = 60;
+
 /** Minutes of a {@link LENGTH} match from its groups, or undefined. */
 function lengthMinutes(m: RegExpExecArray, at: number): number | undefined {
   const minutes = m[at];
@@ -295,6 +298,19 @@ export const runtimeRule: Rule = (scan) => [
       const minutes = lengthMinutes(m, 1);
       if (minutes === undefined) return undefined;
       return { ...span(m), drafts: [{ set: { kind: 'runtime', maxMinutes: minutes } }] };
+    },
+  ),
+  // "90 mins tops", "2 hours max", "two hours or less": the limit said after the length.
+  ...hits(
+    scan,
+    String.raw`(?:${LENGTH})(?:\s+(?:long|in length))?\s*(?:,\s*)?(?:tops|max(?:imum)?|at (?:the )?most|or (?:less|shorter|under))\b`,
+    (m) => {
+      const minutes = lengthMinutes(m, 1);
+      // Only a film's length ("there in 20 minutes tops" is a journey).
+      const journey = /\b(?:in|there|away|drive|walk|wait)\s*$/i.test(scan.original.slice(0, m.index ?? 0));
+      return minutes === undefined || minutes < MIN_FILM_MINUTES || journey
+        ? undefined
+        : { ...span(m), drafts: [{ set: { kind: 'runtime', maxMinutes: minutes } }] };
     },
   ),
   ...hits(scan, String.raw`(?:at least|minimum(?: of)?|min(?:imum)?\.?)\s+(?:${LENGTH})\s+(?:long|in length)`, (m) => {

@@ -475,7 +475,7 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
   // "just the two of them", "the 3 of them": the people named, the speaker not among them.
   [`(?:just\\s+|only\\s+)?the\\s+(${SPELLED_OR_DIGITS})\\s+of them`, total(1)],
   [
-    `(?:make (?:that|it)|change (?:that|it) to|just|only|(?:it'?s|we'?re) actually|actually)\\s+(${SPELLED_OR_DIGITS})(?:\\s+now)?${NOT_TIME}(?!\\s+\\w+s\\b)`,
+    `(?:make (?:that|it)|change (?:that|it) to|just|only|(?:it'?s|we'?re) actually|actually|no,?\\s+(?:wait|sorry),?|sorry,?|i mean)\\s+(${SPELLED_OR_DIGITS})(?:\\s+now)?${NOT_TIME}(?!\\s+\\w+s\\b)`,
     total(1),
   ],
   // Not "one of the wheelchair spaces": one among those on offer, not the party.

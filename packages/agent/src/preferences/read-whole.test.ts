@@ -596,3 +596,59 @@ describe('suitability asked for someone named', () => {
     expect(hard('2 adults, nothing above a PG')).toContainEqual({ kind: 'ageRating', allowed: ['G', 'PG'] });
   });
 });
+
+describe('a length with its limit said after it', () => {
+  it.each([
+    ['2 adults, 90 mins tops', 90],
+    ['2 hours max, 2 adults', 120],
+    ['2 adults, two hours or less please', 120],
+  ])('"%s"', (text, minutes) => {
+    expect(hard(text)).toContainEqual({ kind: 'runtime', maxMinutes: minutes });
+  });
+
+  it('not a journey or a wait', () => {
+    expect(kinds("we'll be there in 20 minutes tops, 2 adults")).not.toContain('runtime');
+  });
+});
+
+describe('a wish corrected in the same breath', () => {
+  it.each([
+    ['2 tix fri, no wait, thurs', '2026-11-26'],
+    ['2 tix friday. sorry, I mean thursday', '2026-11-26'],
+    ['saturday, or rather sunday, 2 adults', '2026-11-22'],
+  ])('"%s": the day said last', (text, date) => {
+    expect(hard(text)).toContainEqual({ kind: 'date', dates: [date] });
+  });
+
+  it.each([
+    ['for 3, no sorry 4', 4],
+    ['2 tickets, no wait, 3', 3],
+  ])('"%s": the count said last', (text, count) => {
+    expect(hard(text)).toContainEqual({ kind: 'seatCount', count });
+  });
+
+  it('"sorry" before an amount of time is no correction', () => {
+    expect(hard('sorry 5 minutes late, 2 tickets')).toContainEqual({ kind: 'seatCount', count: 2 });
+  });
+
+  it('a theater named alone in its clause: "lakeside please. hmm, no, northgate"', () => {
+    const known = { ...CONTEXT, knownTheaters: ['Lakeside 12', 'Northgate Stadium 16', 'Old Mill Cinema'] };
+    const { model } = updatePreferences({ hard: [], soft: [] }, 'lakeside please. hmm, no, northgate', known);
+    expect(model.hard).toContainEqual({ kind: 'theater', is: ['Northgate Stadium 16'] });
+  });
+});
+
+describe("the speaker's own day and an event's clock in brackets", () => {
+  it.each(['straight after work, i finish at 5:30', 'we get off at 5.30, 2 adults', 'after work (5.30) 2 adults'])(
+    '"%s" starts the showing after it',
+    (text) => {
+      expect(hard(text)).toContainEqual({ kind: 'startTime', after: '17:30' });
+      expect(kinds(text)).not.toContain('endTime');
+    },
+  );
+
+  it('"before the kids\' bedtime (7:30)" ends it before', () => {
+    expect(hard("before the kids' bedtime (7:30), 3 tickets")).toContainEqual({ kind: 'endTime', before: '19:30' });
+    expect(kinds("before the kids' bedtime (7:30), 3 tickets")).not.toContain('startTime');
+  });
+});

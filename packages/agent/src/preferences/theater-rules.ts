@@ -30,7 +30,7 @@ export const theaterRule: Rule = (scan) => {
     { ...scan, text: named.reduce((text, hit) => blank(text, hit.start, hit.end), scan.text) },
     shortNames.source,
     (m) => {
-      const name = shortNames.lookup(m[1] ?? m[2] ?? m[3] ?? m[4] ?? '');
+      const name = shortNames.lookup(m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? '');
       return name ? { ...span(m), drafts: theaterDrafts(name, polarity(scan.original, m.index ?? 0)) } : undefined;
     },
   );
@@ -60,7 +60,8 @@ export const theaterRule: Rule = (scan) => {
 
 /**
  * A theater on screen named by its first word alone, in any case, where a place is named ("at
- * lakeside", "make it northgate instead", "lakeside cinema on sunday", "lakeside or riverside") or
+ * lakeside", "make it northgate instead", "lakeside cinema on sunday", "lakeside or riverside", a
+ * clause of the name alone: "hmm, no, northgate") or
  * refused ("skip lakeside", "not northgate", "lakeside is out"): only a first word of five letters
  * or more that no other theater on screen starts with and that is no venue word, so "grand" alone
  * is never a theater.
@@ -112,7 +113,7 @@ function firstWords(known: readonly string[]): { source: string; lookup(word: st
   const byFirst =
     words === ''
       ? '(?!)'
-      : String.raw`(?<=\b(?:at|in|to|from|near|make it|try|not|skip|avoid|than|except|but|prefer|rather|go with|choose|pick|or|either)\s+(?:the\s+)?)(${words})\b(?!\s+(?:${words}))|\b(${words})(?=\s+(?:instead|cinema|theat(?:er|re)|multiplex|cineplex)\b|(?:'s|\s+is|\s+was)\s+(?:out|no good|not (?:an option|ok|okay|good)|a no|off)\b|\s*(?:or|\/)\s*(?:the\s+)?(?:${words})\b)`;
+      : String.raw`(?<=\b(?:at|in|to|from|near|make it|try|not|skip|avoid|than|except|but|prefer|rather|go with|choose|pick|or|either)\s+(?:the\s+)?)(${words})\b(?!\s+(?:${words}))|\b(${words})(?=\s+(?:instead|cinema|theat(?:er|re)|multiplex|cineplex)\b|(?:'s|\s+is|\s+was)\s+(?:out|no good|not (?:an option|ok|okay|good)|a no|off)\b|\s*(?:or|\/)\s*(?:the\s+)?(?:${words})\b)|(?<=(?:^|[,.;!?:])\s*(?:the\s+)?)(${words})(?=\s*(?:please|pls|then|instead|thanks|ta)?\s*(?:[,.;!?]|$))`;
   const byEnd = ends === '' ? '' : String.raw`|(?<=\bthe\s+)(${ends})\b(?!\s+(?:film|movie|flick|one)s?\b)`;
   return {
     source: phrases === '' ? `(?:${byFirst}${byEnd})` : `(?:${byFirst}|\\b(${phrases})\\b${byEnd})`,

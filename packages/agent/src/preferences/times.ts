@@ -151,6 +151,23 @@ export const otherClockRule: Rule = (scan) =>
       String.raw`\b(?:after|once)\s+(?:(?:my|our|his|her|their|the)\s+(?:[a-z]+\s+){0,2}?)?(?:${ERRANDS})s?\b(?:'s\s+(?:done|over|finished))?\s*[?.,;!-]*\s*(?:it|which|that|this|she|he|they)(?:'s|\s+is)?\s+(?:finishes|finished|ends|ended|done|over|gets out|lets out|wraps up)\s+(?:at\s+|by\s+|around\s+)?(${CLOCK})${NOT_A_TIME}`,
       (m) => at(m, readClock(scan, m.index ?? 0, m[1], false), (t) => [bound('startTime', 'after', t)]),
     ),
+    // "straight after work, i finish at 5:30", "we get off at 6": the speaker's own day ends then,
+    // so the showing starts after it; not "we need to be finished by 10", which is the film's end.
+    hits(
+      scan,
+      String.raw`\b(?:i|we)(?:'m|\s+am|'re|\s+are)?\s+(?:finish|get off|clock off|knock off|get out|leave work|done|free)(?:\s+(?:work|school|uni|college|my shift|our shift))?\s+(?:at|around|about|from)\s+(${CLOCK})${NOT_A_TIME}`,
+      (m) => at(m, readClock(scan, m.index ?? 0, m[1], false), (t) => [bound('startTime', 'after', t)]),
+    ),
+    // "before the kids' bedtime (7:30)", "after work (5.30)": the clock in brackets is the event's;
+    // the showing is over before it, or starts after it.
+    hits(
+      scan,
+      String.raw`\b(before|after)\s+(?:(?:the|my|our|his|her|their)\s+)?(?:[a-z']+\s+){0,3}?\(\s*(?:at\s+|around\s+|about\s+|~\s*)?(${CLOCK})\s*\)`,
+      (m) =>
+        at(m, readClock(scan, m.index ?? 0, m[2], false), (t) => [
+          /^before$/i.test(m[1] ?? '') ? bound('endTime', 'before', t) : bound('startTime', 'after', t),
+        ]),
+    ),
     // "before dinner on saturday, we eat at 7": the meal's clock is when the film must be over;
     // said without "before", it is only a reason.
     hits(
