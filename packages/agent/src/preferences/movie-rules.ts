@@ -206,8 +206,15 @@ const ageDraft = (allowed: AgeRating[]): Draft[] =>
  * "Suitable for him", "ok for my grandson": the ratings for the person named, whose age the party
  * rule reads; the implied rating of the party is then firm (see extract's `firmSuitability`).
  */
+const SOMEONE = String.raw`(?:him|her|them|(?:my|our|his|her|their|the)\s+(?:little\s+|young\s+)?(?:${RELATION}|${RELATIONS}))`;
 export const SUITABLE_FOR_SOMEONE = new RegExp(
-  String.raw`\b(?:suitable|appropriate|ok|okay|fine|safe|good|right)\s+for\s+(?:him|her|them|(?:my|our|his|her|their|the)\s+(?:little\s+|young\s+)?(?:${RELATION}|${RELATIONS}))\b`,
+  [
+    String.raw`\b(?:suitable|appropriate|ok|okay|fine|safe|good|right)\s+for\s+(?:${SOMEONE}|(?:his|her|their)\s+ages?)\b`,
+    // "something the kids can watch", "a film my daughter is allowed to see"
+    String.raw`\b(?:something|a film|a movie|one|anything)\s+(?:he|she|they|${SOMEONE})\s+(?:can|could|(?:is|are|'s|'re)\s+allowed\s+to)\s+(?:watch|see)\b`,
+    // "nothing too grown-up", "nothing she's too young for"
+    String.raw`\bnothing\s+(?:too\s+)?(?:grown[- ]up|adult|mature)\b|\bnothing\s+(?:he|she|they)(?:'s|'re|\s+is|\s+are)\s+too\s+young\s+for\b`,
+  ].join('|'),
   'i',
 );
 
@@ -222,7 +229,7 @@ export const ageRatingRule: Rule = (scan) => [
   ),
   ...hits(
     scan,
-    String.raw`(?:nothing\s+(?:above|over|beyond|past|higher than|stronger than|more than)|no(?:thing)?\s+(?:higher|stronger|more|worse)\s+than|at most|up to|max(?:imum)?|not (?:above|over|higher than))\s+(?:an?\s+)?(?:rated\s+)?${AGE}(?:[- ]rated)?|(?:rated\s+)?${AGE}(?:[- ]rated)?\s+(?:or|and)\s+(?:below|lower|under|less|younger|milder)|${AGE}\s+max(?:imum)?|${AGE}(?:\s+(?:is|are|would be|will be)|'s)\s+(?:fine|ok|okay|good|alright|all right|the limit)`,
+    String.raw`(?:nothing\s+(?:above|over|beyond|past|higher than|stronger than|more than)|no(?:thing)?\s+(?:higher|stronger|more|worse)\s+than|at most|up to|max(?:imum)?|not (?:above|over|higher than))\s+(?:an?\s+)?(?:rated\s+)?${AGE}(?:[- ]rated)?|(?:rated\s+)?${AGE}(?:[- ]rated)?\s+(?:or|and)\s+(?:below|lower|under|less|younger|milder)|${AGE}\s+(?:max(?:imum)?|at (?:the )?most|tops)\b|${AGE}(?:\s+(?:is|are|would be|will be)|'s)\s+(?:fine|ok|okay|good|alright|all right|the limit)`,
     (m) => {
       const r = ageOf(m[1] ?? m[2] ?? m[3] ?? m[4]);
       return r ? { ...span(m), drafts: ageDraft(upTo(r)) } : undefined;

@@ -588,6 +588,10 @@ describe('suitability asked for someone named', () => {
   it.each([
     "I'm 77 and I'll have my grandson, who's 5, on Thursday. Which films would be suitable for him?",
     'me and my grandson (5), anything ok for him on thursday',
+    'something the kids can watch, me and my 2 kids (6, 8)',
+    'nothing too grown-up, me and my daughter (9)',
+    'me and my son (9), something appropriate for his age',
+    "me and my son (9), nothing he's too young for",
   ])('makes the rating their age implies firm: "%s"', (text) => {
     expect(hard(text)).toContainEqual({ kind: 'ageRating', allowed: ['G', 'PG'] });
   });
@@ -650,5 +654,14 @@ describe("the speaker's own day and an event's clock in brackets", () => {
   it('"before the kids\' bedtime (7:30)" ends it before', () => {
     expect(hard("before the kids' bedtime (7:30), 3 tickets")).toContainEqual({ kind: 'endTime', before: '19:30' });
     expect(kinds("before the kids' bedtime (7:30), 3 tickets")).not.toContain('startTime');
+  });
+});
+
+describe('an age rating limit said after the rating', () => {
+  it.each([
+    ['me and my 2 kids, 7 and 10, so PG at most', ['G', 'PG']],
+    ['pg-13 tops, 2 adults', ['G', 'PG', 'PG-13']],
+  ])('"%s"', (text, allowed) => {
+    expect(hard(text)).toContainEqual({ kind: 'ageRating', allowed });
   });
 });
