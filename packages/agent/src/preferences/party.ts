@@ -750,6 +750,10 @@ function attachEach(pieces: Piece[]): Piece[] {
   return out;
 }
 
+/** The words that join people in a list: "and", "&", "+", "plus"; with people added to others, "with". */
+const AND = String.raw`(?:and|&|\+|plus)`;
+const AND_WITH = String.raw`(?:and|&|\+|plus|with)`;
+
 /**
  * Whether people are named as a list ("grandad and the 3 grandkids", "my wife, my mum and my
  * sister"): they are who is coming, even when the speaker is not said to come along.
@@ -760,7 +764,8 @@ function namedAsList(found: Array<{ hit: Hit; piece: Piece }>, text: string): bo
     const next = people[i + 1];
     const between = next === undefined ? '' : text.slice(f.hit.end, next.hit.start);
     return (
-      next !== undefined && /^\s*(?:,|,?\s*(?:and|&|\+|plus))\s*(?:(?:the|my|our|his|her|their)\s+)?$/i.test(between)
+      next !== undefined &&
+      new RegExp(String.raw`^\s*(?:,|,?\s*${AND})\s*(?:(?:the|my|our|his|her|their)\s+)?$`, 'i').test(between)
     );
   });
 }
@@ -770,6 +775,10 @@ function namedAsList(found: Array<{ hit: Hit; piece: Piece }>, text: string): bo
  * "two seniors and their grandson", "a teenager and me", "me and one adult"): one more than the
  * counts, not among them as in "2 adults and 2 kids: me, my wife and our two boys".
  */
+const JOINER_ENDS = /(?:\b(?:and|plus|with)|&|\+)\s*$/i;
+const JOINER_STARTS = new RegExp(String.raw`^${AND_WITH}\s`, 'i');
+const JOINER_BETWEEN = new RegExp(String.raw`^\s*,?\s*${AND_WITH}\s*$`, 'i');
+
 function addedToCounts(found: Array<{ hit: Hit; piece: Piece }>, text: string): boolean {
   return found.some((f, i) => {
     const next = found[i + 1];
@@ -781,9 +790,9 @@ function addedToCounts(found: Array<{ hit: Hit; piece: Piece }>, text: string): 
     // "And me", "me and" are read with their "and".
     const joined =
       /^\s*$/.test(between) &&
-      (/(?:\band|&|\+|\bplus|\bwith)\s*$/i.test(text.slice(f.hit.start, f.hit.end)) ||
-        /^(?:and|&|\+|plus|with)\s/i.test(text.slice(next.hit.start, next.hit.end)));
-    return joined || /^\s*,?\s*(?:and|&|\+|plus|with)\s*$/i.test(between);
+      (JOINER_ENDS.test(text.slice(f.hit.start, f.hit.end)) ||
+        JOINER_STARTS.test(text.slice(next.hit.start, next.hit.end)));
+    return joined || JOINER_BETWEEN.test(between);
   });
 }
 
