@@ -665,3 +665,34 @@ describe('an age rating limit said after the rating', () => {
     expect(hard(text)).toContainEqual({ kind: 'ageRating', allowed });
   });
 });
+
+describe('a documentary said short', () => {
+  it.each(['any docs on saturday? 1 adult', 'a docu about space, 1 adult', 'a doc about birds please, 1 adult'])(
+    '"%s"',
+    (text) => {
+      expect(hard(text)).toContainEqual({ kind: 'genre', include: ['Documentary'] });
+    },
+  );
+
+  it('not "doc\'s orders"', () => {
+    expect(kinds("doc's orders, 2 adults sunday")).not.toContain('genre');
+  });
+});
+
+describe('a budget raised, a day turned down', () => {
+  it.each([
+    ['up the budget to 40', 40],
+    ['raise the budget to 50', 50],
+    ['bump the limit up to 45', 45],
+  ])('"%s" is the new limit', (second, max) => {
+    expect(hard('2 adults friday, max 30', second)).toContainEqual({ kind: 'price', maxTotal: max });
+  });
+
+  it.each([
+    "friday's a pain for us, saturday then",
+    "friday's no longer possible, saturday",
+    'friday is not great for us, saturday',
+  ])('"%s" replaces the day', (second) => {
+    expect(hard('2 adults friday', second)).toContainEqual({ kind: 'date', dates: ['2026-11-21'] });
+  });
+});

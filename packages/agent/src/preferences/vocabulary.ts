@@ -36,7 +36,12 @@ export const GENRE_WORDS: Entry<string>[] = [
   },
   { pattern: 'westerns?|cowboy (?:films?|movies?|flicks?)|(?:the\\s+)?cowboys', value: 'Western' },
   { pattern: 'crime', value: 'Crime' },
-  { pattern: 'documentar(?:y|ies)', value: 'Documentary' },
+  // "A doc", "docs", "a nature doc": not "the doc's" (a doctor) or "doc" as a name before one.
+  {
+    pattern:
+      "documentar(?:y|ies)|docu(?:mentary)?s?\\b|docs?(?!'s)(?=\\s*(?:[,.;!?]|$|about|on|please|or|and|film|movie))|fly-on-the-wall",
+    value: 'Documentary',
+  },
   { pattern: 'musicals?', value: 'Musical' },
   { pattern: 'sports? (?:films?|movies?|dramas?)|sports', value: 'Sport' },
   { pattern: 'histor(?:y|ical) (?:films?|movies?|dramas?)|historical', value: 'History' },
