@@ -540,8 +540,15 @@ const NAMED_AGAIN =
   /\bthe\s+(?:little\s+one|baby|youngest|eldest|oldest|little\s+(?:girl|boy)|toddler)\b|\bboth\s+(?:kids|children|boys|girls|of them)\b/gi;
 
 /* "Plus a child", "another adult", "my son is coming too", "oh and our daughter": add to the party already known. */
-const ADDING =
-  /\b(?:plus|another|additional|extra|(?:one|two|three|four|five|\d{1,2}) more|as well|too|also|joining|tagging along|coming along)\b|^\W*(?:(?:oh|ah|um|wait|sorry|also)\W+)?and\s/i;
+const ADDING_WORDS =
+  /\b(?:plus|another|additional|extra|(?:one|two|three|four|five|\d{1,2}) more|as well|too|also|joining|tagging along|coming along)\b/i;
+const ADDING = new RegExp(String.raw`${ADDING_WORDS.source}|^\W*(?:(?:oh|ah|um|wait|sorry|also)\W+)?and\s`, 'i');
+/*
+ * "Oh and my husband's hard of hearing": "and" opens something said of someone, who may be among
+ * the people counted already; not one more unless said to come ("oh and my mum's coming").
+ */
+const DESCRIBES_SOMEONE =
+  /^\W*(?:(?:oh|ah|um|wait|sorry|also)\W+)?and\s+(?:my|our|the|his|her|their)\s+(?:[a-z]+\s+)?[a-z]+(?:'s|\s+is|\s+has|\s+needs|\s+uses|\s+can'?t|\s+cannot|\s+likes|\s+hates|\s+gets|\s+prefers|\s+struggles|\s+would|\s+wants)\s+(?!(?:coming|joining|tagging|going|also|too|in|with|now)\b)/i;
 /* "Plus me", "+ myself": the speaker named in the list, nobody added. */
 const PLUS_ME = /(?:\bplus|\+)\s*(?:me|myself)\b/gi;
 /* "So that's me, her and the twins", "that makes five of us", "in total": the whole party said again. */
@@ -869,7 +876,12 @@ function decide(
   const [start, end] = clauseAt(scan.original, at);
   const clause = scan.original.slice(start, end);
   // "Plus me" names the speaker in the list; "so that's me, her and the twins" says the party again.
-  const adding = ADDING.test(clause.replace(PLUS_ME, ' ')) && total === undefined && !RESTATING.test(scan.original);
+  const said = clause.replace(PLUS_ME, ' ');
+  const adding =
+    ADDING.test(said) &&
+    !(DESCRIBES_SOMEONE.test(said) && !ADDING_WORDS.test(said)) &&
+    total === undefined &&
+    !RESTATING.test(scan.original);
   const allOf = pieces.find((p): p is Extract<Piece, { type: 'allOf' }> => p.type === 'allOf');
   const everyone = total ?? allOf?.n;
   if (allOf && everyone !== undefined) {

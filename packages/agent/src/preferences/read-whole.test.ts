@@ -386,6 +386,18 @@ describe('a later message that adds rather than replaces', () => {
       child: 1,
     });
     expect(party('orbital drift sunday, me and my wife', 'and my mum')).toEqual({ kind: 'ticketMix', adult: 3 });
+    expect(party('orbital drift sunday, me and my wife', "oh and my mum's coming")).toEqual({
+      kind: 'ticketMix',
+      adult: 3,
+    });
+  });
+
+  it.each([
+    "oh and my husband's hard of hearing, he likes being near the screen",
+    'and my wife has a bad back, so seats together',
+    'oh and my husband uses a cane',
+  ])('"%s": said of someone already counted, nobody added', (second) => {
+    expect(hard('orbital drift sunday, 2 adults', second)).toContainEqual({ kind: 'seatCount', count: 2 });
   });
 
   it('"we can stretch to 40", "budget is now 40": a new price limit', () => {
