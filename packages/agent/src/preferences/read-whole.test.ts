@@ -708,3 +708,13 @@ describe('a budget raised, a day turned down', () => {
     expect(hard('2 adults friday', second)).toContainEqual({ kind: 'date', dates: ['2026-11-21'] });
   });
 });
+
+describe('two starts offered', () => {
+  it.each([
+    ['3 tickets for thursday at 7 or half 7', '19:00', '19:30'],
+    ['2 adults, at 6:30 or 7pm', '18:30', '19:00'],
+    ['at 9 or 10 am, 2 adults', '09:00', '10:00'],
+  ])('"%s" is any start between them', (text, after, before) => {
+    expect(hard(text)).toContainEqual({ kind: 'startTime', after, before });
+  });
+});

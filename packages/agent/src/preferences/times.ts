@@ -262,6 +262,18 @@ export const startTimeRule: Rule = (scan) => {
           : undefined;
       },
     ),
+    // "At 7 or half 7", "the 6:30 or 7pm one": either start, so any start from the first to the second.
+    ...hits(
+      scan,
+      `(?:at|for|around|about)\\s+(${CLOCK})\\s+or\\s+(?:at\\s+)?(${CLOCK})${NOT_A_TIME}(?!\\s+(?:or later|or after|or earlier|or before|at the))`,
+      (m) => {
+        const [a, b] = sharedSuffix(m[1], m[2]);
+        const from = clockAt(m, a, false);
+        const to = clockAt(m, b, false);
+        if (from === undefined || to === undefined || to <= from || to - from > 3 * 60) return undefined;
+        return { ...span(m), drafts: [window('startTime', from, to)] };
+      },
+    ),
     ...hits(scan, `(?:${AROUND})\\s*(${CLOCK})${NOT_A_TIME}`, (m) =>
       at(m, clockAt(m, m[1], false), (t) => [window('startTime', t - AROUND_MINUTES, t + AROUND_MINUTES)]),
     ),
