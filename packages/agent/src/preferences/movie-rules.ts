@@ -229,9 +229,9 @@ export const ageRatingRule: Rule = (scan) => [
   ),
   ...hits(
     scan,
-    String.raw`(?:nothing\s+(?:above|over|beyond|past|higher than|stronger than|more than)|no(?:thing)?\s+(?:higher|stronger|more|worse)\s+than|at most|up to|max(?:imum)?|not (?:above|over|higher than))\s+(?:an?\s+)?(?:rated\s+)?${AGE}(?:[- ]rated)?|(?:rated\s+)?${AGE}(?:[- ]rated)?\s+(?:or|and)\s+(?:below|lower|under|less|younger|milder)|${AGE}\s+(?:max(?:imum)?|at (?:the )?most|tops)\b|${AGE}(?:\s+(?:is|are|would be|will be)|'s)\s+(?:fine|ok|okay|good|alright|all right|the limit)`,
+    String.raw`(?:nothing\s+(?:above|over|beyond|past|higher than|stronger than|more than)|no(?:thing)?\s+(?:higher|stronger|more|worse)\s+than|at most|up to|max(?:imum)?|not (?:above|over|higher than))\s+(?:an?\s+)?(?:rated\s+)?${AGE}(?:[- ]rated)?|(?:rated\s+)?${AGE}(?:[- ]rated)?\s+(?:or|and)\s+(?:below|lower|under|less|younger|milder)|${AGE}\s+(?:max(?:imum)?|at (?:the )?most|tops)\b|(?:anything|something)\s+(?:rated\s+)?${AGE}(?![\w-])(?!\s*(?:,|\/|\bor\b|\band\b)\s*(?:nc-?17|pg-?13|pg|g|r)\b)|${AGE}(?:\s+(?:is|are|would be|will be)|'s)\s+(?:fine|ok|okay|good|alright|all right|the limit)`,
     (m) => {
-      const r = ageOf(m[1] ?? m[2] ?? m[3] ?? m[4]);
+      const r = ageOf(m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5]);
       return r ? { ...span(m), drafts: ageDraft(upTo(r)) } : undefined;
     },
   ),

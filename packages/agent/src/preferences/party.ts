@@ -355,7 +355,15 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
       return { ...base, owner: /^(?:his|her|their)\b/i.test(m[0]) ? 'theirs' : 'mine' };
     },
   ],
-  [`(${SPELLED_OR_DIGITS})\\s+(?:of my\\s+)?(${RELATIONS})`, (m) => person(m[2] ?? '', countOf(m[1]))],
+  // "2 students, friday", "four colleagues": a group counted, with no one's before it, is the party
+  // itself; "3 of my friends" are companions.
+  [
+    `(${SPELLED_OR_DIGITS})\\s+(of my\\s+)?(${RELATIONS})`,
+    (m) => {
+      const base = person(m[3] ?? '', countOf(m[1]));
+      return base.type === 'person' && !m[2] ? { ...base, related: false } : base;
+    },
+  ],
   // "grandad and the 3 grandkids", "me and mum": family words used like names, in a list of people;
   // "grandma's coming too", "nan is joining us": said to come.
   [

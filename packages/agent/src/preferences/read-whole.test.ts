@@ -718,3 +718,28 @@ describe('two starts offered', () => {
     expect(hard(text)).toContainEqual({ kind: 'startTime', after, before });
   });
 });
+
+describe('a group counted with no one before it', () => {
+  it.each([
+    ['2 students, cheapest imax thing on the weekend', 2],
+    ['four colleagues from work, thursday', 4],
+    ['me and 3 friends, friday', 4],
+  ])('"%s"', (text, count) => {
+    expect(hard(text)).toContainEqual({ kind: 'seatCount', count });
+  });
+});
+
+describe('ratings and rows said in passing', () => {
+  it.each([
+    ["he's fine with anything G, 2 adults", ['G']],
+    ['2 adults, anything PG-13', ['G', 'PG', 'PG-13']],
+    ['something PG please, 2 adults', ['G', 'PG']],
+  ])('"%s"', (text, allowed) => {
+    expect(hard(text)).toContainEqual({ kind: 'ageRating', allowed });
+  });
+
+  it('"not the front" keeps away from the screen, as "not at the front" does', () => {
+    expect(soft('4 of us, not the front')).toContainEqual({ kind: 'rows', notFirst: 3 });
+    expect(hard('2 adults, not the front row')).toContainEqual({ kind: 'rows', notFirst: 1 });
+  });
+});

@@ -98,7 +98,7 @@ export const rowsRule: Rule = (scan) => [
   ),
   ...hits(
     scan,
-    String.raw`not (?:too |so |that )?(?:close|near) to the (?:screen|front)|not (?:too |so |that )?near the (?:screen|front)|away from the (?:screen|front)|not (?:sit |sitting |be )?(?:right )?(?:at|in) the front(?!\s+(?:\w+\s+)?rows?)|not too far (?:forward|up front)`,
+    String.raw`not (?:too |so |that )?(?:close|near) to the (?:screen|front)|not (?:right )?(?:up )?the front(?!\s+(?:\w+\s+)?rows?)|not (?:too |so |that )?near the (?:screen|front)|away from the (?:screen|front)|not (?:sit |sitting |be )?(?:right )?(?:at|in) the front(?!\s+(?:\w+\s+)?rows?)|not too far (?:forward|up front)`,
     (m) => ({ ...span(m), drafts: [{ set: { kind: 'rows', notFirst: NEAR_SCREEN_ROWS }, vague: true }] }),
   ),
 ];
