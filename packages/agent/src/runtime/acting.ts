@@ -24,6 +24,8 @@ export interface ActingPort {
   log(line: string): void;
   /** A tool call is about to go out: the page is told the agent is working. */
   working(): void;
+  /** {@link Acting.busy} has just changed. */
+  busyChanged(): void;
   /** The action is going out and its result is awaited. */
   sending(): void;
   /** The action's outcome is known. */
@@ -98,6 +100,7 @@ export class Acting {
     if (action.type === 'agent.message') observer?.said?.(action.text);
     if (action.type === 'tool.call') {
       this.busy = true;
+      this.port.busyChanged();
       this.port.working();
       if (this.port.paceMs) await pause(this.port.paceMs, AbortSignal.any([this.port.signal, this.port.holdSignal()]));
     }
@@ -119,7 +122,10 @@ export class Acting {
           ? { ok: true, code: 'PAUSED', replan: true, detail: 'not sent: the participant paused the agent' }
           : await execute(action, execution, stateTimeoutMs, before);
     } finally {
-      this.busy = false;
+      if (this.busy) {
+        this.busy = false;
+        this.port.busyChanged();
+      }
     }
     if (outcome.code === 'TIMEOUT_STATE_UPDATE' && action.type === 'tool.call') {
       // A host that never sends (or garbles) the update after a call costs a resync on every call: said, so it is seen.

@@ -35,6 +35,12 @@ export interface AgentOptions {
   /** The planner (the deterministic one by default); an LLM planner is asynchronous and can be cancelled. */
   planner?: (input: PlannerInput, call?: { signal?: AbortSignal }) => NavigationPlan | Promise<NavigationPlan>;
   log?: (line: string) => void;
+  /**
+   * Told what the agent is doing ({@link AgentActivity}) each time it changes, and only then: once
+   * per change, in order, with the value the agent's `activity` getter gives at that moment. The
+   * agent starts `idle`, which is not told.
+   */
+  onActivity?: (activity: AgentActivity) => void;
   /** The credential for a relay with access control (an agent's), sent when connecting. */
   token?: string;
   /** A pause before each tool call, so a participant can follow what the agent does (a study's pace). */

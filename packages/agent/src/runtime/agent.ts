@@ -139,6 +139,7 @@ export class Agent {
       holdSignal: () => this.holdAbort.signal,
       log: (line) => this.log(line),
       working: () => this.showStatus('working'),
+      busyChanged: () => this.activityChanged(),
       sending: () => {
         this.sync.phase = 'WAITING_RESULT';
       },
@@ -152,11 +153,13 @@ export class Agent {
       say: (text) => this.say(text),
       idle: () => this.showStatus('idle'),
       hear: (text) => this.hear(text),
+      changed: () => this.activityChanged(),
     });
     this.steps = new StepApproval({
       propose: (payload) => this.relay.propose(payload),
       say: (text) => this.say(text),
       idle: () => this.showStatus('idle'),
+      changed: () => this.activityChanged(),
     });
   }
 
@@ -165,6 +168,20 @@ export class Agent {
     if (this.steps.asking || this.question.open) return 'asking';
     if (this.acting.busy) return 'acting';
     return this.waiting ? 'waiting' : 'idle';
+  }
+
+  /** The activity last told to {@link AgentOptions.onActivity}. */
+  private toldActivity: AgentActivity = 'idle';
+
+  /**
+   * Every change to what {@link activity} derives from ends here: the value is computed again and
+   * told when it differs from the last told, so each change is told once and in order.
+   */
+  private activityChanged(): void {
+    const now = this.activity;
+    if (now === this.toldActivity) return;
+    this.toldActivity = now;
+    this.options.onActivity?.(now);
   }
 
   /**
@@ -694,11 +711,13 @@ export class Agent {
   private async participantSpeaks(): Promise<void> {
     this.showStatus('idle');
     this.waiting = true;
+    this.activityChanged();
     try {
       // Replies waiting to be said end the wait too, and so does a pause: the loop says them, or holds.
       await this.view.untilParticipant(() => this.pendingReplies.length > 0 || this.held);
     } finally {
       this.waiting = false;
+      this.activityChanged();
     }
   }
 

@@ -19,6 +19,8 @@ export interface ChatPort {
   idle(): void;
   /** Reads the reply into the wishes; false when nothing in it was understood. */
   hear(text: string): boolean;
+  /** {@link ChatQuestion.open} has just changed. */
+  changed(): void;
 }
 
 /** A yes-or-no question to the participant in the host's chat, open until their next message answers it. */
@@ -51,8 +53,10 @@ export class ChatQuestion {
       const text = await new Promise<string | null>((resolve) => {
         this.answer = (reply) => {
           this.answer = null;
+          this.chat.changed();
           resolve(reply);
         };
+        this.chat.changed();
       });
       if (text === null) return false;
       if (isPlainYes(text)) return true;

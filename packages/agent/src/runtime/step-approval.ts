@@ -22,6 +22,8 @@ export interface ApprovalPort {
   say(text: string): void;
   /** Tells the page the agent is not acting while it waits for the decision. */
   idle(): void;
+  /** {@link StepApproval.asking} has just changed. */
+  changed(): void;
 }
 
 type ToolCall = Extract<PlannedAction, { type: 'tool.call' }>;
@@ -61,9 +63,11 @@ export class StepApproval {
         decide: (decision) => {
           this.open = null;
           if (decision.kind === 'reject') this.rejected = { step: stepKey(action), page };
+          this.port.changed();
           resolve(decision);
         },
       };
+      this.port.changed();
     });
   }
 

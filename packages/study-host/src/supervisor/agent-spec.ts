@@ -48,6 +48,8 @@ export interface AgentListener {
    * once this returns (or the promise it returns settles), so the study log's record comes first.
    */
   mistake(record: MistakeRecord): void | Promise<void>;
+  /** What the agent is doing, told each time it changes (the agent starts `idle`, which is not told). */
+  activity?(activity: AgentActivity): void;
 }
 
 /** One agent at work, wherever it runs: its run's result, what it is doing, and its controls. */
@@ -85,6 +87,7 @@ export function runAgent(spec: AgentSpec, listener: AgentListener): AgentHandle 
       },
     }),
     log,
+    ...(listener.activity && { onActivity: (activity: AgentActivity) => listener.activity?.(activity) }),
   });
   if (spec.held) agent.hold();
   // Run from the next microtask: the caller holds the handle before the first episode record comes.

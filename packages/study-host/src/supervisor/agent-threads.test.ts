@@ -1,4 +1,7 @@
-import type { Episode, MistakeRecord } from '@usher/agent';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AgentActivity, Episode, MistakeRecord } from '@usher/agent';
 import { defaultScenario } from '@usher/booking';
 import { startTestRelay } from '@usher/relay/testing';
 import type { Condition } from '@usher/study';
@@ -165,11 +168,72 @@ describe('agents in worker threads (AgentThreads)', () => {
     expect(host.view().uiSpec?.stage).toBe('movie');
     expect(supervisor.release('default')).toBe(true);
     // Released, it books up to its question; what it is doing comes back from the thread.
+    const said = (text: string) => host.view().messageHistory.some((m) => m.text.includes(text));
+    await until(() => said('Shall I book it?'), "the agent's question");
     await until(() => supervisor.activity('default') === 'asking', 'the agent asking before it submits');
-    expect(host.view().messageHistory.some((m) => m.text.includes('Shall I book it?'))).toBe(true);
     host.say('yes');
     await until(() => host.submitted() !== null, 'the booking');
     await until(() => supervisor.activity('default') === 'idle', 'the agent idle');
+  });
+
+  it('brings back every episode record in order, batched, and each change of activity once', async () => {
+    const server = await startTestRelay({ headlessHost: true, scenario: defaultScenario() });
+    const host = server.headlessHost;
+    if (!host) throw new Error('no headless host');
+    const dir = mkdtempSync(join(tmpdir(), 'usher-threads-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const threads = new AgentThreads(1, () => {});
+    onTestFinished(() => threads.close());
+    const spec: AgentSpec = {
+      relayUrl: server.url,
+      room: 'default',
+      studyId: 'pilot-01',
+      participantId: 'P01',
+      mode: 'autopilot',
+      paceMs: 20,
+      pageTools: false,
+      confirmInChat: true,
+      proposeEachStep: false,
+      handedBack: false,
+      held: false,
+      episodesDir: dir,
+      llm: null,
+      mistakes: null,
+    };
+    const heard: Array<{ kind: 'episode'; episode: Episode } | { kind: 'activity'; activity: AgentActivity }> = [];
+    const handle = threads.run(spec, {
+      episode: (episode) => heard.push({ kind: 'episode', episode }),
+      activity: (activity) => heard.push({ kind: 'activity', activity }),
+      log: () => {},
+      mistake: () => {},
+    });
+    const said = (text: string) => host.view().messageHistory.some((m) => m.text.includes(text));
+    await until(() => said('What would you like'), "the agent's greeting");
+    host.say('Two adults for Orbital Drift tomorrow evening in IMAX, seats together');
+    await until(() => handle.activity === 'asking', 'the agent asking before it submits');
+    host.say('yes');
+    await expect(handle.result).resolves.toMatchObject({ status: 'done' });
+
+    // Every record the agent wrote to its episode log came back, in the same order.
+    const files = readdirSync(dir);
+    expect(files).toHaveLength(1);
+    const written = readFileSync(join(dir, files[0] as string), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Episode);
+    const episodes = heard.flatMap((h) => (h.kind === 'episode' ? [h.episode] : []));
+    expect(written.length).toBeGreaterThan(10);
+    expect(episodes).toEqual(written);
+    expect(episodes.map((e) => e.seq)).toEqual(written.map((_, i) => i));
+    // Fewer messages than records: what one turn said came as one.
+    const { messages, records } = threads.traffic();
+    expect(records).toBeGreaterThanOrEqual(written.length + 1);
+    expect(messages).toBeLessThan(records);
+    // The activity came only when it changed: never the same twice in a row.
+    const activity = heard.flatMap((h) => (h.kind === 'activity' ? [h.activity] : []));
+    expect(activity).toContain('acting');
+    expect(activity).toContain('asking');
+    expect(activity.every((a, i) => i === 0 || activity[i - 1] !== a)).toBe(true);
   });
 
   it('refuses a count of threads that is not one', () => {

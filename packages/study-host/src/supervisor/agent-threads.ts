@@ -8,7 +8,7 @@ export type ToThread =
   | { kind: 'stop' | 'hold' | 'release'; id: number }
   /** The study log holds the mistake's record: the agent may send the action that makes it. */
   | { kind: 'mistake-noted'; id: number; mistake: number };
-/** From an agent thread back. */
+/** From an agent thread back, in batches: what its agents said in one turn of its event loop, in order. */
 export type FromThread =
   | { kind: 'episode'; id: number; episode: Episode }
   | { kind: 'log'; id: number; line: string }
@@ -17,9 +17,6 @@ export type FromThread =
   | { kind: 'mistake'; id: number; mistake: number; record: MistakeRecord }
   | { kind: 'done'; id: number; result: AgentResult }
   | { kind: 'failed'; id: number; message: string };
-
-/** How often an agent thread looks for a change in what its agents are doing, between records. */
-export const ACTIVITY_EVERY_MS = 50;
 
 interface Pending {
   listener: AgentListener;
@@ -50,6 +47,8 @@ const ENTRY = new URL('./agent-thread-entry.js', import.meta.url);
 export class AgentThreads {
   private readonly threads: Array<Thread | null>;
   private nextId = 1;
+  /** Messages received from the threads, and the records they carried. */
+  private readonly received = { messages: 0, records: 0 };
 
   constructor(
     count: number,
@@ -88,6 +87,11 @@ export class AgentThreads {
     return this.threads.map((t) => t?.agents.size ?? null);
   }
 
+  /** Messages received from the threads so far, and the records (episodes, log lines, activity, results) in them. */
+  traffic(): { messages: number; records: number } {
+    return { ...this.received };
+  }
+
   /** Ends every thread; their agents' runs fail. */
   async close(): Promise<void> {
     await Promise.all(this.threads.map((t) => t?.worker.terminate()));
@@ -108,26 +112,10 @@ export class AgentThreads {
     this.threads[index] = thread;
     // An idle thread does not keep the server's process alive.
     worker.unref();
-    worker.on('message', (message: FromThread) => {
-      const pending = thread.agents.get(message.id);
-      if (!pending) return;
-      switch (message.kind) {
-        case 'episode':
-          return pending.listener.episode(message.episode);
-        case 'log':
-          return pending.listener.log(message.line);
-        case 'activity':
-          pending.activity = message.activity;
-          return;
-        case 'mistake':
-          return this.noteMistake(thread, message, pending.listener);
-        case 'done':
-          thread.agents.delete(message.id);
-          return pending.resolve(message.result);
-        case 'failed':
-          thread.agents.delete(message.id);
-          return pending.reject(new Error(message.message));
-      }
+    worker.on('message', (batch: FromThread[]) => {
+      this.received.messages += 1;
+      this.received.records += batch.length;
+      for (const message of batch) this.take(thread, message);
     });
     const lost = (why: string) => {
       if (this.threads[index] === thread) this.threads[index] = null;
@@ -139,6 +127,29 @@ export class AgentThreads {
     worker.on('error', (err) => lost(`failed: ${err.message}`));
     worker.on('exit', (code) => lost(`exited (${code})`));
     return thread;
+  }
+
+  /** One record from a thread, for the agent it names (one already ended is ignored). */
+  private take(thread: Thread, message: FromThread): void {
+    const pending = thread.agents.get(message.id);
+    if (!pending) return;
+    switch (message.kind) {
+      case 'episode':
+        return pending.listener.episode(message.episode);
+      case 'log':
+        return pending.listener.log(message.line);
+      case 'activity':
+        pending.activity = message.activity;
+        return pending.listener.activity?.(message.activity);
+      case 'mistake':
+        return this.noteMistake(thread, message, pending.listener);
+      case 'done':
+        thread.agents.delete(message.id);
+        return pending.resolve(message.result);
+      case 'failed':
+        thread.agents.delete(message.id);
+        return pending.reject(new Error(message.message));
+    }
   }
 
   /** The listener writes the mistake's record; then the agent is told to go on (not before). */
