@@ -33,6 +33,7 @@ export {
 } from './questionnaire/instruments.ts';
 export * from './questionnaire/schema.ts';
 export { FlushError, GroupFlush } from './registry/group-flush.ts';
+export { KeptFileFlush } from './registry/kept-flush.ts';
 export type { AcceptedChange, StoredManifest } from './registry/manifest-table.ts';
 export type { QuestionnaireRecord, StoredAnswer, StoredScore } from './registry/questionnaire-tables.ts';
 export {

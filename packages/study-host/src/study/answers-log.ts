@@ -13,7 +13,7 @@ import { open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
   GroupFlush,
-  NODE_REGISTRY_FLUSH,
+  KeptFileFlush,
   type RegistryFlush,
   type StoredAnswer,
   type StoredScore,
@@ -38,7 +38,8 @@ export class AnswersLog {
   /** The file was created since the last flush: its folder's entry for it is flushed too. */
   private created = false;
 
-  constructor(logsDir: string, studyId: string, flush: RegistryFlush = NODE_REGISTRY_FLUSH) {
+  /** `flush`: by default through a descriptor of the log kept open between group flushes ({@link KeptFileFlush}). */
+  constructor(logsDir: string, studyId: string, flush: RegistryFlush = new KeptFileFlush()) {
     // A study id is lowercase letters, digits, "-" and "_" (the study file's schema): it cannot leave the folder.
     this.path = join(logsDir, `${studyId}.questionnaires.jsonl`);
     this.flushes = new GroupFlush(async () => {

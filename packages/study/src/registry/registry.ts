@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { type Plan, planParticipant } from '../assignment/assign.ts';
 import type { StudyFile } from '../study-file/schema.ts';
 import { GroupFlush } from './group-flush.ts';
+import { KeptFileFlush } from './kept-flush.ts';
 import {
   type AcceptedChange,
   createManifestTable,
@@ -130,15 +131,24 @@ export class StudyRegistry {
    */
   private readonly statements = new Map<string, Database.Statement>();
 
-  /** Opens (or creates) the registry at `path` (`:memory:` for tests that need no file). */
-  constructor(path: string, flush: RegistryFlush = NODE_REGISTRY_FLUSH) {
+  /** The flush this registry made for itself (none when one was given), closed with it. */
+  private readonly ownFlush: KeptFileFlush | null;
+
+  /**
+   * Opens (or creates) the registry at `path` (`:memory:` for tests that need no file). Without
+   * `flush`, the write-ahead log is flushed through a descriptor kept open between group flushes
+   * ({@link KeptFileFlush}).
+   */
+  constructor(path: string, flush?: RegistryFlush) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.walPath = path === ':memory:' ? null : `${path}-wal`;
     const walPath = this.walPath;
-    this.flushes = new GroupFlush(walPath === null ? async () => {} : () => flush.sync(walPath));
+    this.ownFlush = flush ? null : new KeptFileFlush();
+    const flusher = flush ?? (this.ownFlush as KeptFileFlush);
+    this.flushes = new GroupFlush(walPath === null ? async () => {} : () => flusher.sync(walPath));
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS participants (
         id          TEXT PRIMARY KEY,
@@ -446,6 +456,7 @@ export class StudyRegistry {
 
   close(): void {
     this.db.close();
+    this.ownFlush?.close();
   }
 }
 
