@@ -172,6 +172,16 @@ const KIDS_SAID = /\b(?:kids|children|family|kid[- ]friendly|little ones|for the
 
 const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
   [
+    // "One of them is a senior actually", "two of us are pensioners": of the party known, that many
+    // take that ticket, the party's size staying.
+    String.raw`(${SPELLED_OR_DIGITS})\s+of\s+(?:them|us|those|the adults)\s+(?:is|are|'s|will be)\s+(?:actually\s+|also\s+|really\s+)?(?:an?\s+)?(senior|pensioner|oap|child|kid)s?\b`,
+    (m) => {
+      const n = countOf(m[1]);
+      const ticket: TicketTypeId = /^(?:senior|pensioner|oap)$/i.test(m[2] ?? '') ? 'senior' : 'child';
+      return n ? { type: 'about', ages: [], ticket, pronoun: true, n } : undefined;
+    },
+  ],
+  [
     // "my husband (72) and I (70)": the speaker's age in brackets.
     String.raw`(?<=\b(?:and|&)\s+)(?:i|me|myself)\s*\(\s*(\d{1,2})\s*\)`,
     (m) => ({ type: 'self', age: Number(m[1]) }),
@@ -483,7 +493,7 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
   // "just the two of them", "the 3 of them": the people named, the speaker not among them.
   [`(?:just\\s+|only\\s+)?the\\s+(${SPELLED_OR_DIGITS})\\s+of them`, total(1)],
   [
-    `(?:make (?:that|it)|change (?:that|it) to|just|only|(?:it'?s|we'?re) actually|actually|no,?\\s+(?:wait|sorry),?|sorry,?|i mean)\\s+(${SPELLED_OR_DIGITS})(?:\\s+now)?${NOT_TIME}(?!\\s+\\w+s\\b)`,
+    `(?:make (?:that|it)|change (?:that|it) to|(?:sos+)?back (?:down )?to|just|only|(?:it'?s|we'?re) actually|actually|no,?\\s+(?:wait|sorry),?|sorry,?|i mean)\\s+(${SPELLED_OR_DIGITS})(?:\\s+now)?${NOT_TIME}(?!\\s+\\w+s\\b)`,
     total(1),
   ],
   // Not "one of the wheelchair spaces": one among those on offer, not the party.
@@ -756,8 +766,8 @@ function attachEach(pieces: Piece[]): Piece[] {
       const ages = p.ages.length === 0 ? [] : p.ages.length === 1 ? Array(n).fill(p.ages[0]) : p.ages;
       Object.assign(last, { n, ages, ...(p.ticket ? { ticket: p.ticket } : {}) });
     } else if (p.type === 'about' && (p.ages.length > 0 || p.ticket)) {
-      // Said of nobody named before ("Grandma (a senior)"): a person of their own.
-      const n = Math.max(1, p.ages.length);
+      // Said of nobody named before ("Grandma (a senior)", "two of us are pensioners"): people of their own.
+      const n = Math.max(p.n ?? 1, p.ages.length);
       const extra = { ...(p.ticket ? { ticket: p.ticket } : {}), ...(p.pronoun ? { pronoun: true } : {}) };
       out.push({ type: 'person', n, ages: p.ages, related: false, ...extra });
     } else if (p.type !== 'about') out.push(p);

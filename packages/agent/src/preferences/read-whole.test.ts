@@ -743,3 +743,31 @@ describe('ratings and rows said in passing', () => {
     expect(hard('2 adults, not the front row')).toContainEqual({ kind: 'rows', notFirst: 1 });
   });
 });
+
+describe('the party changed in a later message', () => {
+  it.each([
+    ['one of them is a senior actually', { adult: 2, senior: 1 }],
+    ["1 of them is a kid, she's 9", { adult: 2, child: 1 }],
+  ])('"%s": of the party known, that many change ticket', (second, mix) => {
+    expect(hard('3 adults thursday', second)).toContainEqual({ kind: 'ticketMix', ...mix });
+  });
+
+  it('"two of us are pensioners"', () => {
+    expect(hard('4 adults friday', 'two of us are pensioners')).toContainEqual({
+      kind: 'ticketMix',
+      adult: 2,
+      senior: 2,
+    });
+  });
+
+  it('"back to 2"', () => {
+    expect(hard('2 adults sunday', 'can we make it 3?', "actually he can't, back to 2")).toContainEqual({
+      kind: 'seatCount',
+      count: 2,
+    });
+  });
+
+  it('"is there anything earlier?" asks for an earlier showing', () => {
+    expect(soft('harbor lights saturday 2 adults', 'is there anything earlier?')).toContainEqual({ kind: 'earliest' });
+  });
+});

@@ -466,7 +466,7 @@ const AFTER_A_TIME = /\d(?:\s*(?:am|pm))?\s*,?\s*(?:at\s+)?$/i;
 export const laterEarlierRule: Rule = (scan) =>
   hits(
     scan,
-    String.raw`(?:the|a|an|any)\s+(later|earlier)\s+(?:one|showing|show|screening|time|session)|something\s+(later|earlier)|(later|earlier)\s+(?:showings?|shows?|screenings?|than that)`,
+    String.raw`(?:the|a|an|any)\s+(later|earlier)\s+(?:one|showing|show|screening|time|session)|(?:something|anything)\s+(later|earlier)|(later|earlier)\s+(?:showings?|shows?|screenings?|than that)`,
     (m) => {
       const { start, end } = span(m);
       // Words another rule took from between ("an earlier evening show"): not this phrase.
