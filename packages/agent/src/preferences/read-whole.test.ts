@@ -771,3 +771,29 @@ describe('the party changed in a later message', () => {
     expect(soft('harbor lights saturday 2 adults', 'is there anything earlier?')).toContainEqual({ kind: 'earliest' });
   });
 });
+
+describe('"anywhere but", "any day but": a refusal, not a wish', () => {
+  const known = { ...CONTEXT, knownTheaters: ['Lakeside 12', 'Northgate Stadium 16', 'Old Mill Cinema'] };
+  const theaters = (text: string) =>
+    updatePreferences({ hard: [], soft: [] }, text, known).model.hard.filter((c) => c.kind === 'theater');
+
+  it.each([
+    ['anywhere but northgate, 2 adults friday', 'Northgate Stadium 16'],
+    ['any cinema but lakeside, 2 adults', 'Lakeside 12'],
+  ])('"%s"', (text, name) => {
+    expect(theaters(text)).toEqual([{ kind: 'theater', not: [name] }]);
+  });
+
+  it('"any day but friday" keeps every other day', () => {
+    const date = hard('2 adults, any day but friday').find((c) => c.kind === 'date');
+    expect(date?.kind === 'date' && date.dates.length).toBeGreaterThan(5);
+    expect(date?.kind === 'date' && date.dates).not.toContain('2026-11-27');
+  });
+
+  it('"i like anything but it has to be sunday" still wants the Sunday', () => {
+    expect(hard('i like anything but it has to be sunday, 2 adults')).toContainEqual({
+      kind: 'date',
+      dates: ['2026-11-22'],
+    });
+  });
+});
