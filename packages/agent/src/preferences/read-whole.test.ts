@@ -797,3 +797,21 @@ describe('"anywhere but", "any day but": a refusal, not a wish', () => {
     });
   });
 });
+
+describe('ranges of weekdays and "next" said once for two days', () => {
+  // Today in the context is Saturday 21 Nov 2026.
+  it.each([
+    ['2 adults, mon-wed next week', ['2026-11-23', '2026-11-24', '2026-11-25']],
+    ['2 adults, fri-sun', ['2026-11-27', '2026-11-28', '2026-11-29']],
+    ['2 adults, tues to thurs', ['2026-11-24', '2026-11-25', '2026-11-26']],
+  ])('"%s"', (text, dates) => {
+    expect(hard(text)).toContainEqual({ kind: 'date', dates });
+  });
+
+  it('"next saturday or sunday" said on a Saturday is the next weekend, both days', () => {
+    expect(hard('one adult, next saturday or sunday')).toContainEqual({
+      kind: 'date',
+      dates: ['2026-11-28', '2026-11-29'],
+    });
+  });
+});
