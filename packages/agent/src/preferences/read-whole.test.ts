@@ -815,3 +815,13 @@ describe('ranges of weekdays and "next" said once for two days', () => {
     });
   });
 });
+
+describe('"between lunch and dinner"', () => {
+  it('is the afternoon up to the evening meal, not lunchtime', () => {
+    expect(hard('2 adults, sometime between lunch and dinner')).toContainEqual({
+      kind: 'startTime',
+      after: '12:00',
+      before: '18:00',
+    });
+  });
+});

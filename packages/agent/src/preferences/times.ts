@@ -346,6 +346,8 @@ const PERIODS: Array<[string, number, number | undefined]> = [
   ['early afternoon', 12 * 60, 15 * 60],
   ['late afternoon', 15 * 60, 17 * 60],
   ['late[- ](?:night|show(?:ing)?|evening)|late at night', 21 * 60, undefined],
+  // "Between lunch and dinner": after lunch, before the evening meal.
+  ['between (?:lunch|lunchtime) and (?:dinner|supper|tea)(?:[- ]?time)?', 12 * 60, 18 * 60],
   ['after (?:lunch|lunchtime)', 12 * 60, undefined],
   ['before (?:lunch|lunchtime)', 0, 12 * 60],
   ['(?:at |around |over )?lunch(?:time)?', 11 * 60 + 30, 14 * 60],
