@@ -105,16 +105,18 @@ function alsoWithinMessage(ops: Op[]): Op[] {
   );
 }
 
+/** Kinds whose wishes are alternatives: a second one said to replace is either-or, or a correction. */
+const ALTERNATIVE_KINDS: ReadonlyArray<string> = ['date', 'title', 'theater', 'genre', 'format'];
+/** Words that take back what was just said in the same breath: "no wait", "sorry", "I mean". */
+const SELF_CORRECTION =
+  /(?:^|[\s,.;!?(-])(?:no,?\s+wait|wait,?\s+no|no,?\s+sorry|sorry,?\s+no|sorry|i mean|i meant|or rather|make (?:that|it)|scratch that|correction|hmm,?\s+no|no,?\s+actually|actually,?\s+no)(?=[\s,.;!?:-]|$)/i;
+
 /*
  * "Her rehearsal has moved to Sunday. Could we do the same but on the Saturday instead?": of two
  * days (films, genres, theaters, formats) said in one message to replace the one held, the one said
- * with a change of mind is the wish, and the other is the reason for it.
+ * with a change of mind is the wish, and the other is the reason for it; "fri, no wait, thurs": the
+ * one said after a correction.
  */
-const ALTERNATIVE_KINDS: ReadonlyArray<string> = ['date', 'title', 'theater', 'genre', 'format'];
-/** Words that take back what was just said in the same breath: "no wait", "sorry", "I mean". */
-export const SELF_CORRECTION =
-  /(?:^|[\s,.;!?(-])(?:no,?\s+wait|wait,?\s+no|no,?\s+sorry|sorry,?\s+no|sorry|i mean|i meant|or rather|make (?:that|it)|scratch that|correction|hmm,?\s+no|no,?\s+actually|actually,?\s+no)(?=[\s,.;!?:-]|$)/i;
-
 function insteadWithinMessage(ops: Op[], original: string): Op[] {
   const changed = (op: Op) => {
     const [start, end] = clauseAt(original, op.at);
