@@ -825,3 +825,15 @@ describe('"between lunch and dinner"', () => {
     });
   });
 });
+
+describe('a recent film named by words no rule reads', () => {
+  it('"the new bond film" is asked about, never booked as another film', () => {
+    expect(read('2 adults for the new bond film friday').model.questions).toEqual([
+      'I could not find a film called "bond" among the films showing. Which film do you mean?',
+    ]);
+  });
+
+  it('"that latest pixar movie" is a genre, not the latest showing', () => {
+    expect(soft('that latest pixar movie, 2 adults sunday')).not.toContainEqual({ kind: 'latest' });
+  });
+});

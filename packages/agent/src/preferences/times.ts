@@ -496,7 +496,7 @@ export const earliestLatestRule: Rule = (scan) => [
   ),
   ...hits(
     scan,
-    String.raw`(?<!\bat\s+(?:the\s+)?(?:very\s+|absolute\s+)?)(?:the\s+)?latest|as late as (?:possible|(?:we|i|you|they) can|we could)|as late a (?:showing|screening|show|one|film) as (?:possible|we can|you can)|(?:the\s+)?last(?=\s+(?:(?:imax|3-?d|2-?d|standard|regular)\s+)?(?:showing|screening|show)\b)|(?:is|that's|thats|what's|whats)\s+on\s+last|the last (?:one|film|movie)|the later the better|whichever(?:\s+one)?(?:\s+is|'s)?\s+(?:the\s+)?later(?:\s+(?:one|showing|show|screening))?|(?:something|a|one)\s+late-?ish(?:\s+(?:one|film|movie))?|late(?:-?ish)? (?:one|start)|later (?:is|would be) better`,
+    String.raw`(?<!\bat\s+(?:the\s+)?(?:very\s+|absolute\s+)?)(?:the\s+)?latest(?!\s+(?:(?!showing|screening|show)[a-z]+\s+){1,2}(?:film|movie|flick)s?\b)|as late as (?:possible|(?:we|i|you|they) can|we could)|as late a (?:showing|screening|show|one|film) as (?:possible|we can|you can)|(?:the\s+)?last(?=\s+(?:(?:imax|3-?d|2-?d|standard|regular)\s+)?(?:showing|screening|show)\b)|(?:is|that's|thats|what's|whats)\s+on\s+last|the last (?:one|film|movie)|the later the better|whichever(?:\s+one)?(?:\s+is|'s)?\s+(?:the\s+)?later(?:\s+(?:one|showing|show|screening))?|(?:something|a|one)\s+late-?ish(?:\s+(?:one|film|movie))?|late(?:-?ish)? (?:one|start)|later (?:is|would be) better`,
     // "Out by 10.15 latest": right after a time, "latest" means "at the latest", as in "by 11 at the latest".
     (m) => ({
       ...span(m),
