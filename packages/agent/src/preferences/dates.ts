@@ -140,12 +140,14 @@ const NAMED_DAY =
 const PATTERNS: Array<[string, (m: RegExpExecArray, today: string) => string[]]> = [
   [String.raw`(\d{4})-(\d{2})-(\d{2})`, (m, t) => opt(resolveDayMonth(t, Number(m[3]), Number(m[2]), Number(m[1])))],
   [String.raw`(?:the\s+)?day after tomorrow`, (_m, t) => [addDays(t, 2)]],
-  // "I'm working friday. the day after": the day after the last day named before it in the message.
+  // "I'm working friday. the day after", "a wedding on saturday. the night before instead?": the day
+  // after (before) the last day named before it in the message.
   [
-    String.raw`(?:the\s+)?(?:day|night|evening)\s+after(?!\s+(?:tomorrow|that|this|next|work|school|\w+ing)\b)(?=\s*(?:[,.;!?]|$|instead|then|please|pls|same|works|is|would))`,
+    String.raw`(?:the\s+)?(?:day|night|evening)\s+(after|before)(?!\s+(?:tomorrow|that|this|next|work|school|\w+ing)\b)(?=\s*(?:[,.;!?]|$|instead|then|please|pls|same|works|is|would))`,
     (m, t) => {
       const said = [...m.input.slice(0, m.index).matchAll(new RegExp(String.raw`\b${WEEKDAY_WORD}\b`, 'gi'))].at(-1);
-      return said ? [addDays(nextWeekday(t, weekdayOf(said[1] ?? '')), 1)] : [];
+      const step = /^before$/i.test(m[1] ?? '') ? -1 : 1;
+      return said ? [addDays(nextWeekday(t, weekdayOf(said[1] ?? '')), step)] : [];
     },
   ],
   // "They're away thursday. whichever is the next day after that": the days after the day named

@@ -83,7 +83,7 @@ export function readMessage(text: string, context: PreferenceContext): Reading {
     }
   }
   return {
-    ops: firmSuitability(insteadWithinMessage(alsoWithinMessage(ops), original), original),
+    ops: firmSuitability(insteadWithinMessage(alsoWithinMessage(consistentClocks(ops)), original), original),
     fixes: corrected.fixes,
     text: original,
     rest: working,
@@ -137,6 +137,29 @@ function insteadWithinMessage(ops: Op[], original: string): Op[] {
     const same = ops.filter((o) => o !== op && replacing(o) && o.constraint.kind === op.constraint.kind);
     if (same.some((o) => corrected(op, o))) return false;
     return changed(op) || !same.some(changed);
+  });
+}
+
+/*
+ * "Start after 9 and finish by 1": a bare hour read as the evening ("after 9" is 21:00) that would
+ * start after the end said in the same message is the morning's.
+ */
+function consistentClocks(ops: Op[]): Op[] {
+  const minutes = (clock: string) => Number(clock.slice(0, 2)) * 60 + Number(clock.slice(3, 5));
+  const ends = ops.flatMap((op) =>
+    op.type === 'set' && op.constraint.kind === 'endTime' && op.constraint.before
+      ? [minutes(op.constraint.before)]
+      : [],
+  );
+  if (ends.length === 0) return ops;
+  const end = Math.min(...ends);
+  return ops.map((op) => {
+    if (op.type !== 'set' || op.constraint.kind !== 'startTime' || !op.constraint.after) return op;
+    const after = minutes(op.constraint.after);
+    if (after < end || after < 13 * 60 || after - 12 * 60 >= end) return op;
+    const morning = after - 12 * 60;
+    const clock = `${String(Math.floor(morning / 60)).padStart(2, '0')}:${String(morning % 60).padStart(2, '0')}`;
+    return { ...op, constraint: { ...op.constraint, after: clock } };
   });
 }
 

@@ -837,3 +837,54 @@ describe('a recent film named by words no rule reads', () => {
     expect(soft('that latest pixar movie, 2 adults sunday')).not.toContainEqual({ kind: 'latest' });
   });
 });
+
+describe('from held-out set 7', () => {
+  it('"the night before" a day named is the day before it', () => {
+    expect(
+      hard(
+        'Orbital Drift Sunday night, two adults',
+        "we've got a wedding on Sunday. Can we do the night before instead?",
+      ),
+    ).toContainEqual({ kind: 'date', dates: ['2026-11-21'] });
+  });
+
+  it('"New Year\'s Eve" is a date, never a film', () => {
+    const h = hard("two seats for Orbital Drift on New Year's Eve, in the evening, for my wife and me");
+    expect(h).toContainEqual({ kind: 'date', dates: ['2026-12-31'] });
+    expect(h).toContainEqual({ kind: 'title', is: ['Orbital Drift'] });
+  });
+
+  it('"the cowboy one" is a western', () => {
+    expect(hard('2 adults tomorrow, the cowboy one')).toContainEqual({ kind: 'genre', include: ['Western'] });
+  });
+
+  it('"I\'m out at 5.30" starts it after; the babysitter\'s clock is a reason', () => {
+    const h = hard(
+      "Tuesday after work, I'm out at 5.30, and we need to be home for the babysitter at half nine so the film has to have finished by 9.30. Two adults",
+    );
+    expect(h).toContainEqual({ kind: 'startTime', after: '17:30' });
+    expect(h).toContainEqual({ kind: 'endTime', before: '21:30' });
+  });
+
+  it('"start after 9 and finish by 1" is the morning', () => {
+    expect(hard('the film has to start after 9 and finish by 1. just me')).toContainEqual({
+      kind: 'startTime',
+      after: '09:00',
+    });
+    expect(hard('after 7, finished by 10, 2 adults')).toContainEqual({ kind: 'startTime', after: '19:00' });
+  });
+
+  it.each([
+    ['only watches war films. one senior ticket for him and an adult one for me, friday', 'war'],
+    ['2 adults friday, any bollywood movies?', 'bollywood'],
+  ])('a kind of film no world lists is asked about: "%s"', (text, kind) => {
+    expect(read(text).model.questions).toEqual([
+      `I could not find any ${kind} films among the films showing. Which kind of film would do instead?`,
+    ]);
+  });
+
+  it('"a good film", "a long film" are no kind', () => {
+    expect(read('2 adults, a good film on friday').model.questions).toBeUndefined();
+    expect(read('a long film, 2 adults friday').model.questions).toBeUndefined();
+  });
+});

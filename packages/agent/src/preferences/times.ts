@@ -155,7 +155,7 @@ export const otherClockRule: Rule = (scan) =>
     // so the showing starts after it; not "we need to be finished by 10", which is the film's end.
     hits(
       scan,
-      String.raw`\b(?:i|we)(?:'m|\s+am|'re|\s+are)?\s+(?:finish|get off|clock off|knock off|get out|leave work|done|free)(?:\s+(?:work|school|uni|college|my shift|our shift))?\s+(?:at|around|about|from)\s+(${CLOCK})${NOT_A_TIME}`,
+      String.raw`\b(?:i|we)(?:'m|\s+am|'re|\s+are)?\s+(?:finish|get off|clock off|knock off|get out|out|leave work|done|free)(?:\s+(?:work|school|uni|college|my shift|our shift))?\s+(?:at|around|about|from)\s+(${CLOCK})${NOT_A_TIME}`,
       (m) => at(m, readClock(scan, m.index ?? 0, m[1], false), (t) => [bound('startTime', 'after', t)]),
     ),
     // "before the kids' bedtime (7:30)", "after work (5.30)": the clock in brackets is the event's;
@@ -228,7 +228,7 @@ export const otherClockRule: Rule = (scan) =>
 
 /** What else people do at a time of day: its clock is a reason for a wish ("… so it must be over by 3"). */
 const ERRANDS =
-  'school|work|office|shift|dinner|tea|lunch|breakfast|supper|train|bus|flight|meeting|appointment|class|lesson|lecture|seminar|tutorial|practice|rehearsal|bedtime|pick(?:ing)?\\s+(?:\\w+\\s+){0,3}?up|collect(?:ing)?';
+  'school|work|office|shift|dinner|tea|lunch|breakfast|supper|train|bus|flight|meeting|appointment|class|lesson|lecture|seminar|tutorial|practice|rehearsal|bedtime|babysitter|sitter|childminder|nanny|pick(?:ing)?\\s+(?:\\w+\\s+){0,3}?up|collect(?:ing)?';
 
 /** A clock someone names as a time of day ("for 12", "at 11.30", "by 6pm"), which "then" can refer to. */
 const SAID_CLOCK = new RegExp(String.raw`\b(?:at|for|by|before|until|till|til|around)\s+(${CLOCK})${NOT_A_TIME}`, 'gi');
