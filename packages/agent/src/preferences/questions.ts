@@ -24,9 +24,6 @@ export function openQuestions(
   // A film named that no rule could match: ask about it rather than book another film.
   const film = titleRead ? undefined : unknownFilm(rest);
   if (film) return [`I could not find a film called "${film}" among the films showing. Which film do you mean?`];
-  // A kind of film no rule knows ("only watches war films"): ask rather than book any film.
-  const kind = unknownKind(rest);
-  if (kind) return [`I could not find any ${kind} films among the films showing. Which kind of film would do instead?`];
   const hours = before ? hoursSaid(before) : new Set<number>();
   const partyOpen = !partyKnown(after);
   const timeOpen = ![...after.hard, ...after.soft].some((c) => c.kind === 'startTime' || c.kind === 'endTime');
@@ -187,25 +184,6 @@ export function unknownFilm(rest: string): string | undefined {
   const named = recent?.[1]?.split(/\s+/).filter((w) => !FILLER.has(w.toLowerCase()));
   return named && named.length > 0 && named.some((w) => w.length >= 3) ? named.join(' ') : undefined;
 }
-
-/**
- * A kind of film said with a word no rule read ("war films", "a bollywood movie"); ordinary words
- * that describe any film ("a good film", "a long movie") are not a kind.
- */
-export function unknownKind(rest: string): string | undefined {
-  for (const m of rest.matchAll(KIND_SAID)) {
-    const word = (m[1] ?? '').toLowerCase();
-    if (word.length >= 3 && !FILLER.has(word) && !NOT_A_KIND.has(word)) return word;
-  }
-  return undefined;
-}
-
-const KIND_SAID = /(?<![\p{L}'-])([\p{L}-]+) (?:films|movies|flicks|film|movie|flick)\b/giu;
-const NOT_A_KIND = new Set(
-  'good great nice new old long short big little decent proper fun lovely latest recent other different same whole entire last first next another best worst cheap cheapest early late earlier later two three four few couple several many more certain particular specific real actual usual normal regular standard full entire feature full-length local'.split(
-    ' ',
-  ),
-);
 
 const RECENT_FILM =
   /\b(?:the|that|this)\s+(?:new|newest|latest|recent)\s+((?:[\p{L}'-]+ ){0,3}?[\p{L}'-]+) (?:film|movie|flick|one)\b/iu;

@@ -873,18 +873,4 @@ describe('from held-out set 7', () => {
     });
     expect(hard('after 7, finished by 10, 2 adults')).toContainEqual({ kind: 'startTime', after: '19:00' });
   });
-
-  it.each([
-    ['only watches war films. one senior ticket for him and an adult one for me, friday', 'war'],
-    ['2 adults friday, any bollywood movies?', 'bollywood'],
-  ])('a kind of film no world lists is asked about: "%s"', (text, kind) => {
-    expect(read(text).model.questions).toEqual([
-      `I could not find any ${kind} films among the films showing. Which kind of film would do instead?`,
-    ]);
-  });
-
-  it('"a good film", "a long film" are no kind', () => {
-    expect(read('2 adults, a good film on friday').model.questions).toBeUndefined();
-    expect(read('a long film, 2 adults friday').model.questions).toBeUndefined();
-  });
 });
