@@ -10,9 +10,11 @@ import { correct } from './spelling.ts';
 import { ALSO_SAID, blank, CHANGE_OF_MIND, clauseAt, clauseStrength, normalize } from './text.ts';
 import { theaterRule } from './theater-rules.ts';
 import {
+  clock,
   earliestLatestRule,
   endTimeRule,
   laterEarlierRule,
+  minutesOf,
   otherClockRule,
   periodRule,
   startTimeRule,
@@ -145,21 +147,18 @@ function insteadWithinMessage(ops: Op[], original: string): Op[] {
  * start after the end said in the same message is the morning's.
  */
 function consistentClocks(ops: Op[]): Op[] {
-  const minutes = (clock: string) => Number(clock.slice(0, 2)) * 60 + Number(clock.slice(3, 5));
   const ends = ops.flatMap((op) =>
     op.type === 'set' && op.constraint.kind === 'endTime' && op.constraint.before
-      ? [minutes(op.constraint.before)]
+      ? [minutesOf(op.constraint.before)]
       : [],
   );
   if (ends.length === 0) return ops;
   const end = Math.min(...ends);
   return ops.map((op) => {
     if (op.type !== 'set' || op.constraint.kind !== 'startTime' || !op.constraint.after) return op;
-    const after = minutes(op.constraint.after);
+    const after = minutesOf(op.constraint.after);
     if (after < end || after < 13 * 60 || after - 12 * 60 >= end) return op;
-    const morning = after - 12 * 60;
-    const clock = `${String(Math.floor(morning / 60)).padStart(2, '0')}:${String(morning % 60).padStart(2, '0')}`;
-    return { ...op, constraint: { ...op.constraint, after: clock } };
+    return { ...op, constraint: { ...op.constraint, after: clock(after - 12 * 60) } };
   });
 }
 
