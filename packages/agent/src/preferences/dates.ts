@@ -84,6 +84,11 @@ export function nextWeekendDates(today: string): string[] {
   return [saturday, addDays(saturday, 1)];
 }
 
+/** The Monday of the week after this one (a week on, when today is Monday). */
+export function mondayAfter(today: string): string {
+  return addDays(today, (8 - weekdayIndex(today)) % 7 || 7);
+}
+
 /** The Saturday and Sunday `weeks` weeks after this weekend's (the one under way, on a Sunday). */
 export function weekendAfter(today: string, weeks: number): string[] {
   const day = weekdayIndex(today);
@@ -135,12 +140,14 @@ const NAMED_DAY =
 const PATTERNS: Array<[string, (m: RegExpExecArray, today: string) => string[]]> = [
   [String.raw`(\d{4})-(\d{2})-(\d{2})`, (m, t) => opt(resolveDayMonth(t, Number(m[3]), Number(m[2]), Number(m[1])))],
   [String.raw`(?:the\s+)?day after tomorrow`, (_m, t) => [addDays(t, 2)]],
-  // "I'm working friday. the day after": the day after the last day named before it in the message.
+  // "I'm working friday. the day after", "a wedding on saturday. the night before instead?": the day
+  // after (before) the last day named before it in the message.
   [
-    String.raw`(?:the\s+)?(?:day|night|evening)\s+after(?!\s+(?:tomorrow|that|this|next|work|school|\w+ing)\b)(?=\s*(?:[,.;!?]|$|instead|then|please|pls|same|works|is|would))`,
+    String.raw`(?:the\s+)?(?:day|night|evening)\s+(after|before)(?!\s+(?:tomorrow|that|this|next|work|school|\w+ing)\b)(?=\s*(?:[,.;!?]|$|instead|then|please|pls|same|works|is|would))`,
     (m, t) => {
       const said = [...m.input.slice(0, m.index).matchAll(new RegExp(String.raw`\b${WEEKDAY_WORD}\b`, 'gi'))].at(-1);
-      return said ? [addDays(nextWeekday(t, weekdayOf(said[1] ?? '')), 1)] : [];
+      const step = /^before$/i.test(m[1] ?? '') ? -1 : 1;
+      return said ? [addDays(nextWeekday(t, weekdayOf(said[1] ?? '')), step)] : [];
     },
   ],
   // "They're away thursday. whichever is the next day after that": the days after the day named
@@ -181,12 +188,15 @@ const PATTERNS: Array<[string, (m: RegExpExecArray, today: string) => string[]]>
   // "A weekday", "on weekdays", "any weeknight": Monday to Friday of the coming seven days (the
   // time rules read the night of a weeknight).
   [String.raw`(?:a|any|on|on a)?\s*week(?:day|night)s?`, (_m, t) => weekdaysAhead(t)],
-  // "Friday to Sunday", "from mon till wed": every day from the first to the second.
+  // "Friday to Sunday", "from mon till wed", "mon-wed next week": every day from the first to the
+  // second; with "next week", in the week after this one; "next" before it, as for one day.
   [
-    String.raw`(?:from\s+)?${WEEKDAY_WORD}\s+(?:to|till|until|through|thru|-)\s+${WEEKDAY_WORD}(?!\s*(?:\d|the\s+\d))`,
+    String.raw`(?:from\s+)?(?:(next)\s+)?${WEEKDAY_WORD}(?:\s*[-–]\s*|\s+(?:to|till|until|through|thru)\s+)${WEEKDAY_WORD}(?!\s*(?:\d|the\s+\d))(?:\s+(next)\s+week)?`,
     (m, t) => {
-      const first = nextWeekday(t, weekdayOf(m[1] ?? ''));
-      const span = (weekdayOf(m[2] ?? '') - weekdayOf(m[1] ?? '') + 7) % 7;
+      const from = weekdayOf(m[2] ?? '');
+      const coming = nextWeekday(t, from);
+      const first = m[4] ? addDays(mondayAfter(t), (from + 6) % 7) : m[1] && coming === t ? addDays(t, 7) : coming;
+      const span = (weekdayOf(m[3] ?? '') - from + 7) % 7;
       return Array.from({ length: span + 1 }, (_, i) => addDays(first, i));
     },
   ],
@@ -218,7 +228,15 @@ const PATTERNS: Array<[string, (m: RegExpExecArray, today: string) => string[]]>
     String.raw`(?:(next|this|coming|on)\s+)?${WEEKDAY}\.?(?:s\b)?`,
     (m, t) => {
       const day = nextWeekday(t, weekdayOf(m[2] ?? ''));
-      // "Next Saturday" said on a Saturday means a week ahead, not today.
+      // "Next Saturday" said on a Saturday means a week ahead, not today; so does the second day
+      // of "next tuesday or wednesday".
+      const carried = NEXT_CARRIED.exec(m.input.slice(0, m.index));
+      if (carried) {
+        // Not before the first day said: "next saturday or sunday" is one weekend.
+        const first = nextWeekday(t, weekdayOf(carried[1] ?? ''));
+        const from = first === t ? addDays(t, 7) : first;
+        return [day < from || day === t ? addDays(day, 7) : day];
+      }
       return [m[1]?.toLowerCase() === 'next' && day === t ? addDays(t, 7) : day];
     },
   ],
@@ -267,6 +285,8 @@ const DAY_NEGATION_REACH = 2;
 const WIDENING = ALSO_SAID;
 const ADDING = /\beither\b/i;
 
+/** "Next tuesday or …": the "next" is said of the day after "or" as well. */
+const NEXT_CARRIED = new RegExp(String.raw`\bnext\s+${WEEKDAY_WORD}\s*(?:,|\bor\b|\/)\s*$`, 'i');
 const NEXT_DAY = /^(?:the\s+)?(?:next|first|earliest)\s+day\s+after\b/i;
 
 /** Dates: today, tonight, tomorrow, weekends, weekday names, explicit dates; "not Monday" drops one. */

@@ -10,9 +10,11 @@ import { correct } from './spelling.ts';
 import { ALSO_SAID, blank, CHANGE_OF_MIND, clauseAt, clauseStrength, normalize } from './text.ts';
 import { theaterRule } from './theater-rules.ts';
 import {
+  clock,
   earliestLatestRule,
   endTimeRule,
   laterEarlierRule,
+  minutesOf,
   otherClockRule,
   periodRule,
   startTimeRule,
@@ -83,7 +85,7 @@ export function readMessage(text: string, context: PreferenceContext): Reading {
     }
   }
   return {
-    ops: firmSuitability(insteadWithinMessage(alsoWithinMessage(ops), original), original),
+    ops: firmSuitability(insteadWithinMessage(alsoWithinMessage(consistentClocks(ops)), original), original),
     fixes: corrected.fixes,
     text: original,
     rest: working,
@@ -105,16 +107,18 @@ function alsoWithinMessage(ops: Op[]): Op[] {
   );
 }
 
+/** Kinds whose wishes are alternatives: a second one said to replace is either-or, or a correction. */
+const ALTERNATIVE_KINDS: ReadonlyArray<string> = ['date', 'title', 'theater', 'genre', 'format'];
+/** Words that take back what was just said in the same breath: "no wait", "sorry", "I mean". */
+const SELF_CORRECTION =
+  /(?:^|[\s,.;!?(-])(?:no,?\s+wait|wait,?\s+no|no,?\s+sorry|sorry,?\s+no|sorry|i mean|i meant|or rather|make (?:that|it)|scratch that|correction|hmm,?\s+no|no,?\s+actually|actually,?\s+no)(?=[\s,.;!?:-]|$)/i;
+
 /*
  * "Her rehearsal has moved to Sunday. Could we do the same but on the Saturday instead?": of two
  * days (films, genres, theaters, formats) said in one message to replace the one held, the one said
- * with a change of mind is the wish, and the other is the reason for it.
+ * with a change of mind is the wish, and the other is the reason for it; "fri, no wait, thurs": the
+ * one said after a correction.
  */
-const ALTERNATIVE_KINDS: ReadonlyArray<string> = ['date', 'title', 'theater', 'genre', 'format'];
-/** Words that take back what was just said in the same breath: "no wait", "sorry", "I mean". */
-export const SELF_CORRECTION =
-  /(?:^|[\s,.;!?(-])(?:no,?\s+wait|wait,?\s+no|no,?\s+sorry|sorry,?\s+no|sorry|i mean|i meant|or rather|make (?:that|it)|scratch that|correction|hmm,?\s+no|no,?\s+actually|actually,?\s+no)(?=[\s,.;!?:-]|$)/i;
-
 function insteadWithinMessage(ops: Op[], original: string): Op[] {
   const changed = (op: Op) => {
     const [start, end] = clauseAt(original, op.at);
@@ -135,6 +139,26 @@ function insteadWithinMessage(ops: Op[], original: string): Op[] {
     const same = ops.filter((o) => o !== op && replacing(o) && o.constraint.kind === op.constraint.kind);
     if (same.some((o) => corrected(op, o))) return false;
     return changed(op) || !same.some(changed);
+  });
+}
+
+/*
+ * "Start after 9 and finish by 1": a bare hour read as the evening ("after 9" is 21:00) that would
+ * start after the end said in the same message is the morning's.
+ */
+function consistentClocks(ops: Op[]): Op[] {
+  const ends = ops.flatMap((op) =>
+    op.type === 'set' && op.constraint.kind === 'endTime' && op.constraint.before
+      ? [minutesOf(op.constraint.before)]
+      : [],
+  );
+  if (ends.length === 0) return ops;
+  const end = Math.min(...ends);
+  return ops.map((op) => {
+    if (op.type !== 'set' || op.constraint.kind !== 'startTime' || !op.constraint.after) return op;
+    const after = minutesOf(op.constraint.after);
+    if (after < end || after < 13 * 60 || after - 12 * 60 >= end) return op;
+    return { ...op, constraint: { ...op.constraint, after: clock(after - 12 * 60) } };
   });
 }
 

@@ -482,7 +482,8 @@ const HELD_FILM_CONDITION =
 
 /*
  * "Already seen that one", "a different thriller instead", "something else", "pick something PG
- * instead": the film the model holds is turned down, not named. Not "a different day", "another showing", "a different cinema".
+ * instead": the film the model holds is turned down, not named. Not "a different day", "another
+ * showing", "a different cinema", "something earlier instead".
  */
 const OTHER_FILM =
   /\b(?:(?:already|'ve|have|has|we|i)\s+(?:already\s+)?(?:seen|watched|saw)\s+(?:that|it|this)(?:\s+(?:one|film|movie))?|(?:seen|watched) (?:that|it) already|(?:a\s+)?different\s+(?!(?:day|date|time|night|evening|afternoon|morning|showing|show|screening|cinema|theat(?:er|re)|place|venue|seats?|row|format)\b)[a-z-]+|something else|another (?:one|film|movie)|not that one|something(?!\s+(?:earlier|later|cheaper|closer|nearer|sooner|bigger|smaller)\b)[^.?!;]{0,60}\binstead)\b/i;

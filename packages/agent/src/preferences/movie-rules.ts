@@ -202,11 +202,13 @@ const below = (r: AgeRating) => AGE_RATINGS.slice(0, AGE_RATINGS.indexOf(r));
 const ageDraft = (allowed: AgeRating[]): Draft[] =>
   allowed.length > 0 ? [{ set: { kind: 'ageRating', allowed } }] : [];
 
-/**
- * "Suitable for him", "ok for my grandson": the ratings for the person named, whose age the party
- * rule reads; the implied rating of the party is then firm (see extract's `firmSuitability`).
- */
+/** Someone named: "him", "the kids", "my little girl". */
 const SOMEONE = String.raw`(?:him|her|them|(?:my|our|his|her|their|the)\s+(?:little\s+|young\s+)?(?:${RELATION}|${RELATIONS}))`;
+/**
+ * "Suitable for him", "ok for my grandson", "something the kids can watch": the ratings for the
+ * people named, whose ages the party rule reads; the implied rating of the party is then firm (see
+ * extract's `firmSuitability`).
+ */
 export const SUITABLE_FOR_SOMEONE = new RegExp(
   [
     String.raw`\b(?:suitable|appropriate|ok|okay|fine|safe|good|right)\s+for\s+(?:${SOMEONE}|(?:his|her|their)\s+ages?)\b`,

@@ -31,7 +31,7 @@ const NOT_NAME_WORDS = new Set([
     ' ',
   ),
   // Named days: "on Christmas Eve" is a date, not a film.
-  ..."christmas xmas eve halloween hallowe'en valentine's valentines boxing".split(' '),
+  ..."christmas xmas eve halloween hallowe'en valentine's valentines boxing new year year's years".split(' '),
   ...'imax standard regular adult adults kid kids child children senior seniors student students ticket tickets seat seats row rows premium wheelchair movie movies film films showing showings screening screenings show shows'.split(
     ' ',
   ),

@@ -172,6 +172,16 @@ const KIDS_SAID = /\b(?:kids|children|family|kid[- ]friendly|little ones|for the
 
 const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
   [
+    // "One of them is a senior actually", "two of us are pensioners": of the party known, that many
+    // take that ticket, the party's size staying.
+    String.raw`(${SPELLED_OR_DIGITS})\s+of\s+(?:them|us|those|the adults)\s+(?:is|are|'s|will be)\s+(?:actually\s+|also\s+|really\s+)?(?:an?\s+)?(senior|pensioner|oap|child|kid)s?\b`,
+    (m) => {
+      const n = countOf(m[1]);
+      const ticket: TicketTypeId = /^(?:senior|pensioner|oap)$/i.test(m[2] ?? '') ? 'senior' : 'child';
+      return n ? { type: 'about', ages: [], ticket, pronoun: true, n } : undefined;
+    },
+  ],
+  [
     // "my husband (72) and I (70)": the speaker's age in brackets.
     String.raw`(?<=\b(?:and|&)\s+)(?:i|me|myself)\s*\(\s*(\d{1,2})\s*\)`,
     (m) => ({ type: 'self', age: Number(m[1]) }),
@@ -345,11 +355,11 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
     `(?:my|our|his|her|their|the)\\s+(?:(${SPELLED_OR_DIGITS})\\s+)?${KIN_ADJECTIVE}(${RELATIONS}|${RELATION}|little (?:girl|boy|one)s?)(?!\\w)`,
     (m) => {
       const base = person(m[2] ?? '', countOf(m[1]));
-      // "my daughter's sleepover", "his mum's rule": the owner of a thing, not said to be coming;
-      // someone else's ("his mum's") counts only in a list of those who are.
       // "Once the kids are in bed", "while my son is at school": the time of the film, not someone coming.
       if (ELSEWHERE_BEFORE.test(m.input.slice(0, m.index ?? 0)) && !LISTED_BEFORE.test(m.input.slice(0, m.index)))
         return { type: 'said' };
+      // "my daughter's sleepover", "his mum's rule": the owner of a thing, not said to be coming;
+      // someone else's ("his mum's") counts only in a list of those who are.
       const owner = OWNER_AFTER.test(m.input.slice((m.index ?? 0) + m[0].length));
       if (!owner || base.type !== 'person') return base;
       return { ...base, owner: /^(?:his|her|their)\b/i.test(m[0]) ? 'theirs' : 'mine' };
@@ -483,7 +493,7 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
   // "just the two of them", "the 3 of them": the people named, the speaker not among them.
   [`(?:just\\s+|only\\s+)?the\\s+(${SPELLED_OR_DIGITS})\\s+of them`, total(1)],
   [
-    `(?:make (?:that|it)|change (?:that|it) to|just|only|(?:it'?s|we'?re) actually|actually|no,?\\s+(?:wait|sorry),?|sorry,?|i mean)\\s+(${SPELLED_OR_DIGITS})(?:\\s+now)?${NOT_TIME}(?!\\s+\\w+s\\b)`,
+    `(?:make (?:that|it)|change (?:that|it) to|(?:so\\s+)?back (?:down )?to|just|only|(?:it'?s|we'?re) actually|actually|no,?\\s+(?:wait|sorry),?|sorry,?|i mean)\\s+(${SPELLED_OR_DIGITS})(?:\\s+now)?${NOT_TIME}(?!\\s+\\w+s\\b)`,
     total(1),
   ],
   // Not "one of the wheelchair spaces": one among those on offer, not the party.
@@ -756,8 +766,8 @@ function attachEach(pieces: Piece[]): Piece[] {
       const ages = p.ages.length === 0 ? [] : p.ages.length === 1 ? Array(n).fill(p.ages[0]) : p.ages;
       Object.assign(last, { n, ages, ...(p.ticket ? { ticket: p.ticket } : {}) });
     } else if (p.type === 'about' && (p.ages.length > 0 || p.ticket)) {
-      // Said of nobody named before ("Grandma (a senior)"): a person of their own.
-      const n = Math.max(1, p.ages.length);
+      // Said of nobody named before ("Grandma (a senior)", "two of us are pensioners"): people of their own.
+      const n = Math.max(p.n ?? 1, p.ages.length);
       const extra = { ...(p.ticket ? { ticket: p.ticket } : {}), ...(p.pronoun ? { pronoun: true } : {}) };
       out.push({ type: 'person', n, ages: p.ages, related: false, ...extra });
     } else if (p.type !== 'about') out.push(p);
@@ -768,6 +778,10 @@ function attachEach(pieces: Piece[]): Piece[] {
 /** The words that join people in a list: "and", "&", "+", "plus"; with people added to others, "with". */
 const AND = String.raw`(?:and|&|\+|plus)`;
 const AND_WITH = String.raw`(?:and|&|\+|plus|with)`;
+const LIST_BETWEEN = new RegExp(String.raw`^\s*(?:,|,?\s*${AND})\s*(?:(?:the|my|our|his|her|their)\s+)?$`, 'i');
+const JOINER_ENDS = /(?:\b(?:and|plus|with)|&|\+)\s*$/i;
+const JOINER_STARTS = new RegExp(String.raw`^${AND_WITH}\s`, 'i');
+const JOINER_BETWEEN = new RegExp(String.raw`^\s*,?\s*${AND_WITH}\s*$`, 'i');
 
 /**
  * Whether people are named as a list ("grandad and the 3 grandkids", "my wife, my mum and my
@@ -778,10 +792,7 @@ function namedAsList(found: Array<{ hit: Hit; piece: Piece }>, text: string): bo
   return people.some((f, i) => {
     const next = people[i + 1];
     const between = next === undefined ? '' : text.slice(f.hit.end, next.hit.start);
-    return (
-      next !== undefined &&
-      new RegExp(String.raw`^\s*(?:,|,?\s*${AND})\s*(?:(?:the|my|our|his|her|their)\s+)?$`, 'i').test(between)
-    );
+    return next !== undefined && LIST_BETWEEN.test(between);
   });
 }
 
@@ -790,10 +801,6 @@ function namedAsList(found: Array<{ hit: Hit; piece: Piece }>, text: string): bo
  * "two seniors and their grandson", "a teenager and me", "me and one adult"): one more than the
  * counts, not among them as in "2 adults and 2 kids: me, my wife and our two boys".
  */
-const JOINER_ENDS = /(?:\b(?:and|plus|with)|&|\+)\s*$/i;
-const JOINER_STARTS = new RegExp(String.raw`^${AND_WITH}\s`, 'i');
-const JOINER_BETWEEN = new RegExp(String.raw`^\s*,?\s*${AND_WITH}\s*$`, 'i');
-
 function addedToCounts(found: Array<{ hit: Hit; piece: Piece }>, text: string): boolean {
   return found.some((f, i) => {
     const next = found[i + 1];

@@ -179,8 +179,14 @@ export function unknownFilm(rest: string): string | undefined {
     }
     if (words.some((w) => w.length >= 3)) return words.join(' ');
   }
-  return undefined;
+  // "The new bond film", "that latest pixar movie": words no rule read, named as a recent film.
+  const recent = RECENT_FILM.exec(rest);
+  const named = recent?.[1]?.split(/\s+/).filter((w) => !FILLER.has(w.toLowerCase()));
+  return named && named.length > 0 && named.some((w) => w.length >= 3) ? named.join(' ') : undefined;
 }
+
+const RECENT_FILM =
+  /\b(?:the|that|this)\s+(?:new|newest|latest|recent)\s+((?:[\p{L}'-]+ ){0,3}?[\p{L}'-]+) (?:film|movie|flick|one)\b/iu;
 
 /* Words that say nothing about the booking: left unread without doubt. */
 const FILLER = new Set(

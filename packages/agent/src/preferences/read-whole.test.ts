@@ -743,3 +743,134 @@ describe('ratings and rows said in passing', () => {
     expect(hard('2 adults, not the front row')).toContainEqual({ kind: 'rows', notFirst: 1 });
   });
 });
+
+describe('the party changed in a later message', () => {
+  it.each([
+    ['one of them is a senior actually', { adult: 2, senior: 1 }],
+    ["1 of them is a kid, she's 9", { adult: 2, child: 1 }],
+  ])('"%s": of the party known, that many change ticket', (second, mix) => {
+    expect(hard('3 adults thursday', second)).toContainEqual({ kind: 'ticketMix', ...mix });
+  });
+
+  it('"two of us are pensioners"', () => {
+    expect(hard('4 adults friday', 'two of us are pensioners')).toContainEqual({
+      kind: 'ticketMix',
+      adult: 2,
+      senior: 2,
+    });
+  });
+
+  it('"back to 2"', () => {
+    expect(hard('2 adults sunday', 'can we make it 3?', "actually he can't, back to 2")).toContainEqual({
+      kind: 'seatCount',
+      count: 2,
+    });
+  });
+
+  it('"is there anything earlier?" asks for an earlier showing', () => {
+    expect(soft('harbor lights saturday 2 adults', 'is there anything earlier?')).toContainEqual({ kind: 'earliest' });
+  });
+});
+
+describe('"anywhere but", "any day but": a refusal, not a wish', () => {
+  const known = { ...CONTEXT, knownTheaters: ['Lakeside 12', 'Northgate Stadium 16', 'Old Mill Cinema'] };
+  const theaters = (text: string) =>
+    updatePreferences({ hard: [], soft: [] }, text, known).model.hard.filter((c) => c.kind === 'theater');
+
+  it.each([
+    ['anywhere but northgate, 2 adults friday', 'Northgate Stadium 16'],
+    ['any cinema but lakeside, 2 adults', 'Lakeside 12'],
+  ])('"%s"', (text, name) => {
+    expect(theaters(text)).toEqual([{ kind: 'theater', not: [name] }]);
+  });
+
+  it('"any day but friday" keeps every other day', () => {
+    const date = hard('2 adults, any day but friday').find((c) => c.kind === 'date');
+    expect(date?.kind === 'date' && date.dates.length).toBeGreaterThan(5);
+    expect(date?.kind === 'date' && date.dates).not.toContain('2026-11-27');
+  });
+
+  it('"i like anything but it has to be sunday" still wants the Sunday', () => {
+    expect(hard('i like anything but it has to be sunday, 2 adults')).toContainEqual({
+      kind: 'date',
+      dates: ['2026-11-22'],
+    });
+  });
+});
+
+describe('ranges of weekdays and "next" said once for two days', () => {
+  // Today in the context is Saturday 21 Nov 2026.
+  it.each([
+    ['2 adults, mon-wed next week', ['2026-11-23', '2026-11-24', '2026-11-25']],
+    ['2 adults, fri-sun', ['2026-11-27', '2026-11-28', '2026-11-29']],
+    ['2 adults, tues to thurs', ['2026-11-24', '2026-11-25', '2026-11-26']],
+  ])('"%s"', (text, dates) => {
+    expect(hard(text)).toContainEqual({ kind: 'date', dates });
+  });
+
+  it('"next saturday or sunday" said on a Saturday is the next weekend, both days', () => {
+    expect(hard('one adult, next saturday or sunday')).toContainEqual({
+      kind: 'date',
+      dates: ['2026-11-28', '2026-11-29'],
+    });
+  });
+});
+
+describe('"between lunch and dinner"', () => {
+  it('is the afternoon up to the evening meal, not lunchtime', () => {
+    expect(hard('2 adults, sometime between lunch and dinner')).toContainEqual({
+      kind: 'startTime',
+      after: '12:00',
+      before: '18:00',
+    });
+  });
+});
+
+describe('a recent film named by words no rule reads', () => {
+  it('"the new bond film" is asked about, never booked as another film', () => {
+    expect(read('2 adults for the new bond film friday').model.questions).toEqual([
+      'I could not find a film called "bond" among the films showing. Which film do you mean?',
+    ]);
+  });
+
+  it('"that latest pixar movie" is a genre, not the latest showing', () => {
+    expect(soft('that latest pixar movie, 2 adults sunday')).not.toContainEqual({ kind: 'latest' });
+  });
+});
+
+describe('from held-out set 7', () => {
+  it('"the night before" a day named is the day before it', () => {
+    expect(
+      hard(
+        'Orbital Drift Sunday night, two adults',
+        "we've got a wedding on Sunday. Can we do the night before instead?",
+      ),
+    ).toContainEqual({ kind: 'date', dates: ['2026-11-21'] });
+  });
+
+  it('"New Year\'s Eve" is a date, never a film', () => {
+    const h = hard("two seats for Orbital Drift on New Year's Eve, in the evening, for my wife and me");
+    expect(h).toContainEqual({ kind: 'date', dates: ['2026-12-31'] });
+    expect(h).toContainEqual({ kind: 'title', is: ['Orbital Drift'] });
+  });
+
+  it('"the cowboy one" is a western', () => {
+    expect(hard('2 adults tomorrow, the cowboy one')).toContainEqual({ kind: 'genre', include: ['Western'] });
+  });
+
+  it('"I\'m out at 5.30" starts it after; the babysitter\'s clock is a reason', () => {
+    const h = hard(
+      "Tuesday after work, I'm out at 5.30, and we need to be home for the babysitter at half nine so the film has to have finished by 9.30. Two adults",
+    );
+    expect(h).toContainEqual({ kind: 'startTime', after: '17:30' });
+    expect(h).toContainEqual({ kind: 'endTime', before: '21:30' });
+  });
+
+  it('"start after 9 and finish by 1" is the morning', () => {
+    expect(hard('the film has to start after 9 and finish by 1. just me')).toContainEqual({
+      kind: 'startTime',
+      after: '09:00',
+    });
+    expect(hard('after 7, finished by 10, 2 adults')).toContainEqual({ kind: 'startTime', after: '19:00' });
+  });
+});

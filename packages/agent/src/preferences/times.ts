@@ -155,7 +155,7 @@ export const otherClockRule: Rule = (scan) =>
     // so the showing starts after it; not "we need to be finished by 10", which is the film's end.
     hits(
       scan,
-      String.raw`\b(?:i|we)(?:'m|\s+am|'re|\s+are)?\s+(?:finish|get off|clock off|knock off|get out|leave work|done|free)(?:\s+(?:work|school|uni|college|my shift|our shift))?\s+(?:at|around|about|from)\s+(${CLOCK})${NOT_A_TIME}`,
+      String.raw`\b(?:i|we)(?:'m|\s+am|'re|\s+are)?\s+(?:finish|get off|clock off|knock off|get out|out|leave work|done|free)(?:\s+(?:work|school|uni|college|my shift|our shift))?\s+(?:at|around|about|from)\s+(${CLOCK})${NOT_A_TIME}`,
       (m) => at(m, readClock(scan, m.index ?? 0, m[1], false), (t) => [bound('startTime', 'after', t)]),
     ),
     // "before the kids' bedtime (7:30)", "after work (5.30)": the clock in brackets is the event's;
@@ -228,7 +228,7 @@ export const otherClockRule: Rule = (scan) =>
 
 /** What else people do at a time of day: its clock is a reason for a wish ("… so it must be over by 3"). */
 const ERRANDS =
-  'school|work|office|shift|dinner|tea|lunch|breakfast|supper|train|bus|flight|meeting|appointment|class|lesson|lecture|seminar|tutorial|practice|rehearsal|bedtime|pick(?:ing)?\\s+(?:\\w+\\s+){0,3}?up|collect(?:ing)?';
+  'school|work|office|shift|dinner|tea|lunch|breakfast|supper|train|bus|flight|meeting|appointment|class|lesson|lecture|seminar|tutorial|practice|rehearsal|bedtime|babysitter|sitter|childminder|nanny|pick(?:ing)?\\s+(?:\\w+\\s+){0,3}?up|collect(?:ing)?';
 
 /** A clock someone names as a time of day ("for 12", "at 11.30", "by 6pm"), which "then" can refer to. */
 const SAID_CLOCK = new RegExp(String.raw`\b(?:at|for|by|before|until|till|til|around)\s+(${CLOCK})${NOT_A_TIME}`, 'gi');
@@ -346,6 +346,8 @@ const PERIODS: Array<[string, number, number | undefined]> = [
   ['early afternoon', 12 * 60, 15 * 60],
   ['late afternoon', 15 * 60, 17 * 60],
   ['late[- ](?:night|show(?:ing)?|evening)|late at night', 21 * 60, undefined],
+  // "Between lunch and dinner": after lunch, before the evening meal.
+  ['between (?:lunch|lunchtime) and (?:dinner|supper|tea)(?:[- ]?time)?', 12 * 60, 18 * 60],
   ['after (?:lunch|lunchtime)', 12 * 60, undefined],
   ['before (?:lunch|lunchtime)', 0, 12 * 60],
   ['(?:at |around |over )?lunch(?:time)?', 11 * 60 + 30, 14 * 60],
@@ -466,7 +468,7 @@ const AFTER_A_TIME = /\d(?:\s*(?:am|pm))?\s*,?\s*(?:at\s+)?$/i;
 export const laterEarlierRule: Rule = (scan) =>
   hits(
     scan,
-    String.raw`(?:the|a|an|any)\s+(later|earlier)\s+(?:one|showing|show|screening|time|session)|something\s+(later|earlier)|(later|earlier)\s+(?:showings?|shows?|screenings?|than that)`,
+    String.raw`(?:the|a|an|any)\s+(later|earlier)\s+(?:one|showing|show|screening|time|session)|(?:something|anything)\s+(later|earlier)|(later|earlier)\s+(?:showings?|shows?|screenings?|than that)`,
     (m) => {
       const { start, end } = span(m);
       // Words another rule took from between ("an earlier evening show"): not this phrase.
@@ -494,7 +496,7 @@ export const earliestLatestRule: Rule = (scan) => [
   ),
   ...hits(
     scan,
-    String.raw`(?<!\bat\s+(?:the\s+)?(?:very\s+|absolute\s+)?)(?:the\s+)?latest|as late as (?:possible|(?:we|i|you|they) can|we could)|as late a (?:showing|screening|show|one|film) as (?:possible|we can|you can)|(?:the\s+)?last(?=\s+(?:(?:imax|3-?d|2-?d|standard|regular)\s+)?(?:showing|screening|show)\b)|(?:is|that's|thats|what's|whats)\s+on\s+last|the last (?:one|film|movie)|the later the better|whichever(?:\s+one)?(?:\s+is|'s)?\s+(?:the\s+)?later(?:\s+(?:one|showing|show|screening))?|(?:something|a|one)\s+late-?ish(?:\s+(?:one|film|movie))?|late(?:-?ish)? (?:one|start)|later (?:is|would be) better`,
+    String.raw`(?<!\bat\s+(?:the\s+)?(?:very\s+|absolute\s+)?)(?:the\s+)?latest(?!\s+(?:(?!showing|screening|show)[a-z]+\s+){1,2}(?:film|movie|flick)s?\b)|as late as (?:possible|(?:we|i|you|they) can|we could)|as late a (?:showing|screening|show|one|film) as (?:possible|we can|you can)|(?:the\s+)?last(?=\s+(?:(?:imax|3-?d|2-?d|standard|regular)\s+)?(?:showing|screening|show)\b)|(?:is|that's|thats|what's|whats)\s+on\s+last|the last (?:one|film|movie)|the later the better|whichever(?:\s+one)?(?:\s+is|'s)?\s+(?:the\s+)?later(?:\s+(?:one|showing|show|screening))?|(?:something|a|one)\s+late-?ish(?:\s+(?:one|film|movie))?|late(?:-?ish)? (?:one|start)|later (?:is|would be) better`,
     // "Out by 10.15 latest": right after a time, "latest" means "at the latest", as in "by 11 at the latest".
     (m) => ({
       ...span(m),

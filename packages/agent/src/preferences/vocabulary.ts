@@ -34,7 +34,7 @@ export const GENRE_WORDS: Entry<string>[] = [
     pattern: 'myster(?:y|ies)|whodunn?its?|who-?dunn?-?its?|detective (?:films?|movies?|stor(?:y|ies))',
     value: 'Mystery',
   },
-  { pattern: 'westerns?|cowboy (?:films?|movies?|flicks?)|(?:the\\s+)?cowboys', value: 'Western' },
+  { pattern: 'westerns?|cowboy (?:films?|movies?|flicks?|ones?)|(?:the\\s+)?cowboys', value: 'Western' },
   { pattern: 'crime', value: 'Crime' },
   // "A doc", "docs", "a nature doc": not "the doc's" (a doctor) or "doc" as a name before one.
   {

@@ -146,6 +146,10 @@ describe('checkBooking: hard constraints', () => {
     expect(ok({ kind: 'rows', notLast: 1 }, book(MATINEE, ['L1']))).toBe(false);
     expect(ok({ kind: 'rows', notLast: 6 }, book(MATINEE, ['F9']))).toBe(true);
     expect(ok({ kind: 'rows', notLast: 7 }, book(MATINEE, ['F9']))).toBe(false);
+    // "The last two rows": K and L of a twelve-row room.
+    expect(ok({ kind: 'rows', last: 2 }, book(MATINEE, ['L1']))).toBe(true);
+    expect(ok({ kind: 'rows', last: 2 }, book(MATINEE, ['K5']))).toBe(true);
+    expect(ok({ kind: 'rows', last: 2 }, book(MATINEE, ['J5']))).toBe(false);
   });
 
   it('rowMiddle: every seat in the middle half of its row (Riverside has 18 a row: seats 6–13)', () => {

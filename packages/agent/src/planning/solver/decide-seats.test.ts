@@ -42,6 +42,21 @@ describe('seat sets', () => {
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
   });
 
+  it('takes "the last two rows" of whichever room it is (Riverside IMAX: K and L)', () => {
+    const spec = seatStage();
+    const back = sets(
+      decideStage(
+        spec,
+        model([
+          { kind: 'seatCount', count: 3 },
+          { kind: 'rows', last: 2 },
+        ]),
+      ),
+    );
+    expect(back.length).toBeGreaterThan(0);
+    for (const set of back) for (const id of set.seatIds) expect(['K', 'L']).toContain(seat(spec, id).row);
+  });
+
   it('honours rows and seat kinds', () => {
     const spec = seatStage();
     const premium = sets(
