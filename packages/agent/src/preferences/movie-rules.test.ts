@@ -141,6 +141,26 @@ describe('rating', () => {
     ]);
   });
 
+  it.each([
+    ['nothing scoring below 8 out of 10', 4],
+    ['at least 8/10', 4],
+    ['rated 7 out of 10 or higher', 3.5],
+    ['nothing under 4 stars', 4],
+    ['only stuff that scores 4 or more', 4],
+    ['rated 4.5 or more', 4.5],
+    ['rated 9 or more', 4.5],
+  ])('"%s" in a catalog rated out of 5 → min %s', (text, min) => {
+    const stars = { ...CONTEXT, knownFilms: [{ title: 'Encore', genres: ['Musical'], rating: 4.2 }] };
+    expect(updatePreferences({ hard: [], soft: [] }, text, stars).model.hard).toEqual([{ kind: 'rating', min }]);
+  });
+
+  it('"4 stars" in a catalog rated out of 10 is 8', () => {
+    const tens = { ...CONTEXT, knownFilms: [{ title: 'Encore', genres: ['Musical'], rating: 7.9 }] };
+    expect(updatePreferences({ hard: [], soft: [] }, 'nothing under 4 stars', tens).model.hard).toEqual([
+      { kind: 'rating', min: 8 },
+    ]);
+  });
+
   it('"highly rated" is a soft 7.5 unless insisted on', () => {
     expect(soft('something highly rated')).toEqual([{ kind: 'rating', min: 7.5 }]);
     expect(hard('it must be highly rated')).toEqual([{ kind: 'rating', min: 7.5 }]);

@@ -140,8 +140,12 @@ const AT_LEAST = '(?:at least|above|over|higher than|more than|better than|no le
 const OR_MORE = String.raw`(?:\s*\+|\s+(?:or|and) (?:higher|above|more|better|up))`;
 const OUT_OF_TEN = String.raw`(?:\s*(?:/|out of)\s*10)`;
 const NUMERIC_RATING = [
-  // "nothing rated below 7", "no rating under 6.5": a refused lower range is a minimum
-  String.raw`(?:nothing|no(?:thing)?|not(?: anything)?)\s+(?:rated|with a rating|scored)\s+(?:below|under|less than|lower than)\s+${SCORE}`,
+  // "nothing rated below 7", "no rating under 6.5", "nothing scoring below 8 out of 10": a refused lower range is a minimum
+  String.raw`(?:nothing|no(?:thing)?|not(?: anything)?)\s+(?:rated|with a rating|scored|scoring|that scores)\s+(?:below|under|less than|lower than)\s+${SCORE}${OUT_OF_TEN}?`,
+  // "nothing under 4 stars", "nothing below 8/10": the scale said makes it a rating
+  String.raw`(?:nothing|no(?:thing)?|not(?: anything)?)\s+(?:below|under|less than|lower than)\s+${SCORE}(?:${OUT_OF_TEN}|\s*stars?)`,
+  // "that scores 4 or more", "scoring 8/10 or better"
+  String.raw`(?:scores?|scoring)\s+${SCORE}${OUT_OF_TEN}?${OR_MORE}`,
   // "rated at least 7", "rating above 7", "rated 8 or higher", "a score of 7.5+"
   String.raw`(?:rated|ratings?|scored?|reviews?)\s+(?:of\s+)?(?:${AT_LEAST}\s+)?${SCORE}${OUT_OF_TEN}?${OR_MORE}?`,
   // "at least 7/10", "at least 7 stars"
@@ -164,11 +168,26 @@ function highlyRated(scan: Scan): number {
   return ratings.length > 0 && Math.max(...ratings) <= 5 ? HIGHLY_RATED_MIN / 2 : HIGHLY_RATED_MIN;
 }
 
+/**
+ * A rating said on one scale, on the scale of the films on screen: "8 out of 10" is 4 where films
+ * are rated in stars out of 5, and "4 stars" is 8 where they are rated out of 10. A bare number
+ * above 5 in a catalog of stars is out of 10. Undefined when it fits no scale.
+ */
+function onCatalogScale(said: number, words: string, scan: Scan): number | undefined {
+  if (!(said >= 0 && said <= 10)) return undefined;
+  const ratings = (scan.context.knownFilms ?? []).flatMap((f) => (f.rating === undefined ? [] : [f.rating]));
+  if (ratings.length === 0) return said;
+  const catalog = Math.max(...ratings) <= 5 ? 5 : 10;
+  const scale = new RegExp(OUT_OF_TEN).test(words) || said > 5 ? 10 : /stars?/i.test(words) ? 5 : catalog;
+  return scale === catalog ? said : Math.round(((said * catalog) / scale) * 10) / 10;
+}
+
 /** Audience rating: a stated minimum (hard), "highly rated" (vague: soft ≥ 7.5), "best rated" (highestRated). */
 export const ratingRule: Rule = (scan) => [
   ...hits(scan, NUMERIC_RATING, (m) => {
-    const value = Number(m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5]);
-    if (!(value >= 0 && value <= 10)) return undefined;
+    const said = Number(m.slice(1).find((group) => group !== undefined));
+    const value = onCatalogScale(said, m[0], scan);
+    if (value === undefined) return undefined;
     return { ...span(m), drafts: [{ set: { kind: 'rating', min: value } }] };
   }),
   ...hits(

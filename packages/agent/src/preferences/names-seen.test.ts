@@ -147,3 +147,25 @@ describe('what could be a cinema’s name', () => {
     expect(placesInsisted('not at either end, at the place with free parking', ['either', 'end', 'place'])).toEqual([]);
   });
 });
+
+describe('a place opening the message right before the day', () => {
+  it.each([
+    ['lakeside fri night for me and my gf', ['lakeside'], 'Lakeside 12'],
+    ['northgate tmrw night, 2 of us', ['northgate'], 'Northgate Stadium 16'],
+    ['2 adults please. old mill tonight, anything funny', ['old', 'mill', 'anything', 'funny'], 'Old Mill Cinema'],
+  ])('"%s" names a place said as a cinema is named', (text, unread, theater) => {
+    const insisted = placesInsisted(text, unread);
+    expect(insisted.length).toBe(1);
+    expect(theaterFromPlaces(insisted, THEATERS)).toBe(theater);
+  });
+  it.each([
+    ['sorry friday is no good', ['sorry', 'good']],
+    ['looking for something saturday', ['looking', 'something']],
+    ['honestly tonight works best', ['honestly', 'works', 'best']],
+    ['ok so tomorrow then', ['ok', 'so', 'then']],
+    ["school's shut today so I've got the twins", ["school's", 'shut', "i've", 'got']],
+    ['late shows saturday, for 2', ['late', 'shows']],
+  ])('"%s" names none', (text, unread) => {
+    expect(placesInsisted(text, unread)).toEqual([]);
+  });
+});

@@ -158,6 +158,21 @@ function unreadRun(words: readonly string[], left: ReadonlySet<string>): string[
   return run;
 }
 
+/** One to three words opening the message or a clause, right before a day or a part of the day. */
+const OPENS_BEFORE_WHEN =
+  /(?:^|[.;!?\n]\s*)((?:[a-z][\w'-]*\s+){0,2}[a-z][\w'-]*)\s+(?=(?:today|tonight|tmrw|tmr|tmw|tomorrow|2moro|2morrow|(?:this|next)\s+(?:week|weekend|\w+day)|weekend|(?:mon|tues?|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day)?|wednesday|saturday)\b)/g;
+
+/** Words that open a sentence without naming anything: greetings, asides, fillers. */
+const DISCOURSE = new Set(
+  (
+    'sorry okay ok hi hiya hey hello right so also and but or maybe perhaps yeah yes yep no nah nope um hmm ' +
+    'ugh oh ah well then thanks cheers please pls plz anyway anyways again same still just only except plus ' +
+    'btw tbh lol omg sure fine cool great perfect wait ideally either neither both all any how what when ' +
+    'which who why where whatever whichever fancy free busy off out back next last first even late ' +
+    'early later earlier shows show showings films film movies movie tickets ticket seats'
+  ).split(/\s+/),
+);
+
 function placesSaid(text: string, left: ReadonlySet<string>, afterIn = true): string[] {
   const places: string[] = [];
   const lower = text.toLowerCase();
@@ -182,6 +197,20 @@ function placesSaid(text: string, left: ReadonlySet<string>, afterIn = true): st
       run.unshift(w);
     }
     if (run.length > 0) places.push(run.join(' '));
+  }
+  // A place opening a clause right before the day or the time: "lakeside fri night", "northgate
+  // tmrw", "Old Mill tonight". Before a day a sentence opens with a name, not a verb or a greeting.
+  for (const m of lower.matchAll(OPENS_BEFORE_WHEN)) {
+    const words = (m[1] ?? '').split(/\s+/);
+    const run = unreadRun(words, left);
+    // Not "school's shut today", "late shows saturday": a clause about something else.
+    if (
+      run.length !== words.length ||
+      run.some((w) => DISCOURSE.has(w) || w.includes("'")) ||
+      /(?:ing|ly|ed)$/.test(run.at(-1) ?? '')
+    )
+      continue;
+    if (run.join('').length >= 5) places.push(run.join(' '));
   }
   // A name written with a capital inside a sentence: "what has Lakeside got on Saturday?".
   // Not "I'll", "I'm", "I've": the speaker, not a name; nor "our granddaughter Lily": a person.

@@ -159,3 +159,18 @@ describe('a limit said for the tickets together', () => {
     expect(h.some((c) => c.kind === 'adjacent')).toBe(false);
   });
 });
+
+describe('money the party has between them', () => {
+  it.each([
+    ["2 adults fri. we've literally got $30 between us for the tickets so it can't go over that", 30],
+    ['2 adults fri. $30 between the two of us', 30],
+    ['4 of us, about 60 dollars between the four of us', 60],
+    ['2 adults fri, $30 is all we have', 30],
+    ['2 adults. 40 quid is our limit', 40],
+  ])('"%s" → at most %s in total', (text, maxTotal) => {
+    expect(hard(text)).toContainEqual({ kind: 'price', maxTotal });
+  });
+  it('"between us" with no money is no price', () => {
+    expect(price("3 tickets, we'll split the snacks between us").hard).toEqual([]);
+  });
+});

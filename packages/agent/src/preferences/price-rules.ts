@@ -30,7 +30,7 @@ const AMOUNT = `(?:${CUR}\\s*${NUMBER}(?:\\s*${CUR_WORD})?|${NUMBER}\\s*(?:${CUR
 const NOT_MONEY = String.raw`(?!\s*(?:hours?|hrs?|h|mins?|minutes?|km|kms|k|miles?|mi|pm|am|o'?clock|:\d|%|people|persons|tickets?|seats?|of us|kids|children|adults|years?|yo|rows?|stars?|\/10|out of))`;
 
 const PER = String.raw`(?:\s*(?:per|a|an|each|every|for each|for every|\/)\s*(?:ticket|person|head|seat|pop|adult)|\s+each|\s+apiece|\s+a\s+pop)`;
-const TOTAL_WORDS = String.raw`(?:\s+(?:in\s+)?total|\s+all\s+in|\s+all\s+together|\s+altogether|\s+overall|\s+for\s+everything|\s+for\s+(?:the\s+|all\s+)?(?:\d{1,2}|two|three|four|five|six)\s+(?:tickets|seats|of us)(?:\s+together)?)`;
+const TOTAL_WORDS = String.raw`(?:\s+between\s+(?:us|(?:the\s+)?(?:\w+\s+)?of\s+us|us\s+(?:both|all|two|three|four))|\s+(?:in\s+)?total|\s+all\s+in|\s+all\s+together|\s+altogether|\s+overall|\s+for\s+everything|\s+for\s+(?:the\s+|all\s+)?(?:\d{1,2}|two|three|four|five|six)\s+(?:tickets|seats|of us)(?:\s+together)?)`;
 /** "For both", "for the 3 of us": a total, and the party rule still reads the people. */
 const FOR_ALL = String.raw`(?=\s+for\s+(?:both|all|everyone|everybody|the\s+lot|us\s+all|the\s+(?:\w+\s+)?of\s+us|all\s+of\s+us|both\s+of\s+us))`;
 const TAIL = `(?:${PER}|${TOTAL_WORDS}|${FOR_ALL})`;
@@ -47,7 +47,9 @@ const AFTER = String.raw`(?:\s+(?:max(?:imum)?|tops|or less|or under|or below|at
 /** An amount that carries its currency: "70 quid", "$40", "a tenner". */
 const MONEY = `(?:${CUR}\\s*${NUMBER}(?:\\s*${CUR_WORD})?|${NUMBER}\\s*(?:${CUR_WORD}|${CUR})|${NOTE})`;
 /** Money the participant has is their budget: "we've got about 70 quid between us", "i only have $30". */
-const HAVE = String.raw`(?:we|i)(?:'ve|\s+have)?\s+(?:only\s+|just\s+)?(?:got|have)`;
+const HAVE = String.raw`(?:we|i)(?:'ve|\s+have)?\s+(?:(?:only|just|literally|really|actually|still|barely)\s+)?(?:got|have)`;
+/** Money said to be all there is: "$30 is all we have", "40 quid is our limit". */
+const ALL_WE_HAVE = String.raw`\s+(?:is|'s)\s+(?:all|the most|as much as)\s+(?:we|i)\s+(?:have|'ve got|got|can spend|can pay|can afford)|\s+(?:is|'s)\s+(?:our|my|the)\s+(?:limit|max(?:imum)?|budget|cap)`;
 
 const LEADS = [
   `(?<lead>${HAVE})${ABOUT}\\s+(?<amount>${MONEY})(?<tail>${TAIL})?`,
@@ -55,6 +57,7 @@ const LEADS = [
   `(?<amount>${AMOUNT})${NOT_MONEY}(?<tail>${TAIL})?(?<after>${AFTER})`,
   `(?:(?:we|i)(?:'ve|\\s+have)?\\s+(?:got\\s+)?|got\\s+)?(?<amount>${AMOUNT})${NOT_MONEY}(?<tail>${TAIL})?\\s+(?<lead>to spend)`,
   `(?<amount>${AMOUNT})${NOT_MONEY}(?<tail>${PER}|${TOTAL_WORDS})`,
+  `(?<amount>${MONEY})(?<after>${ALL_WE_HAVE})`,
 ];
 
 /** The amount an `AMOUNT` match names, and whether it carried a currency. */
