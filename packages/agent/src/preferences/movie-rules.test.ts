@@ -186,6 +186,13 @@ describe('running time', () => {
     ['nothing over 2 hours', { maxMinutes: 120 }],
     ['no more than 1h45', { maxMinutes: 105 }],
     ['a film at least 2 hours long', { minMinutes: 120 }],
+    ['something over 2 hours long', { minMinutes: 120 }],
+    ['something longer than 2 hours', { minMinutes: 120 }],
+    ['i want something LONG, 2 hours plus', { minMinutes: 120 }],
+    ['a 2+ hours epic', { minMinutes: 120 }],
+    ['two hours or more', { minMinutes: 120 }],
+    ["i can't sit through more than 2 hours", { maxMinutes: 120 }],
+    ['anything over 2 hours is too long', { maxMinutes: 120 }],
   ])('"%s" → %j', (text, bounds) => {
     expect(only(text, 'runtime')).toEqual({ kind: 'runtime', ...bounds });
   });
@@ -195,6 +202,7 @@ describe('running time', () => {
     'we have over 2 hours to kill',
     'less than 2 hours before my train',
     'starting within 2 hours',
+    "i'm free for 2 hours plus",
   ])('"%s" is not about the film', (text) => {
     expect(only(text, 'runtime')).toBeUndefined();
   });

@@ -282,7 +282,13 @@ export const ageRatingRule: Rule = (scan) => [
 const WORD_NUMBERS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, an: 1, a: 1 };
 /** An amount of film time: "100 minutes", "90 mins", "2 hours", "2hrs", "1h30", "an hour and a half", "two and a half hours". */
 const LENGTH = String.raw`(\d{2,3})\s*(?:minutes?|mins?|m)\b|(\d(?:\.\d)?|one|two|three|four|an?)\s*(?:(?:and a half|½)\s*)?(?:hours?|hrs?|h)(?:\s*(?:and\s*)?(\d{1,2})\s*(?:minutes?|mins?|m)?)?(?:\s*(and a half))?`;
+/** "2+ hours", "150+ mins": groups as {@link LENGTH}'s first two. */
+const LENGTH_PLUS = String.raw`(\d{2,3})\+\s*(?:minutes?|mins?)\b|(\d)\+\s*(?:hours?|hrs?|h)\b`;
 const AT_MOST = String.raw`(?:no|not|nothing|none|anything|something|a film|a movie|one)?\s*(?:longer than|over|more than|above|exceeding)|under|less than|shorter than|(?:at )?most|max(?:imum)?|no more than|up to|within|below`;
+
+/** A refusal in the clause before a length: "can't sit through more than 2 hours", "nothing that's over". */
+const REFUSED_BEFORE =
+  /\b(?:can'?t|cannot|won'?t|don'?t|do not|doesn'?t|never|no|not|nothing|none|rather not|too)\b[^.,;!?]*$/i;
 
 /** No film is shorter: a length said with "tops" or "max" under this is something else's. */
 const MIN_FILM_MINUTES = 60;
@@ -325,6 +331,14 @@ export const runtimeRule: Rule = (scan) => [
       if (weak && !aboutFilm) return undefined;
       const minutes = lengthMinutes(m, 1);
       if (minutes === undefined) return undefined;
+      // "Over 2 hours long", "something longer than 2 hours" with nothing refusing it ask for a long
+      // film: a minimum. "Nothing over 2 hours", "can't sit through more than 2 hours" are limits.
+      const beyond = /(?:longer than|over|more than|above|exceeding)\s/i.test(m[0]);
+      const refused =
+        /^(?:no|not|nothing|none)\b/i.test(m[0]) ||
+        REFUSED_BEFORE.test(before) ||
+        /^\s*(?:is|are|'s)?\s*(?:too|a bit|way|far|much)\b|^\s*(?:is|'s)\s+(?:out|no good|a no)/i.test(after);
+      if (beyond && !refused) return { ...span(m), drafts: [{ set: { kind: 'runtime', minMinutes: minutes } }] };
       return { ...span(m), drafts: [{ set: { kind: 'runtime', maxMinutes: minutes } }] };
     },
   ),
@@ -339,6 +353,20 @@ export const runtimeRule: Rule = (scan) => [
       return minutes === undefined || minutes < MIN_FILM_MINUTES || journey
         ? undefined
         : { ...span(m), drafts: [{ set: { kind: 'runtime', maxMinutes: minutes } }] };
+    },
+  ),
+  // "2 hours plus", "2+ hours", "two hours or more", "2 hours or longer": a long film wished for.
+  ...hits(
+    scan,
+    String.raw`(?:${LENGTH})(?:\s+long)?\s*(?:,\s*)?(?:plus|\+|or (?:more|longer|over))(?![\w+])|(?:${LENGTH_PLUS})`,
+    (m) => {
+      const minutes = lengthMinutes(m, 1) ?? lengthMinutes(m, 5);
+      const before = scan.original.slice(Math.max(0, (m.index ?? 0) - 40), m.index ?? 0);
+      // "I'm free for 2 hours plus" is the participant's time, not the film's length.
+      const notFilm = /\b(?:free|spare|got|have|wait|drive|away|in|takes?|journey)\b[^.,;!?]*$/i.test(before);
+      return minutes === undefined || minutes < MIN_FILM_MINUTES || REFUSED_BEFORE.test(before) || notFilm
+        ? undefined
+        : { ...span(m), drafts: [{ set: { kind: 'runtime', minMinutes: minutes } }] };
     },
   ),
   ...hits(scan, String.raw`(?:at least|minimum(?: of)?|min(?:imum)?\.?)\s+(?:${LENGTH})\s+(?:long|in length)`, (m) => {
