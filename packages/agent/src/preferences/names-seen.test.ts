@@ -169,3 +169,11 @@ describe('a place opening the message right before the day', () => {
     expect(placesInsisted(text, unread)).toEqual([]);
   });
 });
+
+describe('a word in capitals', () => {
+  it('is stress, not a name: "something LONG", "NOT the recliners"', () => {
+    expect(placesInsisted('i want something LONG, 2 hours plus', ['long'])).toEqual([]);
+    expect(placesInsisted('2 of us but NOT the recliners', ['not'])).toEqual([]);
+    expect(placesInsisted('what has Lakeside got on Saturday?', ['lakeside', 'got'])).toEqual(['lakeside']);
+  });
+});

@@ -212,12 +212,15 @@ function placesSaid(text: string, left: ReadonlySet<string>, afterIn = true): st
       continue;
     if (run.join('').length >= 5) places.push(run.join(' '));
   }
-  // A name written with a capital inside a sentence: "what has Lakeside got on Saturday?".
+  // A name written with a capital inside a sentence: "what has Lakeside got on Saturday?" (not a
+  // word in capitals).
   // Not "I'll", "I'm", "I've": the speaker, not a name; nor "our granddaughter Lily": a person.
   for (const m of text.matchAll(
     /(?<=[\p{L}\p{N},;:)]\s+)(?!I['’])(\p{Lu}[\p{L}'-]{3,}(?:\s+\p{Lu}[\p{L}'-]*){0,2})/gu,
   )) {
     if (PERSON_BEFORE.test(text.slice(0, m.index))) continue;
+    // "something LONG", "NOT the recliners": capitals for stress, not a name.
+    if (/^\p{Lu}+$/u.test((m[1] ?? '').split(/\s+/)[0] ?? '')) continue;
     const run = unreadRun((m[1] ?? '').toLowerCase().split(/\s+/), left);
     if (run.length > 0 && (run[0]?.length ?? 0) >= 4) places.push(run.join(' '));
   }
