@@ -739,6 +739,16 @@ describe('the party changed in a later message', () => {
     [['2 adults for encore sunday', 'and 2 more kids'], { adult: 2, child: 2 }],
     [['me and my son (11) for pip and the comet saturday', 'my son is actually 13 not 11'], { adult: 2 }],
     [['me and my dad for encore', 'my dad is 70'], { adult: 1, senior: 1 }],
+    [
+      [
+        "encore sunday for me, my mum (she's 72) and my two (4 and 7)",
+        "Mum's not feeling up to it now, so it's just me and the kids",
+      ],
+      { adult: 1, child: 2 },
+    ],
+    [["encore sunday for me, my mum (she's 72) and my two (4 and 7)", "mum's not coming"], { adult: 1, child: 2 }],
+    [["encore sunday for me, my mum (she's 72) and my two (4 and 7)", "my mum can't make it"], { adult: 1, child: 2 }],
+    [['encore sunday for me, my dad (70) and my 2 kids (5, 9)', 'just me and the kids now'], { adult: 1, child: 2 }],
   ])('%j', (messages, mix) => {
     const seats = Object.values(mix).reduce((a, b) => a + b, 0);
     expect(party(...messages)).toEqual([
@@ -752,6 +762,9 @@ describe('the party changed in a later message', () => {
       { kind: 'seatCount', count: 2 },
     ]);
     expect(party('4 tickets for encore', "one of us can't make it")).toEqual([{ kind: 'seatCount', count: 3 }]);
+    expect(party('me, my wife and my brother for encore', "my brother's not coming")).toEqual([
+      { kind: 'seatCount', count: 2 },
+    ]);
     // A time someone cannot make is no change of party.
     expect(party("my sister can't come before 6, so 2 tickets after 6")).toEqual([{ kind: 'seatCount', count: 2 }]);
   });
@@ -872,5 +885,17 @@ describe('people named with counts by type', () => {
       tickets: { adult: 2, child: 2 },
       rated: true,
     });
+  });
+});
+
+describe('the speaker with their children counted by ages in brackets', () => {
+  it.each([
+    ['saturday morning w my 2 (4 & 6)', { adult: 1, child: 2 }],
+    ['saturday morning with my two (4 and 6)', { adult: 1, child: 2 }],
+    ['taking my 3 (5, 7, 9) saturday', { adult: 1, child: 3 }],
+  ])('"%s" → %j, nothing left to ask', (text, mix) => {
+    const { model } = read(text);
+    expect(model.questions).toBeUndefined();
+    expect(model.hard.find((c) => c.kind === 'ticketMix')).toEqual({ kind: 'ticketMix', ...mix });
   });
 });

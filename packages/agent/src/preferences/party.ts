@@ -163,6 +163,10 @@ function person(words: string, n: number | undefined, ages: number[] = []): Piec
   };
 }
 
+/** The speaker's parents and grandparents: when the party has a senior's ticket, theirs. */
+const ELDER_WORDS =
+  /^(?:mum|mom|mommy|mummy|mother|dad|daddy|father|grandad|granddad|grandpa|grandma|gran|granny|nan|nana|nanna|grandmother|grandfather|parents|grandparents)$/i;
+
 /** Words that say the person is young ("our 2 boys", "my lad"): a child's ticket unless an age says otherwise. */
 const YOUNG_WORDS = /^(?:little (?:girl|boy|one)s?|boys?|girls?|lads?|lass(?:es)?|nippers?|youngsters?)$/i;
 /** Children of someone, of any age: a child's ticket when the message speaks of kids ("for the kids"). */
@@ -201,6 +205,17 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
       const typed = TYPES.find(([re]) => re.test(words))?.[1];
       const ticket = typed ?? (CHILD_WORDS.test(words) || YOUNG_WORDS.test(words) ? 'child' : undefined);
       return { type: 'dropped', n, words, ...(ticket ? { ticket } : {}) };
+    },
+  ],
+  [
+    // "Mum's not feeling up to it", "my brother is no longer coming", "dad's not well enough": one
+    // person named, said not to come. A family word used like a name may open the clause alone.
+    String.raw`(?:(?<=(?:^|[,.;!?]\s*|\b(?:so|but|and|now|sadly|unfortunately)\s+))(?=${NAME_LIKE})|(?:my|our|the)\s+)(?:[a-z]+'s\s+)?(${RELATION}|${RELATIONS})(?:'s|'re|\s+is|\s+are)(?:\s+now)?\s+(?:not|no longer)\s+(?:coming|going|joining(?:\s+us)?|(?:feeling\s+)?up (?:to|for) it|well enough|well|able to (?:come|make it|go|join us))`,
+    (m) => {
+      const words = (m[1] ?? '').toLowerCase();
+      const typed = TYPES.find(([re]) => re.test(words))?.[1];
+      const ticket = typed ?? (CHILD_WORDS.test(words) || YOUNG_WORDS.test(words) ? 'child' : undefined);
+      return { type: 'dropped', n: PAIRS[words] ?? 1, words, ...(ticket ? { ticket } : {}) };
     },
   ],
   [`(?:party|group) of\\s+(${SPELLED_OR_DIGITS})`, total(1)],
@@ -392,6 +407,11 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
     },
   ],
   [
+    // "w my 2 (4 & 6)", "taking my 3 (5, 7, 9)": the count of the ages in brackets that follow, read with them.
+    String.raw`(?:my|our)\s+(${SPELLED_OR_DIGITS})(?=\s*\(\s*(\d{1,2}(?:\s*(?:and|&|,)\s*\d{1,2})*)\s*\))`,
+    (m) => (countOf(m[1]) === (m[2]?.match(/\d{1,2}/g) ?? []).length ? { type: 'said' } : undefined),
+  ],
+  [
     // "me and my husband, 68 and 71": ages listed bare right after the people.
     String.raw`(?<=\b(?:${RELATIONS}|${RELATION}|${NAME_LIKE}|me|i|myself)\s*,\s*)\d{1,2}(?:\s*(?:,|and|&)\s*\d{1,2})+${NOT_AN_AGE}${NOT_TIME}(?=\s*(?:[,.;!?)]|$))`,
     (m) => ({ type: 'about', ages: (m[0].match(/\d{1,2}/g) ?? []).map(Number) }),
@@ -531,7 +551,7 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
       /\b(?:me|myself)$/i.test(m[0]) || LISTED_PERSON.test(m.input.slice(0, m.index)) ? { type: 'self' } : undefined,
   ],
   [
-    String.raw`me\s*(?:,|and|&|\+|with|plus|n)(?=\s)|(?:\bplus|\+)\s*(?:me|myself)\b|(?:with|taking|bringing|take|bring|treating|treat)(?=\s+(?:my|our|the)\s+(?:[\w'-]+\s+){0,3}?(?:${RELATIONS}|${RELATION}|${NAME_LIKE}|year[- ]olds?|y/?o)(?!\w))|(?:take|bring|taking|bringing)\s+(?:him|her|them)\b|with (?:me|us)\b|i'?m (?:coming|going)|i am (?:coming|going)|coming with`,
+    String.raw`me\s*(?:,|and|&|\+|with|plus|n)(?=\s)|(?:\bplus|\+)\s*(?:me|myself)\b|(?:with|taking|bringing|take|bring|treating|treat)(?=\s+(?:my|our|the)\s+(?:[\w'-]+\s+){0,3}?(?:${RELATIONS}|${RELATION}|${NAME_LIKE}|year[- ]olds?|y/?o)(?!\w))|(?:with|w|taking|bringing|take|bring)(?=\s+(?:my|our)\s+${SPELLED_OR_DIGITS}\s*\(\s*\d)|(?:take|bring|taking|bringing)\s+(?:him|her|them)\b|with (?:me|us)\b|i'?m (?:coming|going)|i am (?:coming|going)|coming with`,
     () => ({ type: 'self' }),
   ],
 ];
@@ -594,6 +614,12 @@ export const partyRule: Rule = (input) => {
   }
   if (found.length === 0) return [];
   found.sort((a, b) => a.hit.start - b.hit.start);
+  // "Just me and the kids", once the party is known: as many kids as it has.
+  const kids = input.context.party?.child ?? 0;
+  for (const { piece } of found) {
+    if (kids > 0 && piece.type === 'person' && piece.n === undefined && CHILD_WORDS.test(piece.words ?? ''))
+      Object.assign(piece, { n: kids, ticket: 'child' });
+  }
   // A child counted by type ("add a child ticket") is the son or niece named, not one more.
   const typedChild = found.some(({ piece }) => piece.type === 'typed' && piece.ticket === 'child');
   if (KIDS_SAID.test(scan.original) && !typedChild) {
@@ -982,7 +1008,9 @@ function decide(
     const fewer: Partial<Record<TicketTypeId, number>> = {};
     for (const d of dropped) {
       const offspring = OFFSPRING_WORDS.test(d.words) || /^(?:sons|daughters)$/.test(d.words);
-      const t = d.ticket ?? (offspring && (party?.child ?? 0) > 0 ? 'child' : 'adult');
+      // A parent or grandparent of the speaker is the party's senior, when it has one.
+      const elder = ELDER_WORDS.test(d.words) && (party?.senior ?? 0) > 0;
+      const t = d.ticket ?? (offspring && (party?.child ?? 0) > 0 ? 'child' : elder ? 'senior' : 'adult');
       fewer[t] = (fewer[t] ?? 0) + d.n;
     }
     return [{ set: { kind: 'ticketMix', ...fewer }, mode: 'less' }];
