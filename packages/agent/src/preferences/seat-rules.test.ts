@@ -16,6 +16,12 @@ describe('rows', () => {
     ['not the back row', { notLast: 1 }],
     ['row 4 or further back', { notFirst: 3 }],
     ['row G or further back', { notFirst: 6 }],
+    ['no further forward than row D pls', { notFirst: 3 }],
+    ['nothing in front of row D', { notFirst: 3 }],
+    ['no closer than row E', { notFirst: 4 }],
+    ['no closer to the screen than row 4', { notFirst: 3 }],
+    ['no further back than row F', { allowed: ['A', 'B', 'C', 'D', 'E', 'F'] }],
+    ['nothing behind the sixth row', { allowed: ['A', 'B', 'C', 'D', 'E', 'F'] }],
   ])('"%s"', (text, expected) => {
     expect(hard(text)).toEqual([{ kind: 'rows', ...expected }]);
   });

@@ -25,6 +25,22 @@ const ROW_LABEL = '([a-z]{1,2})';
 
 /** Rows: "second row" (B), "row C", "rows C-F", "front row" (A), "not the first three rows", "at the back". */
 export const rowsRule: Rule = (scan) => [
+  // "no further forward than row D", "nothing in front of row D", "no closer than the fourth row":
+  // that row or further back; "no further back than row F", "nothing behind row F": that row or closer.
+  ...hits(
+    scan,
+    String.raw`(?:no|not|nothing|never|none)\s+(?:(?:any\s+)?(?:further|farther|more)\s+(forward|front|back)\s+than|(closer|nearer)(?:\s+to\s+the\s+(?:screen|front))?\s+than|(in front of|ahead of|forward of|before|behind|beyond|past|further back than|farther back than))\s+(?:(?:the\s+)?(${ORDINAL})\s+row|rows?\s+([a-z]|\d{1,2}))\b`,
+    (m) => {
+      const label = m[5] ?? '';
+      const n = m[4] ? parseOrdinal(m[4]) : /^\d/.test(label) ? Number(label) : label.toUpperCase().charCodeAt(0) - 64;
+      if (!n || n < 1 || n > 26) return undefined;
+      const back = m[1] === 'back' || /^(?:behind|beyond|past|further back|farther back)/i.test(m[3] ?? '');
+      return {
+        ...span(m),
+        drafts: [{ set: back ? { kind: 'rows', allowed: firstRows(n) } : { kind: 'rows', notFirst: n - 1 } }],
+      };
+    },
+  ),
   // "the fifth row or further back", "row G or further back", "row 4 or further back", "row C or closer":
   // a bound, not one row.
   ...hits(
