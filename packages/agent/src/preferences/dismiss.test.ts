@@ -83,3 +83,22 @@ describe('withdrawing wishes', () => {
     expect(kinds('tomorrow, around 7pm, done by 10, the earliest', 'any time is fine')).toEqual(['date']);
   });
 });
+
+describe('withdrawing what a pronoun stands for', () => {
+  it('"forget them" after the recliners are named drops the seat kind, not the price', () => {
+    const k = kinds(
+      'two recliner seats for encore saturday evening',
+      'just seen what the recliners cost. forget them, give us the cheapest seats going',
+    );
+    expect(k).not.toContain('seatKind');
+    expect(k).toContain('cheapest');
+  });
+  it('"forget it" after IMAX is named drops IMAX', () => {
+    expect(kinds('2 for encore saturday in imax', 'imax is too pricey, forget it, the earliest one')).not.toContain(
+      'format',
+    );
+  });
+  it('"forget it" with nothing named before withdraws nothing', () => {
+    expect(read('2 for encore saturday', "forget it, we'll go another time").unparsed).toBe(true);
+  });
+});

@@ -35,7 +35,25 @@ function targets(scan: Scan): { source: string; resolve(term: string): Target | 
 
 const kindNouns = lexicon(KIND_NOUNS);
 
+/** What a pronoun can stand for: a film, a format, a genre or a kind of seat; not "the cost" or "the time". */
+function things(scan: Scan): string {
+  const seatKinds = KIND_NOUNS.filter((e) => e.value.length === 1 && e.value[0] === 'seatKind');
+  return [
+    titleLexicon(scan.context.knownTitles),
+    lexicon(FORMAT_WORDS),
+    genreLexicon(scan.context.knownGenres),
+    lexicon(seatKinds),
+  ]
+    .map((l) => l.source)
+    .filter((source) => source !== '')
+    .join('|');
+}
+
 const FORGET = String.raw`(?:forget|never\s?mind|drop|scrap|scratch|ditch|lose|ignore|disregard|remove|cancel)(?:\s+about)?(?:\s+(?:the|that|my|any))?(?:\s+(?:idea of|bit about|part about))?`;
+/** A withdrawal of something said by a pronoun ("forget them"), without "the" or "that". */
+const FORGET_BARE = String.raw`forget|never\s?mind|drop|scrap|ditch|skip|lose`;
+/** How far back, in characters, a pronoun may look for what it stands for: a sentence or two of this message. */
+const REFERENCE_REACH = 120;
 const NO_PREFERENCE = String.raw`(?:no (?:particular |real |strong )?preferences?|don'?t (?:really )?(?:care|mind)|do not (?:care|mind)|not (?:fussed|bothered))(?:\s+(?:on|for|about|regarding|with|what|which|as to))?(?:\s+(?:the|a|an))?`;
 const NOT_NEEDED = String.raw`(?:no need (?:for|to)|don'?t need(?: to)?|do not need(?: to)?|doesn'?t (?:need|have) to|needn'?t)(?:\s+(?:be|sit|have|get|see))?(?:\s+(?:the|an?|in))?`;
 const DOES_NOT_MATTER = String.raw`(?:really\s+)?(?:(?:doesn'?t|does not|don'?t|do not)\s+matter|(?:is|are)\s+(?:flexible|not important|unimportant|optional|negotiable)|(?:isn'?t|aren'?t)\s+important)`;
@@ -73,6 +91,12 @@ export const dismissRule: Rule = (scan) => {
       String.raw`any\s?(${kindNouns.source})(?:\s+(?:is|are|would be|will be)\s+(?:fine|ok|okay|good|great))?`,
       (m) => read(m[1], m),
     ),
+    // "Just seen what the recliners cost. Forget them": the thing named last before, in this message.
+    ...hits(scan, String.raw`(?:${FORGET_BARE})\s+(?:them|it|those)\b(?!\s*(?:all|altogether|entirely))`, (m) => {
+      const before = scan.original.slice(Math.max(0, (m.index ?? 0) - REFERENCE_REACH), m.index ?? 0);
+      const named = [...before.matchAll(new RegExp(String.raw`\b(${things(scan)})\b`, 'gi'))].at(-1);
+      return named ? read(named[1], m) : undefined;
+    }),
     ...hits(scan, 'whenever|anytime', (m) => read('time', m)),
     ...hits(scan, 'anywhere', (m) => read('distance', m)),
   ];

@@ -899,3 +899,15 @@ describe('the speaker with their children counted by ages in brackets', () => {
     expect(model.hard.find((c) => c.kind === 'ticketMix')).toEqual({ kind: 'ticketMix', ...mix });
   });
 });
+
+describe('a count before tickets described by what they are for', () => {
+  it.each([
+    ['2 comedy tickets sat', 2],
+    ['3 harbor lights tickets for sunday', 3],
+    ['the 7 pm tickets for 2', 2],
+  ])('"%s" → %s seats, nothing asked', (text, count) => {
+    const { model } = read(text);
+    expect(model.questions).toBeUndefined();
+    expect(model.hard).toContainEqual({ kind: 'seatCount', count });
+  });
+});
