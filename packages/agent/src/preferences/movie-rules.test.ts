@@ -296,3 +296,17 @@ describe('the film held turned down in a later message', () => {
       expect(titles('Orbital Drift on Saturday for 2', text)).toEqual([{ kind: 'title', is: ['Orbital Drift'] }]);
   });
 });
+
+describe('kinds of film a catalog may not list', () => {
+  it.each([
+    ['my grandad only watches war films, is there a war film on friday?', 'War'],
+    ['2 tickets for a superhero movie saturday', 'Superhero'],
+    ['a fantasy film sunday for 1', 'Fantasy'],
+    ['a biopic tonight', 'Biography'],
+  ])('"%s" asks for %s, which a world without it cannot meet', (text, genre) => {
+    expect(only(text, 'genre')).toEqual({ kind: 'genre', include: [genre] });
+  });
+  it('"a war of words" is no kind of film', () => {
+    expect(only('we had a war of words about it, 2 for orbital drift', 'genre')).toBeUndefined();
+  });
+});

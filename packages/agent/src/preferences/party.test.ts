@@ -911,3 +911,19 @@ describe('a count before tickets described by what they are for', () => {
     expect(model.hard).toContainEqual({ kind: 'seatCount', count });
   });
 });
+
+describe('children named again by what they are', () => {
+  it.each([
+    [
+      "I'll have my twins with me, they're 9. I need a wheelchair space; the girls are happy to sit a few seats away",
+      { adult: 1, child: 2 },
+    ],
+    ['me and my two boys (6 and 8), the boys love action', { adult: 1, child: 2 }],
+    ['me and my 2 kids, the kids are 5 and 7', { adult: 1, child: 2 }],
+    ['me and my kids saturday, my kids are 5 and 7', { adult: 1, child: 2 }],
+  ])('"%s" → %j', (text, mix) => {
+    const { model } = read(text);
+    expect(model.questions).toBeUndefined();
+    expect(model.hard.find((c) => c.kind === 'ticketMix')).toEqual({ kind: 'ticketMix', ...mix });
+  });
+});

@@ -349,6 +349,11 @@ const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
     (m) => ({ type: 'about', ages: [Number(m[1])] }),
   ],
   [
+    // "the kids are 5 and 7", "my boys are 6 and 9": the ages of the people named, one each.
+    String.raw`(?:the|my|our)\s+${KIN_ADJECTIVE}(?:${RELATIONS})\s+(?:are|'re)\s+(?:both\s+|all\s+)?\d{1,2}(?:\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)\d{1,2}(?!\d))+${NOT_AN_AGE}${NOT_TIME}`,
+    (m) => ({ type: 'about', ages: (m[0].match(/\d{1,2}/g) ?? []).map(Number) }),
+  ],
+  [
     // "my dad is 72", "my son turns 8", "my mom who is 68", "my grandparents are both over 70"
     `(?:my|our|his|her|their)\\s+${KIN_ADJECTIVE}(${RELATIONS}|${RELATION})(?:'s\\s+(?:turning\\s+)?|\\s*,?\\s+(?:who\\s+)?(?:is|are|'s|aged|turns|turned|is turning)\\s+)(?:actually\\s+|really\\s+|now\\s+|only\\s+|just\\s+)?(?:both\\s+)?(?:over\\s+|above\\s+)?${AGE}${NOT_TIME}(?:\\s*,?\\s*(?:not|rather than|instead of)\\s+\\d{1,2}(?!\\d))?`,
     (m) => {
@@ -852,8 +857,18 @@ function namedAgain(pieces: Piece[]): Piece[] {
   const kept: Person[] = [];
   return pieces.filter((p) => {
     if (p.type !== 'person' || !p.words) return true;
-    if (p.n === undefined)
+    if (p.n === undefined) {
+      // "my twins, they're 9 … the girls are happy to sit apart": children named again by what they are.
+      const young = CHILD_WORDS.test(p.words) || YOUNG_WORDS.test(p.words);
+      const before = pieces.slice(0, pieces.indexOf(p));
+      const children = (q: Piece) =>
+        q.type === 'person' &&
+        q.n !== undefined &&
+        q.n > 1 &&
+        (q.ticket === 'child' || (q.ages.length > 0 && q.ages.every((a) => a < CHILD_UNDER)));
+      if (young && before.some(children)) return false;
       return !pieces.some((q) => q !== p && q.type === 'person' && q.words === p.words && q.n !== undefined);
+    }
     // "my partner … my partner", "the twins … the twins": as many again by the same word are the same people.
     const same = kept.find((q) => q.words === p.words && q.n === p.n);
     if (!same) {

@@ -45,6 +45,13 @@ export const GENRE_WORDS: Entry<string>[] = [
   { pattern: 'musicals?', value: 'Musical' },
   { pattern: 'sports? (?:films?|movies?|dramas?)|sports', value: 'Sport' },
   { pattern: 'histor(?:y|ical) (?:films?|movies?|dramas?)|historical', value: 'History' },
+  // Kinds of film a catalog may not list: read all the same, so that a wish for one nothing shows is
+  // declined, not answered with another film.
+  { pattern: 'war[- ](?:films?|movies?|flicks?|dramas?|epics?|stor(?:y|ies)|ones?)', value: 'War' },
+  { pattern: 'fantasy(?:\\s+(?:films?|movies?|ones?))?', value: 'Fantasy' },
+  { pattern: 'superhero(?:es)?(?:\\s+(?:films?|movies?|ones?))?', value: 'Superhero' },
+  { pattern: 'biopics?|biographical (?:films?|movies?|dramas?)', value: 'Biography' },
+  { pattern: 'martial[- ]arts?(?:\\s+(?:films?|movies?))?|kung[- ]fu (?:films?|movies?)', value: 'Martial Arts' },
 ];
 
 /** Genre names that are ordinary words, so a visible genre of that name is not matched bare. */
