@@ -2,7 +2,15 @@ import type { ConstraintKind, Story } from '@usher/booking';
 import { describeModel } from './describe.ts';
 import { readMessage } from './extract.ts';
 import { KIND_ORDER } from './kinds.ts';
-import { firmCorrection, merge, refusedDays, supersedeFilm, turnsDownFilm } from './merge.ts';
+import {
+  firmCorrection,
+  merge,
+  otherTheater,
+  refusedDays,
+  supersedeFilm,
+  turnsDownFilm,
+  turnsDownTheater,
+} from './merge.ts';
 import { answeredCount, blankNumbers, openQuestions, speakerAlone, unreadWords } from './questions.ts';
 import type { PreferenceContext, PreferenceModel, Understanding } from './types.ts';
 
@@ -37,7 +45,7 @@ export function updatePreferences(current: PreferenceModel, text: string, contex
   const rest = answer ? blankNumbers(reading.rest) : reading.rest;
   const unread = unreadWords(rest);
   // "Something else, we saw it last week": the film turned down is the whole of the message.
-  if (ops.length === 0 && !turnsDownFilm(current, reading.text)) {
+  if (ops.length === 0 && !turnsDownFilm(current, reading.text) && !turnsDownTheater(current, reading.text)) {
     return {
       model: current,
       changed: [],
@@ -48,9 +56,14 @@ export function updatePreferences(current: PreferenceModel, text: string, contex
     };
   }
   const read = refusedDays(
-    firmCorrection(
+    otherTheater(
       current,
-      supersedeFilm(current, merge(current, ops), ops, reading.text, context.knownFilms),
+      firmCorrection(
+        current,
+        supersedeFilm(current, merge(current, ops), ops, reading.text, context.knownFilms),
+        reading.text,
+      ),
+      ops,
       reading.text,
     ),
     ops,

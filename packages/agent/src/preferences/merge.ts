@@ -511,6 +511,42 @@ function otherFilm(before: PreferenceModel, ops: readonly Op[], text: string) {
   };
 }
 
+/*
+ * "A different cinema", "somewhere else", "northgate is a trek, anywhere nearer than that": the
+ * theater the model holds is turned down, not named. Nearer or closer than it: the closest of the
+ * others is wished for too.
+ */
+const OTHER_THEATER =
+  /\b(?:(?:a\s+)?different\s+(?:cinema|theat(?:er|re)|place|venue)|another\s+(?:cinema|theat(?:er|re)|venue)|(?:somewhere|anywhere|someplace|anyplace)\s+else|(?:nearer|closer)\s+than\s+(?:that|there|it|this(?:\s+one)?|that\s+one)|(?:is|'s|are)\s+(?:a\s+(?:bit\s+of\s+a\s+|real\s+)?trek|(?:way\s+|much\s+)?too\s+far(?:\s+away)?|miles\s+away|a\s+pain\s+to\s+get\s+to|out\s+of\s+(?:the|our|my)\s+way))\b/i;
+const NEARER = /\b(?:nearer|closer)\b/i;
+
+/** Whether a message turns down the theater the model holds ("somewhere else", "anywhere nearer than that"). */
+export function turnsDownTheater(before: PreferenceModel, text: string): boolean {
+  return OTHER_THEATER.test(text) && before.hard.some((c) => c.kind === 'theater' && (c.is?.length ?? 0) > 0);
+}
+
+/** The model with the theater it held refused, when the message turns that theater down and names no other. */
+export function otherTheater(
+  before: PreferenceModel,
+  after: PreferenceModel,
+  ops: readonly Op[],
+  text: string,
+): PreferenceModel {
+  if (!turnsDownTheater(before, text)) return after;
+  if (ops.some((op) => op.type === 'set' && op.constraint.kind === 'theater' && (op.constraint.is?.length ?? 0) > 0))
+    return after;
+  const held = before.hard.flatMap((c) => (c.kind === 'theater' ? (c.is ?? []) : []));
+  const refused = new Set([...after.hard.flatMap((c) => (c.kind === 'theater' ? (c.not ?? []) : [])), ...held]);
+  const nearer = NEARER.test(text) && ![...after.hard, ...after.soft].some((c) => c.kind === 'closest');
+  return {
+    ...after,
+    hard: byKind([...after.hard.filter((c) => c.kind !== 'theater'), { kind: 'theater', not: [...refused] }]).filter(
+      isHardConstraint,
+    ),
+    soft: [...after.soft.filter((c) => c.kind !== 'theater'), ...(nearer ? [{ kind: 'closest' as const }] : [])],
+  };
+}
+
 /** How many days ahead "any day but Friday" reaches: two weeks, more than a study's listings show. */
 const DAYS_AHEAD = 14;
 

@@ -874,3 +874,32 @@ describe('from held-out set 7', () => {
     expect(hard('after 7, finished by 10, 2 adults')).toContainEqual({ kind: 'startTime', after: '19:00' });
   });
 });
+
+describe('the theater held, turned down without naming another', () => {
+  const theaterOf = (...messages: string[]) => {
+    const { model } = read(...messages);
+    return {
+      hard: model.hard.filter((c) => c.kind === 'theater'),
+      closest: model.soft.some((c) => c.kind === 'closest'),
+    };
+  };
+  it.each([
+    ['northgate is a trek tbh. anywhere nearer than that, same film', true],
+    ['somewhere closer than that please', true],
+    ['a different cinema please', false],
+    ['somewhere else', false],
+    ["it's too far away", false],
+  ])('"%s" refuses it', (text, closest) => {
+    expect(theaterOf('orbital drift at riverside cinema saturday for 2', text)).toEqual({
+      hard: [{ kind: 'theater', not: ['Riverside Cinema'] }],
+      closest,
+    });
+  });
+  it('a theater named instead replaces it', () => {
+    const { hard } = theaterOf(
+      'orbital drift at riverside cinema saturday for 2',
+      'somewhere else, at the starlight cinema instead',
+    );
+    expect(hard).toEqual([{ kind: 'theater', is: [expect.stringMatching(/starlight/i)] }]);
+  });
+});
