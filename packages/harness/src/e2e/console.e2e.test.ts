@@ -5,7 +5,7 @@ import { FaultyHost } from '@usher/agent/testing';
 import { PROTOCOL_VERSION } from '@usher/protocol';
 import { readLog, startStudyServer, TestClient } from '@usher/server/testing';
 import { loadStudyFile, type Study, StudyRegistry } from '@usher/study';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { launchChromium, openPage, screenshot, WEB_ROOT } from './browser.ts';
 
@@ -22,6 +22,26 @@ const DEMO: Study = {
   conditions: LOADED.conditions.map((c) => ({ ...c, paceMs: 0 })),
   assignment: { ...LOADED.assignment, conditions: 'link' },
 };
+
+/**
+ * Moves the replay to the first moment with a booking stage open. How many relay records (joins,
+ * the agent's session) come before the host's first state depends on timing, so no fixed moment is.
+ */
+async function scrubToStage(page: Page): Promise<void> {
+  const scrub = page.getByTestId('replay-scrub');
+  const last = Number(await scrub.getAttribute('max'));
+  const stage = page.getByTestId('replay').getByTestId('stage-title');
+  for (let at = 0; at <= last; at++) {
+    await scrub.fill(String(at));
+    // The page shows that moment ("· 7/23") before it is looked at.
+    await page
+      .getByTestId('replay')
+      .getByText(new RegExp(`· ${at + 1}/${last + 1}$`))
+      .waitFor();
+    if (await stage.isVisible()) return;
+  }
+  throw new Error(`no moment of the ${last + 1} replayed shows a booking stage`);
+}
 
 /** The demo study with access control, its agents supervised, and one participant (a page in Node) on an agent task. */
 async function runningStudy() {
@@ -127,8 +147,7 @@ describe('the experimenter’s console', () => {
     await page.getByRole('button', { name: 'Replay' }).first().click();
     await page.getByTestId('sessions').getByRole('button', { name: 'Replay' }).first().click();
     await page.getByTestId('replay-check').filter({ hasText: 'Every state rebuilt from the log matches it' }).waitFor();
-    await page.getByTestId('replay-scrub').fill('6');
-    await page.getByTestId('replay').getByTestId('stage-title').waitFor();
+    await scrubToStage(page);
     await screenshot(page, 'console-replay');
 
     // A refusal (here, as the server answers while another export is being made) is shown, not saved.
@@ -202,8 +221,7 @@ describe('the experimenter’s console', () => {
     await page.getByRole('button', { name: 'Replay' }).first().click();
     await page.getByTestId('sessions').getByRole('button', { name: 'Replay' }).first().click();
     await page.getByTestId('replay-unreadable').waitFor();
-    await page.getByTestId('replay-scrub').fill('6');
-    await page.getByTestId('replay').getByTestId('stage-title').waitFor();
+    await scrubToStage(page);
   }, 60_000);
 
   it('ends a participant’s study from the console, and their page says so', async () => {
