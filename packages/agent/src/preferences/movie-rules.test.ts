@@ -149,6 +149,9 @@ describe('rating', () => {
     ['only stuff that scores 4 or more', 4],
     ['rated 4.5 or more', 4.5],
     ['rated 9 or more', 4.5],
+    ['nothing with a tomatometer below 70 percent', 3.5],
+    ['nothing less than 70% on rotten tomatoes', 3.5],
+    ['at least 80% on rotten tomatoes', 4],
   ])('"%s" in a catalog rated out of 5 → min %s', (text, min) => {
     const stars = { ...CONTEXT, knownFilms: [{ title: 'Encore', genres: ['Musical'], rating: 4.2 }] };
     expect(updatePreferences({ hard: [], soft: [] }, text, stars).model.hard).toEqual([{ kind: 'rating', min }]);

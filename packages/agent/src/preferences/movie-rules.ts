@@ -142,6 +142,9 @@ const OUT_OF_TEN = String.raw`(?:\s*(?:/|out of)\s*10)`;
 const NUMERIC_RATING = [
   // "nothing rated below 7", "no rating under 6.5", "nothing scoring below 8 out of 10": a refused lower range is a minimum
   String.raw`(?:nothing|no(?:thing)?|not(?: anything)?)\s+(?:rated|with a rating|scored|scoring|that scores)\s+(?:below|under|less than|lower than)\s+${SCORE}${OUT_OF_TEN}?`,
+  // "nothing with a tomatometer below 70 percent", "nothing less than 70% on rotten tomatoes": a share of the best score
+  String.raw`(?:nothing|no(?:thing)?|not(?: anything)?)\s+(?:(?:with|on|that has|that gets)\s+(?:a\s+)?(?:[a-z]+\s+){0,2}?)?(?:below|under|less than|lower than)\s+(\d{2,3})\s*(?:%|percent|per cent)`,
+  String.raw`(?:at least|over|above|min(?:imum)?(?: of)?)\s+(\d{2,3})\s*(?:%|percent|per cent)(?=\s+(?:on|from|with|rating|score|approval|(?:rotten\s+)?tomatoes|rt|reviews?)\b)`,
   // "nothing under 4 stars", "nothing below 8/10": the scale said makes it a rating
   String.raw`(?:nothing|no(?:thing)?|not(?: anything)?)\s+(?:below|under|less than|lower than)\s+${SCORE}(?:${OUT_OF_TEN}|\s*stars?)`,
   // "that scores 4 or more", "scoring 8/10 or better"
@@ -174,11 +177,18 @@ function highlyRated(scan: Scan): number {
  * above 5 in a catalog of stars is out of 10. Undefined when it fits no scale.
  */
 function onCatalogScale(said: number, words: string, scan: Scan): number | undefined {
-  if (!(said >= 0 && said <= 10)) return undefined;
+  const percent = /%|per\s?cent/i.test(words);
+  if (!(said >= 0 && said <= (percent ? 100 : 10))) return undefined;
   const ratings = (scan.context.knownFilms ?? []).flatMap((f) => (f.rating === undefined ? [] : [f.rating]));
-  if (ratings.length === 0) return said;
-  const catalog = Math.max(...ratings) <= 5 ? 5 : 10;
-  const scale = new RegExp(OUT_OF_TEN).test(words) || said > 5 ? 10 : /stars?/i.test(words) ? 5 : catalog;
+  const catalog = ratings.length > 0 && Math.max(...ratings) <= 5 ? 5 : 10;
+  if (ratings.length === 0 && !percent) return said;
+  const scale = percent
+    ? 100
+    : new RegExp(OUT_OF_TEN).test(words) || said > 5
+      ? 10
+      : /stars?/i.test(words)
+        ? 5
+        : catalog;
   return scale === catalog ? said : Math.round(((said * catalog) / scale) * 10) / 10;
 }
 

@@ -174,3 +174,16 @@ describe('money the party has between them', () => {
     expect(price("3 tickets, we'll split the snacks between us").hard).toEqual([]);
   });
 });
+
+describe('a bare number after a score, a length or a distance in its clause', () => {
+  it.each([
+    '1 ticket, nothing with a metascore under 70',
+    'nothing rated under 60 please',
+    '2 tickets, nothing below 70 percent',
+  ])('"%s" sets no price', (text) => {
+    expect(price(text).hard).toEqual([]);
+  });
+  it('a score said in another clause leaves the price', () => {
+    expect(price('2 tickets, rated well, under 30').hard).toEqual([{ kind: 'price', maxTotal: 30 }]);
+  });
+});

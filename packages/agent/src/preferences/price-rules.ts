@@ -27,7 +27,7 @@ const NOTE = `(?:an?\\s+)?(?:${Object.keys(NOTES).join('|')})`;
 /** An amount with its currency, or a bare number (money only with a money word around it). */
 const AMOUNT = `(?:${CUR}\\s*${NUMBER}(?:\\s*${CUR_WORD})?|${NUMBER}\\s*(?:${CUR_WORD}|${CUR})|${NOTE}|${NUMBER})`;
 /** What follows an amount that is not money: durations, distances, clock times, people. */
-const NOT_MONEY = String.raw`(?!\s*(?:hours?|hrs?|h|mins?|minutes?|km|kms|k|miles?|mi|pm|am|o'?clock|:\d|%|people|persons|tickets?|seats?|of us|kids|children|adults|years?|yo|rows?|stars?|\/10|out of))`;
+const NOT_MONEY = String.raw`(?!\s*(?:hours?|hrs?|h|mins?|minutes?|km|kms|k|miles?|mi|pm|am|o'?clock|:\d|%|percent|per cent|people|persons|tickets?|seats?|of us|kids|children|adults|years?|yo|rows?|stars?|\/10|out of))`;
 
 const PER = String.raw`(?:\s*(?:per|a|an|each|every|for each|for every|\/)\s*(?:ticket|person|head|seat|pop|adult)|\s+each|\s+apiece|\s+a\s+pop)`;
 const TOTAL_WORDS = String.raw`(?:\s+between\s+(?:us|(?:the\s+)?(?:\w+\s+)?of\s+us|us\s+(?:both|all|two|three|four))|\s+(?:in\s+)?total|\s+all\s+in|\s+all\s+together|\s+altogether|\s+overall|\s+for\s+everything|\s+for\s+(?:the\s+|all\s+)?(?:\d{1,2}|two|three|four|five|six)\s+(?:tickets|seats|of us)(?:\s+together)?)`;
@@ -79,6 +79,9 @@ const AGE_BEFORE =
 
 /** Words before a bare number that make it a place, not money: "row 15 or less", "seat 20 max", "screen 14 or under". */
 const PLACE_BEFORE = /\b(?:rows?|seats?|screens?|aisles?|sections?|auditorium|hall|number|no\.?)\s*#?\s*$/i;
+/** Words before a bare number in its clause that make it a score, a length or a distance: "a metascore under 70". */
+const MEASURE_BEFORE =
+  /\b(?:\w*scores?|ratings?|rated|reviews?|tomatometer|tomatoes|imdb|stars?|minutes?|mins|runtime|running time|long|km|miles?|away|ages?|aged|years?)\b[^,.;!?$£€]*$/i;
 
 /** Price ceilings, in total or per ticket. */
 export const priceRule: Rule = (scan) => LEADS.flatMap((source) => hits(scan, source, readLimit));
@@ -93,6 +96,11 @@ function readLimit(m: RegExpExecArray, scan: Scan): Hit | undefined {
   // it says so. Past any party size or child's age, "under 25" is what a ticket costs.
   const bare = !amount.currency && !moneyWords && tail === '';
   const before = scan.original.slice(0, m.index);
-  if (bare && (amount.value < BARE_MONEY || AGE_BEFORE.test(before) || PLACE_BEFORE.test(before))) return undefined;
+  const clause = before.slice(Math.max(before.search(/[^,.;!?]*$/), 0));
+  if (
+    bare &&
+    (amount.value < BARE_MONEY || AGE_BEFORE.test(before) || PLACE_BEFORE.test(before) || MEASURE_BEFORE.test(clause))
+  )
+    return undefined;
   return { ...span(m), drafts: [{ set: { kind: 'price', maxTotal: amount.value }, perTicket }] };
 }
