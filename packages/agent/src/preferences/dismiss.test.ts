@@ -98,6 +98,11 @@ describe('withdrawing what a pronoun stands for', () => {
       'format',
     );
   });
+  it('"forget it" on a condition is of the whole booking, not of what was named', () => {
+    expect(kinds('encore tonight, 1 ticket', "can they come to encore? if it's not allowed just forget it")).toContain(
+      'title',
+    );
+  });
   it('"forget it" with nothing named before withdraws nothing', () => {
     expect(read('2 for encore saturday', "forget it, we'll go another time").unparsed).toBe(true);
   });

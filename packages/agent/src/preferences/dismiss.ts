@@ -94,6 +94,8 @@ export const dismissRule: Rule = (scan) => {
     // "Just seen what the recliners cost. Forget them": the thing named last before, in this message.
     ...hits(scan, String.raw`(?:${FORGET_BARE})\s+(?:them|it|those)\b(?!\s*(?:all|altogether|entirely))`, (m) => {
       const before = scan.original.slice(Math.max(0, (m.index ?? 0) - REFERENCE_REACH), m.index ?? 0);
+      // "If it's not allowed just forget it", "otherwise forget it": the whole booking, on a condition.
+      if (/\b(?:if|unless|otherwise|else|failing that)\b[^.;!?]*$/i.test(before)) return undefined;
       const named = [...before.matchAll(new RegExp(String.raw`\b(${things(scan)})\b`, 'gi'))].at(-1);
       return named ? read(named[1], m) : undefined;
     }),

@@ -41,6 +41,9 @@ const AGE_MORE = String.raw`(?:\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)\d{1,2}(?!\d))*
 /** After a relation word: it names the owner of what follows ("my daughter's sleepover"), not one coming. */
 const OWNER_AFTER =
   /^'s\s+(?!(?:coming|going|joining|also|too|in|here|gonna|been|not|a|an|the|only|just|now|got|had|on|off|over|under|aged|age|\d)\b)[a-z]/i;
+/** After someone else's relative: what they allow or think, not that they come ("their mum only lets them …"). */
+const SOMEONE_ELSES_SAY =
+  /^\s+(?:(?:only|just|never|always|usually|really|won'?t|doesn'?t|does not|wouldn'?t)\s+)?(?:lets?|allows?|says?|said|wants?|insists?|thinks?|prefers?|rules?|minds?|approves?|agrees?|likes?|let|allow)\b/i;
 /** Before people a clause says when something happens to them: "once the kids are in bed". */
 const ELSEWHERE_BEFORE = /\b(?:once|while|whilst|when|until|till|til|after|before|as soon as)\s+$/i;
 /** After a family word used like a name: said to come ("grandma's coming too", "nan is joining us"). */
@@ -358,7 +361,10 @@ export const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]
         return { type: 'said' };
       // "my daughter's sleepover", "his mum's rule": the owner of a thing, not said to be coming;
       // someone else's ("his mum's") counts only in a list of those who are.
-      const owner = OWNER_AFTER.test(m.input.slice((m.index ?? 0) + m[0].length));
+      const after = m.input.slice((m.index ?? 0) + m[0].length);
+      // "their mum only lets them see PG": someone else's, said of what they allow, not that they come.
+      const acts = /^(?:his|her|their)\b/i.test(m[0]) && SOMEONE_ELSES_SAY.test(after);
+      const owner = OWNER_AFTER.test(after) || acts;
       if (!owner || base.type !== 'person') return base;
       return { ...base, owner: /^(?:his|her|their)\b/i.test(m[0]) ? 'theirs' : 'mine' };
     },

@@ -749,6 +749,15 @@ describe('the party changed in a later message', () => {
     [["encore sunday for me, my mum (she's 72) and my two (4 and 7)", "mum's not coming"], { adult: 1, child: 2 }],
     [["encore sunday for me, my mum (she's 72) and my two (4 and 7)", "my mum can't make it"], { adult: 1, child: 2 }],
     [['encore sunday for me, my dad (70) and my 2 kids (5, 9)', 'just me and the kids now'], { adult: 1, child: 2 }],
+    [['encore tonight, 1 ticket', 'oh my niece and nephew (6 and 8) are coming after all'], { adult: 1, child: 2 }],
+    [['encore tonight, 1 ticket', 'my son (8) is coming after all'], { adult: 1, child: 1 }],
+    [
+      [
+        'encore tonight, 1 ticket',
+        'my niece and nephew (6 and 8) are coming after all. their mum only lets them see PG or lower',
+      ],
+      { adult: 1, child: 2 },
+    ],
   ])('%j', (messages, mix) => {
     const seats = Object.values(mix).reduce((a, b) => a + b, 0);
     expect(party(...messages)).toEqual([

@@ -46,9 +46,9 @@ const COUNTED_ELSEWHERE =
 const NAMED_AGAIN =
   /\bthe\s+(?:little\s+one|baby|youngest|eldest|oldest|little\s+(?:girl|boy)|toddler)\b|\bboth\s+(?:kids|children|boys|girls|of them)\b/gi;
 
-/* "Plus a child", "another adult", "my son is coming too", "oh and our daughter": add to the party already known. */
+/* "Plus a child", "another adult", "my son is coming too", "oh and our daughter", "my niece is coming after all": add to the party already known. */
 const ADDING_WORDS =
-  /\b(?:plus|another|additional|extra|(?:one|two|three|four|five|\d{1,2}) more|as well|too|also|joining|tagging along|coming along)\b/i;
+  /\b(?:plus|another|additional|extra|(?:one|two|three|four|five|\d{1,2}) more|as well|too|also|joining|tagging along|coming along|(?:coming|can come|able to come|free)\s+after all)\b/i;
 const ADDING = new RegExp(String.raw`${ADDING_WORDS.source}|^\W*(?:(?:oh|ah|um|wait|sorry|also)\W+)?and\s`, 'i');
 /*
  * "Oh and my husband's hard of hearing": "and" opens something said of someone, who may be among
