@@ -158,3 +158,30 @@ describe('"sat" and "sun" after this, next or coming', () => {
     expect(dates('we sat near the front last time')).toBeUndefined();
   });
 });
+
+describe('a week said as a span', () => {
+  // Today is Saturday 21 November 2026: this week has today and Sunday left; next week is 23–29 November.
+  it.each([
+    ['2 tickets any day this week', ['2026-11-21', '2026-11-22']],
+    [
+      '2 tickets sometime next week',
+      ['2026-11-23', '2026-11-24', '2026-11-25', '2026-11-26', '2026-11-27', '2026-11-28', '2026-11-29'],
+    ],
+    [
+      'one evening next week, 2 of us',
+      ['2026-11-23', '2026-11-24', '2026-11-25', '2026-11-26', '2026-11-27', '2026-11-28', '2026-11-29'],
+    ],
+  ])('"%s"', (text, days) => {
+    expect(dates(text)).toEqual({ kind: 'date', dates: days });
+  });
+  it('a day named beside it is the wish', () => {
+    expect(dates("what's on this week? 2 for orbital drift on tuesday")).toEqual({
+      kind: 'date',
+      dates: ['2026-11-24'],
+    });
+  });
+  it('"mon-wed next week" and "next weekend" stay as they were', () => {
+    expect(dates('mon-wed next week, 2')).toEqual({ kind: 'date', dates: ['2026-11-23', '2026-11-24', '2026-11-25'] });
+    expect(dates('2 tickets next weekend')?.kind).toBe('date');
+  });
+});

@@ -34,7 +34,7 @@ const YEAR_OLD = String.raw`(\d{1,2})[- ](?:years?|yrs?)[- ]olds?|(\d{1,2})\s*y/
 /** "my 8 year old daughter": read in the whole message, since "suitable for a 6 year old" is a rating and a person. */
 export const AGED = String.raw`(?:(my|our|his|her|their|a|an|the)\s+)?(?:(${SPELLED_OR_DIGITS})\s+)?(?:${YEAR_OLD})(?:\s+(${RELATIONS}|${RELATION}))?`;
 /** A word before a relation that does not change who they are: "my little boy", "our eldest daughter". */
-const KIN_ADJECTIVE = String.raw`(?:(?:little|young|younger|youngest|elderly|old|older|oldest|eldest|big|baby|teenage|middle|wee|lovely|dear)\s+)?`;
+const KIN_ADJECTIVE = String.raw`(?:(?:little|young|younger|youngest|elderly|old|older|oldest|eldest|big|baby|teenage|middle|wee|lovely|dear|best|closest)\s+)?`;
 
 /** More ages in a list after the first: "4, 7 and 10", "6 & 9". */
 const AGE_MORE = String.raw`(?:\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)\d{1,2}(?!\d))*`;

@@ -936,3 +936,15 @@ describe('children named again by what they are', () => {
     expect(model.hard.find((c) => c.kind === 'ticketMix')).toEqual({ kind: 'ticketMix', ...mix });
   });
 });
+
+describe('partners and friends said the way people text', () => {
+  it.each([
+    ['me + hubby + 2 kids (3 & 5) sunday', 4],
+    ['me and other half sat', 2],
+    ['me and my bestie sat', 2],
+    ['me and my best friend sat', 2],
+    ['me and husband sat', 2],
+  ])('"%s" → %s', (text, count) => {
+    expect(party(text)).toContainEqual({ kind: 'seatCount', count });
+  });
+});

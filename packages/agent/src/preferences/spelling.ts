@@ -47,6 +47,11 @@ const SHORTHAND: Array<[RegExp, string]> = [
   [/\bbro\b/gi, 'brother'],
   [/\bsis\b/gi, 'sister'],
   [/\b(?:hubby)\b/gi, 'husband'],
+  // A partner said without "my": "me + hubby", "me and other half".
+  [/(?<=\b(?:my|the|and)\s+)other half\b/gi, 'partner'],
+  [/(?<=(?:\b(?:me|i|and|plus|with)|\+)\s+)(?=(?:husband|wife|partner|boyfriend|girlfriend|fianc[eé]e?)\b)/gi, 'my '],
+  [/\b(?:bestie|bff|best mate)\b/gi, 'best friend'],
+  [/\bposs\b/gi, 'possible'],
   [/\b(?:the )?(?:missus|mrs)\b/gi, 'my wife'],
   [/\bthe (?=wife|husband|hubby|kids|children)\b/gi, 'my '],
   [/\bluv\b/gi, 'love'],
