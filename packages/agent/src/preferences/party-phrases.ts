@@ -28,7 +28,7 @@ const TYPE_WORD = `(${TYPE_WORDS.map(([words]) => words).join('|')})`;
 /** Words that describe counted tickets or people without being the count's noun. */
 const DESCRIBING =
   '(?:imax|3d|2d|standard|regular|normal|premium|recliner|reclining|vip|luxury|comfy|big|good|cheap|cheapest|uni|university|college|student|broke|skint|poor|hungry|tired|mature|grad|postgrad|exchange|international)';
-export const COUNTED_DESCRIBED = String.raw`(?<!\brows?\s+)\b(${SPELLED_OR_DIGITS})(?!\s*(?:am|pm|o'?clock)\b)(?=\s+(?:of the\s+)?(?:(?:${DESCRIBING}\s+){1,2}(?:tickets?|seats?|people|persons|students)|(?:[a-z][a-z'-]*\s+){1,3}(?:tickets|seats)|(?:${DESCRIBING}\s+){0,2}(?:recliners|loungers))\b)`;
+export const COUNTED_DESCRIBED = String.raw`(?<!\brows?\s+|[$£€]\s*)\b(${SPELLED_OR_DIGITS})(?!\s*(?:am|pm|o'?clock)\b)(?=\s+(?:of the\s+)?(?:(?:${DESCRIBING}\s+){1,2}(?:tickets?|seats?|people|persons|students)|(?:(?!(?:for|of|to|in|on|at|with|per|a|an|each|dollars?|bucks?|quid|pounds?|euros?|usd|gbp|minutes?|mins?|hours?|hrs?|km|kms|miles?|stars?|percent)\b)[a-z][a-z'-]*\s+){1,3}(?:tickets|seats)|(?:${DESCRIBING}\s+){0,2}(?:recliners|loungers))\b)`;
 const AGE = String.raw`(\d{1,2})(?:\s*(?:years?|yrs?|y/?o)(?:[- ]old)?)?`;
 const YEAR_OLD = String.raw`(\d{1,2})[- ](?:years?|yrs?)[- ]olds?|(\d{1,2})\s*y/?o`;
 /** "my 8 year old daughter": read in the whole message, since "suitable for a 6 year old" is a rating and a person. */

@@ -914,6 +914,8 @@ describe('a count before tickets described by what they are for', () => {
     ['2 comedy tickets sat', 2],
     ['3 harbor lights tickets for sunday', 3],
     ['the 7 pm tickets for 2', 2],
+    ["me, my wife and our two (5 and 8). We've got fifty dollars for the tickets and that's it", 4],
+    ['we have 30 quid for the seats, 2 adults', 2],
   ])('"%s" → %s seats, nothing asked', (text, count) => {
     const { model } = read(text);
     expect(model.questions).toBeUndefined();
