@@ -386,6 +386,14 @@ export const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]
   ],
   [`(?:a|an|one)\\s+(?:fellow\\s+)?(${RELATION})(?!\\w)`, (m) => ({ ...person(m[1] ?? '', 1), related: true })],
   [
+    // "w my 2 (4 & 6)", "taking my 3 (5, 7, 9)": the count of the ages in brackets that follow, read with them.
+    String.raw`(?:my|our)\s+(${SPELLED_OR_DIGITS})\s*\(\s*(\d{1,2}(?:\s*(?:and|&|,)\s*\d{1,2})*)\s*\)`,
+    (m) => {
+      const ages = (m[2]?.match(/\d{1,2}/g) ?? []).map(Number);
+      return countOf(m[1]) === ages.length ? { type: 'person', n: ages.length, ages, related: true } : undefined;
+    },
+  ],
+  [
     // "she's 5", "he's turning 7", "she turned 12", "they're 5 and 8", "who is 68", "whos 6", "(6 and 9)", "(4, 7 and 11)", "aged 70",
     // "aged 4, 7 and 10", "ages 6 and 9", "my grandson, age 4", "who are 8 and 11"
     String.raw`(?:she|he)(?:(?:'?s| is)\s+(?:only\s+|just\s+|turning\s+|going to be\s+|actually\s+|really\s+)?|\s+(?:turns|turned|will be|'ll be)\s+)${AGE}${NOT_AN_AGE}${NOT_TIME}|they(?:'re| are)\s+(?:both\s+)?${AGE}${AGE_MORE}${NOT_TIME}|who(?:'?s| is)\s+${AGE}${NOT_AN_AGE}${NOT_TIME}|who(?:'re| are)\s+(?:both\s+|all\s+)?${AGE}${AGE_MORE}${NOT_AN_AGE}${NOT_TIME}|(?:aged|ages)\s+${AGE}${AGE_MORE}${NOT_AN_AGE}|(?<=(?:[,(]|\b(?:${RELATIONS}|${RELATION}))\s*)age\s+\d{1,2}${NOT_AN_AGE}|\(\s*\d{1,2}(?:\s*(?:and|&|,)\s*\d{1,2})*\s*\)`,
@@ -394,11 +402,6 @@ export const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]
       const pronoun = /^(?:s?he|they)/i.test(m[0]);
       return ages.length > 0 ? { type: 'about', ages, ...(pronoun ? { pronoun } : {}) } : undefined;
     },
-  ],
-  [
-    // "w my 2 (4 & 6)", "taking my 3 (5, 7, 9)": the count of the ages in brackets that follow, read with them.
-    String.raw`(?:my|our)\s+(${SPELLED_OR_DIGITS})(?=\s*\(\s*(\d{1,2}(?:\s*(?:and|&|,)\s*\d{1,2})*)\s*\))`,
-    (m) => (countOf(m[1]) === (m[2]?.match(/\d{1,2}/g) ?? []).length ? { type: 'said' } : undefined),
   ],
   [
     // "me and my husband, 68 and 71": ages listed bare right after the people.

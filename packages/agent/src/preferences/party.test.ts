@@ -902,6 +902,7 @@ describe('the speaker with their children counted by ages in brackets', () => {
     ['saturday morning w my 2 (4 & 6)', { adult: 1, child: 2 }],
     ['saturday morning with my two (4 and 6)', { adult: 1, child: 2 }],
     ['taking my 3 (5, 7, 9) saturday', { adult: 1, child: 3 }],
+    ['me, my wife and our two (5 and 8)', { adult: 2, child: 2 }],
   ])('"%s" → %j, nothing left to ask', (text, mix) => {
     const { model } = read(text);
     expect(model.questions).toBeUndefined();
