@@ -199,7 +199,7 @@ export const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]
       return { type: 'dropped', n: PAIRS[words] ?? 1, words, ...(ticket ? { ticket } : {}) };
     },
   ],
-  [`(?:party|group) of\\s+(${SPELLED_OR_DIGITS})`, total(1)],
+  [`(?:party|group|family|gang|crew|bunch|team|table) of\\s+(${SPELLED_OR_DIGITS})`, total(1)],
   // Before the typed counts: "my mum (a pensioner)" is one person, not a second one.
   [
     String.raw`\(\s*(?:a\s+)?(?:pensioner|senior|oap)\s*\)|(?:who(?:'s| is)|(?:she|he)(?:'s| is))\s+(?:a\s+)?(?:pensioner|senior|oap|retired)`,

@@ -21,6 +21,7 @@ describe('seat count', () => {
     ['just me', 1],
     ['a couple of tickets', 2],
     ['a party of six', 6],
+    ["we're a family of four", 4],
     ['a comedy tonight for 2', 2],
     ['orbital drift tomorrow for 3', 3],
     ['orbital drift for 2 tomorrow', 2],
