@@ -185,3 +185,16 @@ describe('a week said as a span', () => {
     expect(dates('2 tickets next weekend')?.kind).toBe('date');
   });
 });
+
+describe('"sat" and "sun" before a clock', () => {
+  it.each([
+    ['orbital drift sat 7pm, 2 of us', ['2026-11-21']],
+    ['sun 3pm, 2 tickets', ['2026-11-22']],
+    ['sat or sun, 2 tickets', ['2026-11-21', '2026-11-22']],
+  ])('"%s"', (text, days) => {
+    expect(dates(text)).toEqual({ kind: 'date', dates: days });
+  });
+  it('"we sat 2 rows back" names no day', () => {
+    expect(dates('we sat 2 rows back last time, 2 for orbital drift')).toBeUndefined();
+  });
+});

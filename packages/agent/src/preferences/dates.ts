@@ -253,9 +253,9 @@ const PATTERNS: Array<[string, (m: RegExpExecArray, today: string) => string[]]>
     },
   ],
   [
-    // "encore sun, 2 ppl": "sat" and "sun" are days only where a day fits (after "on", before a comma or a period of the day).
+    // "encore sun, 2 ppl", "sat 7pm": "sat" and "sun" are days only where a day fits (after "on", before a comma, a period of the day or a clock).
     // After "this", "next" or "coming" they are days wherever they stand ("this sat please").
-    String.raw`(?:(next|this|on|coming)\s+)?(sat|sun)\.?(?=\s*(?:[,.;!?]|$)|\s+(?:morning|afternoon|evening|night|at|for)\b)|(next|this|coming)\s+(sat|sun)\b\.?`,
+    String.raw`(?:(next|this|on|coming)\s+)?(sat|sun)\.?(?=\s*(?:[,.;!?]|$)|\s+(?:morning|afternoon|evening|night|nite|matinee|at|for)\b|\s+(?:\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)|\d{1,2}[:.]\d{2})\b|\s+or\s+(?:sat|sun)\b)|(next|this|coming)\s+(sat|sun)\b\.?`,
     (m, t) => {
       const [prefix, word] = m[2] ? [m[1], m[2]] : [m[3], m[4]];
       const day = nextWeekday(t, weekdayOf(word ?? ''));

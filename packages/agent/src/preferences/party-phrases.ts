@@ -518,7 +518,7 @@ export const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]
   [`(?:^|(?<=[,;]\\s*))\\s*(${SPELLED_OR_DIGITS})(?=\\s+for\\b)(?!\\s+for\\s+\\d)`, total(1)],
   // "$30 for both", "tickets for the both of us": two people, unless "both" names days or films.
   [
-    String.raw`both of us|us two|us both|(?:the|a)?\s?pair of us|for (?:the )?both(?!\s+(?:of (?:them|these|those)|days?|films?|movies?|shows?|showings?|times?|dates?|nights?))`,
+    String.raw`both of us|us two|us both|(?:the|a)?\s?pair of us|(?:a|our|my|for)\s+date[- ]?night|for (?:the )?both(?!\s+(?:of (?:them|these|those)|days?|films?|movies?|shows?|showings?|times?|dates?|nights?))`,
     () => ({ type: 'total', n: 2 }),
   ],
   [

@@ -22,6 +22,7 @@ describe('seat count', () => {
     ['a couple of tickets', 2],
     ['a party of six', 6],
     ["we're a family of four", 4],
+    ['something romantic for date night saturday', 2],
     ['a comedy tonight for 2', 2],
     ['orbital drift tomorrow for 3', 3],
     ['orbital drift for 2 tomorrow', 2],
