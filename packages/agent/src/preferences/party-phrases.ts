@@ -159,10 +159,11 @@ export const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]
   [
     // "One of them is a senior actually", "two of us are pensioners": of the party known, that many
     // take that ticket, the party's size staying.
-    String.raw`(${SPELLED_OR_DIGITS})\s+of\s+(?:them|us|those|the adults)\s+(?:is|are|'s|will be)\s+(?:actually\s+|also\s+|really\s+)?(?:an?\s+)?(senior|pensioner|oap|child|kid)s?\b`,
+    // "4 of us - 2 are under 12", "4 tickets, 2 are children": the same, said after the count.
+    String.raw`(${SPELLED_OR_DIGITS})(?:\s+of\s+(?:them|us|those|the adults))?\s+(?:is|are|'s|will be)\s+(?:actually\s+|also\s+|really\s+)?(?:an?\s+)?(senior|pensioner|oap|child|kid|children|under[- ]?(?:1[0-2]|[2-9])|over[- ]?(?:6[5-9]|[7-9]\d))s?\b`,
     (m) => {
       const n = countOf(m[1]);
-      const ticket: TicketTypeId = /^(?:senior|pensioner|oap)$/i.test(m[2] ?? '') ? 'senior' : 'child';
+      const ticket: TicketTypeId = /^(?:senior|pensioner|oap|over)/i.test(m[2] ?? '') ? 'senior' : 'child';
       return n ? { type: 'about', ages: [], ticket, pronoun: true, n } : undefined;
     },
   ],

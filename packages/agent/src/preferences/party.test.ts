@@ -953,3 +953,22 @@ describe('partners and friends said the way people text', () => {
     expect(party(text)).toContainEqual({ kind: 'seatCount', count });
   });
 });
+
+describe('more of who is coming', () => {
+  it.each([
+    ['3 students and 1 teacher for a school trip', { adult: 4 }],
+    ['tickets for me, my fiancé and his parents (both retired)', { adult: 2, senior: 2 }],
+    ['me, my mum and dad, both retired', { adult: 1, senior: 2 }],
+    ["I'm bringing my carer, she needs a seat next to me", { adult: 2 }],
+    ['4 of us - 2 are under 12', { adult: 2, child: 2 }],
+    ['4 tickets, 2 are children', { adult: 2, child: 2 }],
+    ['4 of us, two are over 65', { adult: 2, senior: 2 }],
+  ])('"%s" → %j', (text, mix) => {
+    const seats = Object.values(mix).reduce((a, b) => a + b, 0);
+    const { model } = read(text);
+    expect(model.questions).toBeUndefined();
+    expect(model.hard).toContainEqual({ kind: 'seatCount', count: seats });
+    const ticketMix = model.hard.find((c) => c.kind === 'ticketMix');
+    if (Object.keys(mix).some((t) => t !== 'adult')) expect(ticketMix).toEqual({ kind: 'ticketMix', ...mix });
+  });
+});

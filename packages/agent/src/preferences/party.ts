@@ -209,8 +209,11 @@ function attachEach(pieces: Piece[]): Piece[] {
     const unaged = out.filter((q): q is Person => q.type === 'person' && q.ages.length === 0);
     if (p.type === 'about' && p.all && p.ages.length === 0 && p.ticket) {
       // "My husband and I are both retired", "my parents, all retired": the ticket of everyone named
-      // so far, the speaker's too when among them; said of nobody, of everyone counted.
-      for (const q of unaged) if (!q.ticket) q.ticket = p.ticket;
+      // so far, the speaker's too when among them; said of nobody, of everyone counted. "Both" right
+      // after two people named as one ("my fiancé and his parents (both retired)") is of those two.
+      const pair = unaged.at(-1);
+      const ofPair = p.n === 2 && !p.we && pair?.n === 2 && unaged.length > 1;
+      for (const q of ofPair && pair ? [pair] : unaged) if (!q.ticket) q.ticket = p.ticket;
       const speaker = out.find((q): q is Extract<Piece, { type: 'self' }> => q.type === 'self');
       if (p.we && speaker && !speaker.ticket) speaker.ticket = p.ticket;
       if (unaged.length === 0 && !speaker) out.push({ type: 'allOf', ticket: p.ticket, ...(p.n && { n: p.n }) });
@@ -293,7 +296,8 @@ function namedAsList(found: Array<{ hit: Hit; piece: Piece }>, text: string): bo
 
 /**
  * Whether someone is named right after counts by type, in the same list ("2 adults and our son",
- * "two seniors and their grandson", "a teenager and me", "me and one adult"): one more than the
+ * "two seniors and their grandson", "a teenager and me", "me and one adult", "3 students and 1
+ * teacher"): one more than the
  * counts, not among them as in "2 adults and 2 kids: me, my wife and our two boys".
  */
 function addedToCounts(found: Array<{ hit: Hit; piece: Piece }>, text: string): boolean {
@@ -302,7 +306,10 @@ function addedToCounts(found: Array<{ hit: Hit; piece: Piece }>, text: string): 
     if (!next) return false;
     // "Me and a teenager": the speaker, then the counts.
     const afterCounts = f.piece.type === 'typed' && (next.piece.type === 'person' || next.piece.type === 'self');
-    if (!afterCounts && !(f.piece.type === 'self' && next.piece.type === 'typed')) return false;
+    // "3 students and 1 teacher": a group counted, then counts by type joined to it.
+    const groupFirst =
+      f.piece.type === 'person' && !f.piece.related && f.piece.n !== undefined && next.piece.type === 'typed';
+    if (!afterCounts && !groupFirst && !(f.piece.type === 'self' && next.piece.type === 'typed')) return false;
     const between = text.slice(f.hit.end, next.hit.start);
     // "And me", "me and" are read with their "and".
     const joined =

@@ -28,7 +28,7 @@ export function ratingsForAge(age: number): Array<'G' | 'PG' | 'PG-13'> | undefi
 
 /** Words for one companion; "the missus" is rewritten to "my wife" before the rules run. */
 export const RELATION =
-  'wife|husband|partner|girlfriend|boyfriend|fianc[eé]e?|friend|buddy|mate|pal|mom|mum|mother|mommy|mummy|dad|father|daddy|sister|brother|colleague|coworker|co-worker|workmate|teammate|housemate|classmate|student|neighbou?r|date|son|daughter|boy|girl|nephew|niece|grandson|granddaughter|grandchild|grandma|grandpa|grandmother|grandfather|granny|gran|grandad|granddad|nan|nana|cousin|aunt|auntie|uncle|roommate|flatmate|toddler|baby|kid|child|lad|lass|youngster|nipper|teenager|teen';
+  'wife|husband|partner|girlfriend|boyfriend|fianc[eé]e?|friend|buddy|mate|pal|mom|mum|mother|mommy|mummy|dad|father|daddy|sister|brother|colleague|coworker|co-worker|workmate|teammate|housemate|classmate|student|neighbou?r|date|son|daughter|boy|girl|nephew|niece|grandson|granddaughter|grandchild|grandma|grandpa|grandmother|grandfather|granny|gran|grandad|granddad|nan|nana|cousin|aunt|auntie|uncle|roommate|flatmate|toddler|baby|kid|child|lad|lass|youngster|nipper|teenager|teen|carer|caregiver|companion|support worker|personal assistant|aide|escort';
 /** Words for several companions; a count may stand before them ("my 3 kids"). */
 export const RELATIONS =
   'friends|mates|buddies|pals|colleagues|coworkers|workmates|teammates|housemates|flatmates|roommates|classmates|students|cousins|kids|children|kiddos|kiddies|little ones|parents|grandparents|sons|daughters|boys|girls|twins|nephews|nieces|grandkids|grandchildren|brothers|sisters|folks|lads|lasses|youngsters|nippers|teenagers|teens';
