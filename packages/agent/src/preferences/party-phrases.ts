@@ -474,11 +474,12 @@ export const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]
     total(1),
   ],
   // "tomorrow for 4, all together": a count after "for" that a comma ends is the party, not 4pm.
-  [String.raw`(?<!\b(?:at|showing|show|screening|start|starts|until|till)\s+)for\s+(\d{1,2})(?=\s*[,;])`, total(1)],
+  // A word a rule read before "for" is blanked: only the words right before count ("at lakeside for 2").
+  [String.raw`(?<!\b(?:at|showing|show|screening|start|starts|until|till)\s{1,2})for\s+(\d{1,2})(?=\s*[,;])`, total(1)],
   // "tonight for 2", "orbital drift tomorrow for 3": a small count after "for" is the party; nobody
   // writes "for 3" for a 3pm start. From 7 up it could be an evening hour ("for 7"), so that stays a question.
   [
-    String.raw`(?<!\b(?:at|showing|show|screening|start|starts|until|till|by|before|after|around)\s+)for\s+([1-6])(?![\w:]|\.\d|\s*(?:am|pm|a\.m|p\.m|o'?clock|h|hours?|hrs?|mins?|minutes?)\b)`,
+    String.raw`(?<!\b(?:at|showing|show|screening|start|starts|until|till|by|before|after|around)\s{1,2})for\s+([1-6])(?![\w:]|\.\d|\s*(?:am|pm|a\.m|p\.m|o'?clock|h|hours?|hrs?|mins?|minutes?)\b)`,
     total(1),
   ],
   [

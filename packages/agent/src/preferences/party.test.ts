@@ -22,6 +22,8 @@ describe('seat count', () => {
     ['a couple of tickets', 2],
     ['a party of six', 6],
     ["we're a family of four", 4],
+    ['orbital drift sat at the riverside cinema for 2', 2],
+    ['orbital drift at starlight for 3, evening', 3],
     ['something romantic for date night saturday', 2],
     ['a comedy tonight for 2', 2],
     ['orbital drift tomorrow for 3', 3],
@@ -753,6 +755,7 @@ describe('the party changed in a later message', () => {
     [['encore sunday for me, my dad (70) and my 2 kids (5, 9)', 'just me and the kids now'], { adult: 1, child: 2 }],
     [['encore tonight, 1 ticket', 'oh my niece and nephew (6 and 8) are coming after all'], { adult: 1, child: 2 }],
     [['encore tonight, 1 ticket', 'my son (8) is coming after all'], { adult: 1, child: 1 }],
+    [['encore sunday, 2 adults', "oh wait it's my mum's birthday, add a senior"], { adult: 2, senior: 1 }],
     [
       [
         'encore tonight, 1 ticket',

@@ -49,6 +49,8 @@ const NAMED_AGAIN =
 /* "Plus a child", "another adult", "my son is coming too", "oh and our daughter", "my niece is coming after all": add to the party already known. */
 const ADDING_WORDS =
   /\b(?:plus|another|additional|extra|(?:one|two|three|four|five|\d{1,2}) more|as well|too|also|joining|tagging along|coming along|(?:coming|can come|able to come|free)\s+after all)\b/i;
+/** "It's my mum's birthday, add a senior": asked to add, anywhere in the message. */
+const ADD_VERB = /\b(?:add|adding)\s+(?:a|an|one|two|three|\d|another|my|our|her|his|the)\b/i;
 const ADDING = new RegExp(String.raw`${ADDING_WORDS.source}|^\W*(?:(?:oh|ah|um|wait|sorry|also)\W+)?and\s`, 'i');
 /*
  * "Oh and my husband's hard of hearing": "and" opens something said of someone, who may be among
@@ -405,7 +407,7 @@ function decide(
   // "Plus me" names the speaker in the list; "so that's me, her and the twins" says the party again.
   const said = clause.replace(PLUS_ME, ' ');
   const adding =
-    ADDING.test(said) &&
+    (ADDING.test(said) || ADD_VERB.test(scan.original)) &&
     !(DESCRIBES_SOMEONE.test(said) && !ADDING_WORDS.test(said)) &&
     total === undefined &&
     !RESTATING.test(scan.original);
