@@ -198,3 +198,22 @@ describe('"sat" and "sun" before a clock', () => {
     expect(dates('we sat 2 rows back last time, 2 for orbital drift')).toBeUndefined();
   });
 });
+
+describe('the same weekday again, a week on', () => {
+  // Today is Saturday 21 November 2026.
+  it.each([
+    [['orbital drift tuesday, 2 adults', 'sorry I meant next tuesday'], ['2026-12-01']],
+    [['orbital drift friday, 2 adults', 'no, the friday after'], ['2026-12-04']],
+  ])('%j', (messages, days) => {
+    expect(dates(...messages)).toEqual({ kind: 'date', dates: days });
+  });
+  it('"next tuesday" said first is the coming one', () => {
+    expect(dates('orbital drift next tuesday, 2 adults')).toEqual({ kind: 'date', dates: ['2026-11-24'] });
+  });
+  it('another weekday said after one held is that day', () => {
+    expect(dates('orbital drift tuesday, 2 adults', 'actually next wednesday')).toEqual({
+      kind: 'date',
+      dates: ['2026-11-25'],
+    });
+  });
+});

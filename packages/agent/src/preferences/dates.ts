@@ -118,6 +118,19 @@ export function resolveDayOfMonth(today: string, day: number): string | undefine
   return undefined;
 }
 
+/**
+ * "Sorry, I meant next sunday", "no, the friday after": said when the day held is that weekday, a
+ * week later. Returns the day meant, or undefined when the words do not say so of `held`.
+ */
+export function weekLater(held: string, text: string): string | undefined {
+  const m = new RegExp(
+    String.raw`\b(?:next\s+${WEEKDAY_WORD}|(?:the\s+)?${WEEKDAY_WORD}\s+after(?:\s+(?:that|next|this one))?(?!\s+\w+day\b))\b`,
+    'i',
+  ).exec(text);
+  const said = m?.[1] ?? m?.[2];
+  return said !== undefined && weekdayOf(said) === weekdayIndex(held) ? addDays(held, 7) : undefined;
+}
+
 /** A weekday by its name or a usual short form, as a group. */
 const WEEKDAY_WORD =
   '(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|weds|thu|thurs?|fri|sat|sun)';

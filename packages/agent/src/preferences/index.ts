@@ -5,6 +5,7 @@ import { KIND_ORDER } from './kinds.ts';
 import {
   firmCorrection,
   merge,
+  nextOfHeld,
   otherTheater,
   refusedDays,
   supersedeFilm,
@@ -55,20 +56,18 @@ export function updatePreferences(current: PreferenceModel, text: string, contex
       unread,
     };
   }
-  const read = refusedDays(
-    otherTheater(
-      current,
-      firmCorrection(
-        current,
-        supersedeFilm(current, merge(current, ops), ops, reading.text, context.knownFilms),
-        reading.text,
-      ),
-      ops,
-      reading.text,
-    ),
-    ops,
-    context.today,
-  );
+  // What the new wishes mean beside the old, in turn: a film or a theater turned down, a polite
+  // change of mind kept firm, "next sunday" for the Sunday held, days refused.
+  const said = reading.text;
+  const readings: Array<(model: PreferenceModel) => PreferenceModel> = [
+    (model) => supersedeFilm(current, model, ops, said, context.knownFilms),
+    (model) => firmCorrection(current, model, said),
+    (model) => otherTheater(current, model, ops, said),
+    (model) => nextOfHeld(current, model, said),
+    (model) => refusedDays(model, ops, context.today),
+  ];
+  const read = readings.reduce((model, step) => step(model), merge(current, ops));
+
   // Someone who speaks only of themselves books one ticket, without being asked how many.
   const alone = speakerAlone(current, read, reading.text);
   const merged = alone ? merge(read, [alone]) : read;

@@ -1,5 +1,5 @@
 import type { Constraint, ConstraintKind } from '@usher/booking';
-import { addDays } from './dates.ts';
+import { addDays, weekLater } from './dates.ts';
 import { byKind, isHardConstraint, PREFERENCE_KINDS } from './kinds.ts';
 import { CHANGE_OF_MIND } from './text.ts';
 import { clock, minutesOf } from './times.ts';
@@ -545,6 +545,20 @@ export function otherTheater(
     ),
     soft: [...after.soft.filter((c) => c.kind !== 'theater'), ...(nearer ? [{ kind: 'closest' as const }] : [])],
   };
+}
+
+/**
+ * "Harbor lights sunday", then "sorry, I meant next sunday": where the day held is that weekday and
+ * the message reads it as the same day, it means the one a week later.
+ */
+export function nextOfHeld(before: PreferenceModel, after: PreferenceModel, text: string): PreferenceModel {
+  const held = before.hard.find((c) => c.kind === 'date');
+  const now = after.hard.find((c) => c.kind === 'date');
+  if (held?.kind !== 'date' || now?.kind !== 'date' || held.dates.length !== 1 || now.dates.length !== 1) return after;
+  if (held.dates[0] !== now.dates[0]) return after;
+  const later = weekLater(held.dates[0] as string, text);
+  if (!later) return after;
+  return { ...after, hard: after.hard.map((c) => (c.kind === 'date' ? { kind: 'date', dates: [later] } : c)) };
 }
 
 /** How many days ahead "any day but Friday" reaches: two weeks, more than a study's listings show. */
