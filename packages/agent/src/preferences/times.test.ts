@@ -435,3 +435,16 @@ describe('"the later one", "something earlier"', () => {
     expect(m.hard.some((c) => c.kind === 'startTime')).toBe(false);
   });
 });
+
+describe('the clock of something else, said with "before" or "after"', () => {
+  it.each([
+    ['1 ticket saturday, after my shift ends at 4', { start: { after: '16:00' } }],
+    ['1 ticket saturday, before the football at 3', { end: { before: '15:00' } }],
+    ['1 ticket saturday, before we eat at 7', { end: { before: '19:00' } }],
+    ["1 ticket saturday, I'm free from 2 till 6", { start: { after: '14:00' }, end: { before: '18:00' } }],
+    ['1 ticket saturday, free between 2 and 6', { start: { after: '14:00' }, end: { before: '18:00' } }],
+  ])('"%s"', (text, expected) => {
+    expect(start(text)).toEqual(expected.start ? { kind: 'startTime', ...expected.start } : undefined);
+    expect(end(text)).toEqual(expected.end ? { kind: 'endTime', ...expected.end } : undefined);
+  });
+});

@@ -138,6 +138,30 @@ export const otherClockRule: Rule = (scan) =>
     String.raw`\b(?:(?!${OWN_CLOCK}\b)[a-z]+(?:'s|\s+is|\s+leaves|\s+departs|\s+goes|\s+closes)|(?:my|our|his|her|their)\s+(?!${OWN_CLOCK}\b)[a-z]+\s+(?:starts|begins|ends|finishes))\s+(?:at\s+)?(?:${CLOCK})${NOT_A_TIME}`,
     (m) => ({ ...span(m), drafts: [] }),
   ).concat(
+    // "after my shift ends at 4", "before the football at 3", "before we eat at 7": the clock of
+    // something else said with "after" or "before": the showing starts after it, or is over before it.
+    hits(
+      scan,
+      // "After work at 6" stays the showing's start: with "after", only a verb says the clock is the other thing's.
+      String.raw`\b(?:(before)\s+(?:(?:the|my|our|his|her|their)\s+)?(?!${OWN_CLOCK}\b)(?:[a-z']+\s+){1,3}?(?:(?:starts|begins|ends|finishes|kicks off|is|'s)\s+)?|(after)\s+(?:(?:the|my|our|his|her|their)\s+)?(?!${OWN_CLOCK}\b)(?:[a-z']+\s+){1,3}?(?:starts|begins|ends|finishes|kicks off|is over|is done|'s over|'s done)\s+)at\s+(${CLOCK})${NOT_A_TIME}`,
+      (m) =>
+        at(m, readClock(scan, m.index ?? 0, m[3], false), (t) => [
+          m[1] ? bound('endTime', 'before', t) : bound('startTime', 'after', t),
+        ]),
+    ),
+    // "I'm free from 2 till 6", "free between 2 and 6": the showing starts after the first and is over by the second.
+    hits(
+      scan,
+      String.raw`\b(?:free|available|off)\s+(?:from\s+(${CLOCK})\s*(?:till|until|til|to|-|–)|between\s+(${CLOCK})\s*(?:and|-|–|to))\s*(${CLOCK})${NOT_A_TIME}`,
+      (m) => {
+        const from = readClock(scan, m.index ?? 0, m[1] ?? m[2], false);
+        const to = from === undefined ? undefined : readClock(scan, m.index ?? 0, m[3], false);
+        if (from === undefined || to === undefined) return { ...span(m), drafts: [] };
+        // "From 2 till 6": the second is the afternoon's too when the first is.
+        const end = to < from && to + 12 * 60 < 24 * 60 ? to + 12 * 60 : to;
+        return { ...span(m), drafts: [bound('startTime', 'after', from), bound('endTime', 'before', end)] };
+      },
+    ),
     // "I pick the kids up from school at half 3", "dinner at 8", "my train at 11.15": another errand's clock.
     hits(
       scan,
@@ -155,7 +179,7 @@ export const otherClockRule: Rule = (scan) =>
     // so the showing starts after it; not "we need to be finished by 10", which is the film's end.
     hits(
       scan,
-      String.raw`\b(?:i|we)(?:'m|\s+am|'re|\s+are)?\s+(?:finish|get off|clock off|knock off|get out|out|leave work|done|free)(?:\s+(?:work|school|uni|college|my shift|our shift))?\s+(?:at|around|about|from)\s+(${CLOCK})${NOT_A_TIME}`,
+      String.raw`\b(?:i|we)(?:'m|\s+am|'re|\s+are)?\s+(?:finish|get off|clock off|knock off|get out|out|leave work|done|free)(?:\s+(?:work|school|uni|college|my shift|our shift))?\s+(?:at|around|about|from)\s+(${CLOCK})${NOT_A_TIME}(?!\s*(?:till|until|til|to|-|–)\s*${CLOCK})`,
       (m) => at(m, readClock(scan, m.index ?? 0, m[1], false), (t) => [bound('startTime', 'after', t)]),
     ),
     // "before the kids' bedtime (7:30)", "after work (5.30)": the clock in brackets is the event's;
