@@ -14,6 +14,13 @@ describe('what people type, before the rules read it', () => {
     ['sunday arvo', 'sunday afternoon'],
     ['1 ticket 4 encore tmrw morn', '1 ticket for encore tomorrow morning'],
     ['wanna see sumthin scary', 'want to see something scary'],
+    ['2 tix satday nite', '2 tickets saturday night'],
+    ['tmw evng for 2', 'tomorrow evening for 2'],
+    ['thursdy, 1 adlt', 'thursday, 1 adults'],
+    ['wensday or fridya', 'wednesday or friday'],
+    ['sun am, me + 3 kds', 'sun morning, me + 3 kids'],
+    ['dust n thunder @ riverside', 'dust and thunder at riverside'],
+    ['row n please', 'row n please'],
     [
       'somethin w/ good reviews this wknd for me and the mrs',
       'something with good reviews this weekend for me and my wife',

@@ -17,7 +17,24 @@ import type { Fix, PreferenceContext } from './types.ts';
  */
 
 const SHORTHAND: Array<[RegExp, string]> = [
-  [/\b(?:tmrw|tmr|tmrow|tomoz|2moro|2morrow|2mrw)\b/gi, 'tomorrow'],
+  [/\b(?:tmrw|tmr|tmw|tmrow|tomoz|tmoz|2moro|2morrow|2mrw|tomorow|tommorow|tommorrow)\b/gi, 'tomorrow'],
+  // A weekday typed short or misspelt: "satday", "wensday", "thursdy", "fridya".
+  [/\b(?!saturday\b)sat[a-z]{0,4}(?:day|dy|dya)\b/gi, 'saturday'],
+  [/\b(?!sunday\b)sun(?:n?day|dy|dya)\b/gi, 'sunday'],
+  [/\b(?!monday\b)mon(?:n?day|dy|dya)\b/gi, 'monday'],
+  [/\b(?!tuesday\b)tu[a-z]{0,4}(?:day|dy|dya)\b/gi, 'tuesday'],
+  [/\b(?!wednesday\b)we[dn][a-z]{0,5}(?:day|dy|dya)\b/gi, 'wednesday'],
+  [/\b(?!thursday\b)th[ue]r[a-z]{0,3}(?:day|dy|dya)\b/gi, 'thursday'],
+  [/\b(?!friday\b)fr[iy][a-z]{0,2}(?:day|dy|dya)\b/gi, 'friday'],
+  // "sun am", "sat pm": that day's morning or afternoon.
+  [/\b((?:mon|tues?|wed|thurs?|fri|sat|sun)(?:day)?)\s+am\b/gi, '$1 morning'],
+  [/\b((?:mon|tues?|wed|thurs?|fri|sat|sun)(?:day)?)\s+pm\b/gi, '$1 afternoon'],
+  [/\b(?:evng|evenin|evning|evnin)\b/gi, 'evening'],
+  [/\b(?:adlt|adlts|adluts?|audlts?)\b/gi, 'adults'],
+  [/\b(?:chld|chlid|chidl)\b/gi, 'child'],
+  [/\b(?:kds|kidz)\b/gi, 'kids'],
+  [/\b(?:snr|snrs)\b/gi, 'senior'],
+  [/(?<=\s|^)@\s*(?=[a-z])/gi, 'at '],
   [/\b(?:2nite|2night|tonite|tonght)\b/gi, 'tonight'],
   [/\bnite\b/gi, 'night'],
   [/\b(?:tix|tkts|tix\.)\b/gi, 'tickets'],
@@ -66,6 +83,8 @@ const SHORTHAND: Array<[RegExp, string]> = [
   [/\bim\b/gi, "i'm"],
   [/\bsci fi\b/gi, 'sci-fi'],
   [/\bn\b(?= my\b| me\b| the\b| her\b| his\b)/gi, 'and'],
+  // "dust n thunder", "me n him": a lone "n" between words is "and" (not a row: "row n").
+  [/(?<!\b(?:rows?|seats?)\s)(?<=[a-z] )n(?= [a-z])/gi, 'and'],
   // "w my gf", "w/ the kids": "with" before the people it names.
   [/\bw\/?(?= (?:my|me|the|our|her|his|him|them)\b)/gi, 'with'],
   [/(?<=\s|^)w\/(?=\s)/gi, 'with'],
