@@ -213,16 +213,14 @@ const PATTERNS: Array<[string, (m: RegExpExecArray, today: string) => string[]]>
       return Array.from({ length: span + 1 }, (_, i) => addDays(first, i));
     },
   ],
-  // "Any day this week", "sometime next week", "one evening next week": the days left of this week
-  // (to Sunday), or Monday to Sunday of the next. Not "next weekend", "this week's films".
+  // "Sometime next week", "one evening next week": Monday to Sunday of the next week. Not "next
+  // weekend"; not "this week", which says as often that any day will do ("any day this week works").
   [
-    String.raw`(?:(?:any\s+(?:day|time|evening|night|afternoon|morning)|sometime|some\s+time|some\s+(?:day|evening|night)|one\s+(?:day|evening|night)|at\s+some\s+point|during|in)\s+)?(this|next)\s+week(?!\s*(?:end|day|night|'s))\b`,
+    String.raw`(?:(?:any\s+(?:day|time|evening|night|afternoon|morning)|sometime|some\s+time|some\s+(?:day|evening|night)|one\s+(?:day|evening|night)|at\s+some\s+point|during|in)\s+)?next\s+week(?!\s*(?:end|day|night|'s))\b`,
     (m, t) => {
-      // "What's on this week? … friday": the day named is the wish; the week only says where to look.
+      // "What's on next week? … friday": the day named is the wish; the week only says where to look.
       if (new RegExp(String.raw`\b(?:${WEEKDAY_WORD}|today|tonight|tomorrow|tmrw)\b`, 'i').test(m.input)) return [];
-      const from = m[1]?.toLowerCase() === 'next' ? mondayAfter(t) : t;
-      const last = addDays(mondayAfter(t), m[1]?.toLowerCase() === 'next' ? 6 : -1);
-      return Array.from({ length: 7 }, (_, i) => addDays(from, i)).filter((d) => d <= last);
+      return Array.from({ length: 7 }, (_, i) => addDays(mondayAfter(t), i));
     },
   ],
   [String.raw`today|tonight|this(?=\s+(?:evening|afternoon|morning)\b)`, (_m, t) => [t]],
