@@ -224,3 +224,19 @@ describe('the middle of the row, not at either end', () => {
     ]);
   });
 });
+
+describe('the front rows and the dead centre', () => {
+  it('"front rows only" after a reason keeps the front half', () => {
+    expect(hard("2 adults, can't do stairs so front rows only")).toContainEqual({
+      kind: 'rows',
+      allowed: ['A', 'B', 'C', 'D'],
+    });
+  });
+  it('"not the front rows" is not too close to the screen', () => {
+    expect(soft('2 adults, not the front rows')).toContainEqual({ kind: 'rows', notFirst: 3 });
+  });
+  it('"dead centre", "smack in the middle" wish for central seats', () => {
+    expect(soft('2 adults, dead centre please')).toContainEqual({ kind: 'centered' });
+    expect(soft('2 adults, smack in the middle')).toContainEqual({ kind: 'centered' });
+  });
+});

@@ -103,14 +103,20 @@ export const rowsRule: Rule = (scan) => [
       return { ...span(m), drafts: [draft] };
     },
   ),
-  // "Near the front", "close to the screen": the first rows (the smallest room's front half); soft, as it is vague.
+  // "Near the front", "close to the screen", "front rows only": the first rows (the smallest room's
+  // front half); soft, as it is vague.
   ...hits(
     scan,
-    String.raw`(?<!not (?:too |so |that )?)(?:near|towards?|at|in) the front(?!\s+(?:\w+\s+)?rows?)|(?<!not (?:too |so |that )?)close to the screen|up front`,
-    (m) =>
-      polarity(scan.original, m.index ?? 0) === 'positive'
-        ? { ...span(m), drafts: [{ set: { kind: 'rows', allowed: firstRows(BACK_NOT_FIRST) }, vague: true }] }
-        : undefined,
+    String.raw`(?<!not (?:too |so |that )?)(?:near|towards?|at|in) the front(?!\s+(?:\w+\s+)?rows?)|(?<!not (?:too |so |that )?)close to the screen|up front|(?<!\b(?:first|last|\d|two|three|four|five|six)\s+)front rows(?!\s+(?:are|is)\b)`,
+    (m) => {
+      const p = polarity(scan.original, m.index ?? 0);
+      if (p === 'positive')
+        return { ...span(m), drafts: [{ set: { kind: 'rows', allowed: firstRows(BACK_NOT_FIRST) }, vague: true }] };
+      // "Not the front rows": as "not too close to the screen".
+      return p === 'negative' && /rows$/i.test(m[0])
+        ? { ...span(m), drafts: [{ set: { kind: 'rows', notFirst: NEAR_SCREEN_ROWS }, vague: true }] }
+        : undefined;
+    },
   ),
   ...hits(
     scan,
@@ -319,6 +325,6 @@ export const rowMiddleRule: Rule = (scan) => {
 export const centeredRule: Rule = (scan) =>
   hits(
     scan,
-    String.raw`cent(?:ered|red)|central(?:\s+seats?)?|cent(?:er|re)\s+seats?|in the (?:middle|cent(?:er|re))(?: of the (?:row|room|theater|theatre|cinema))?|(?:the\s+)?(?:middle|cent(?:er|re)) of the (?:row|room|theater|theatre|cinema)|middle (?:seats?|rows?)`,
+    String.raw`cent(?:ered|red)|central(?:\s+seats?)?|cent(?:er|re)\s+seats?|(?:dead|bang|smack|slap)(?:\s+in\s+the)?\s+(?:middle|cent(?:er|re))|in the (?:middle|cent(?:er|re))(?: of the (?:row|room|theater|theatre|cinema))?|(?:the\s+)?(?:middle|cent(?:er|re)) of the (?:row|room|theater|theatre|cinema)|middle (?:seats?|rows?)`,
     (m) => ({ ...span(m), drafts: [{ set: { kind: 'centered' } }] }),
   );

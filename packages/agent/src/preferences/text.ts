@@ -106,8 +106,10 @@ const RATHER = /\b(?:(?:i|we)'?d rather|would rather)\b/gi;
 
 const NEGATION =
   /\b(?:not (?:in the mood|up|feeling it|keen) for|in no mood for|sick of|tired of|fed up (?:with|of)|had enough of|bored of|(?:none of (?:us|them)|nobody|no one|noone)\s+(?:wants?|likes?|fancies|can (?:do|stand|sit))(?:\s+to\s+(?:be|sit|see|go)(?:\s+(?:in|at|on|near))?)?|no|not|nothing|never(?!\s+(?:seen|been|tried|watched|had|done|experienced|sat|used))|none|neither|nor|without|avoid|except|excluding|exclude|already (?:saw|seen|watched|been to)|(?:'ve|have|has) (?:already )?(?:seen|watched)|hate|hated|dislike|disliked|didn'?t (?:like|enjoy)|did not (?:like|enjoy)|(?:don'?t|do not|doesn'?t|won'?t|not) (?:want to |wanna )?(?:pay|paying) (?:extra )?for|don'?t want|do not want|don'?t (?:put|seat|stick) (?:me|us|him|her|them) (?:in|on|at|near|by)(?: (?:one|any|some) of)?(?: (?:those|these|the))?|don'?t (?:put|seat|give|stick|book|do)|do not (?:put|seat|give|book|do)|doesn'?t want|does not want|didn'?t want|don'?t like|do not like|doesn'?t like|can'?t stand|can'?t do|can'?t (?:cope|deal) with|can'?t handle|cannot (?:cope|deal) with|struggles? with|(?:i'?m|i am|we'?re|we are|they'?re|they are|he'?s|he is|she'?s|she is|(?:my|our|his|her|the)\s+[a-z]+(?:\s+(?:is|are)|'s))\s+(?:working|busy|away|at work|at school|tied up|unavailable|not (?:free|around|available)|at (?:their|his|her|my|our) [a-z]+'s)(?:\s+on)?|i work|cannot do|can'?t make|cannot make|won'?t|will not|wouldn'?t|rather not|not keen on|anything but|anywhere but|(?:any|every)\s+[a-z]+\s+but|anywhere other than|skip|steer clear of|stay away from|give (?:\w+ ){1,3}a miss|non|isn'?t|aren'?t|wasn'?t)\b/gi;
-/* Words that turn a clause positive again after a negation: "nothing but …" is not here on purpose. */
-const PIVOT = /\b(?:something|someone|instead|prefer|want|like|love|please|is|are|be)\b/i;
+/* Words that turn a clause positive again after a negation: "nothing but …" is not here on purpose;
+ * "so" after the thing refused ("can't do stairs so front rows only"), not "not so close". */
+const PIVOT =
+  /\b(?:something|someone|instead|prefer|want|like|love|please|is|are|be)\b|\S\s+so\b(?!\s+(?:close|near|far|much|many|early|late|keen|long|loud|scary|violent|high|low))/i;
 const SKIP = /\b(?:instead of|rather than|in place of)\s+(?:the\s+|an?\s+)?$/i;
 /* A refusal said after the thing: "the front row is a no-go", "3D is out", "IMAX is not an option", "3D gives me a migraine". */
 const REFUSED_AFTER =

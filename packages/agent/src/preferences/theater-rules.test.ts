@@ -210,3 +210,29 @@ describe('theaters named by their first words in a list', () => {
     ]);
   });
 });
+
+describe('theaters refused in a list', () => {
+  const WORLD = {
+    ...CONTEXT,
+    knownTheaters: ['Lakeside 12', 'Northgate Stadium 16', 'Riverside Art House', 'Old Mill Cinema'],
+  };
+  const refused = (text: string) =>
+    updatePreferences({ hard: [], soft: [] }, text, WORLD).model.hard.find((c) => c.kind === 'theater');
+  it.each([
+    ['2 adults sat, anywhere except northgate and lakeside', ['Northgate Stadium 16', 'Lakeside 12']],
+    [
+      '2 adults sat, not northgate, lakeside or riverside',
+      ['Northgate Stadium 16', 'Lakeside 12', 'Riverside Art House'],
+    ],
+    ['2 adults sat, neither northgate nor lakeside', ['Northgate Stadium 16', 'Lakeside 12']],
+  ])('"%s"', (text, not) => {
+    expect(refused(text)).toEqual({ kind: 'theater', not });
+  });
+  it('a theater wished for after a full stop is not refused with the one before', () => {
+    expect(refused('2 adults sat, not northgate. lakeside please')).toEqual({
+      kind: 'theater',
+      is: ['Lakeside 12'],
+      not: ['Northgate Stadium 16'],
+    });
+  });
+});

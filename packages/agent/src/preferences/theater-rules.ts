@@ -55,8 +55,29 @@ export const theaterRule: Rule = (scan) => {
     const name = matches.length === 1 ? (matches[0] as string) : written;
     return { ...span(m), drafts: theaterDrafts(name, polarity(scan.original, m.index ?? 0)) };
   });
-  return [...named, ...runs, ...lower];
+  return listedRefusals([...named, ...runs, ...lower], scan.original);
 };
+
+/** Between two theaters of one list: "northgate, lakeside or riverside". */
+const LIST_GAP = /^\s*(?:,\s*(?:(?:or|and|nor)\s+)?|(?:or|and|nor|&|\/)\s+)(?:the\s+)?$/i;
+
+/**
+ * "Not northgate, lakeside or riverside": theaters listed right after one refused are refused too,
+ * though a comma ends the clause the refusal was read in.
+ */
+function listedRefusals(found: Hit[], text: string): Hit[] {
+  const sorted = [...found].sort((a, b) => a.start - b.start);
+  for (let i = 1; i < sorted.length; i++) {
+    const before = sorted[i - 1] as Hit;
+    const hit = sorted[i] as Hit;
+    const refused = before.drafts.some((d) => 'set' in d && d.set.kind === 'theater' && d.set.not);
+    if (!refused || !LIST_GAP.test(text.slice(before.end, hit.start))) continue;
+    hit.drafts = hit.drafts.map((d) =>
+      'set' in d && d.set.kind === 'theater' && d.set.is ? { ...d, set: { kind: 'theater', not: d.set.is } } : d,
+    );
+  }
+  return sorted;
+}
 
 /**
  * A theater on screen named by its first word alone, in any case, where a place is named ("at
@@ -113,7 +134,7 @@ function firstWords(known: readonly string[]): { source: string; lookup(word: st
   const byFirst =
     words === ''
       ? '(?!)'
-      : String.raw`(?<=\b(?:at|in|to|from|near|make it|try|not|skip|avoid|than|except|but|prefer|rather|go with|choose|pick|or|either)\s+(?:the\s+)?)(${words})\b(?!\s+(?:${words}))|\b(${words})(?=\s+(?:instead|cinema|theat(?:er|re)|multiplex|cineplex)\b|(?:'s|\s+is|\s+was)\s+(?:out|no good|not (?:an option|ok|okay|good)|a no|off)\b|\s*(?:or|\/)\s*(?:the\s+)?(?:${words})\b)|(?<=(?:^|[,.;!?:])\s*(?:the\s+)?)(${words})(?=\s*(?:please|pls|then|instead|thanks|ta)?\s*(?:[,.;!?]|$))`;
+      : String.raw`(?<=\b(?:at|in|to|from|near|make it|try|not|skip|avoid|than|except|but|prefer|rather|go with|choose|pick|or|either|and|nor|&)\s+(?:the\s+)?)(${words})\b(?!\s+(?:${words}))|\b(${words})(?=\s+(?:instead|cinema|theat(?:er|re)|multiplex|cineplex)\b|(?:'s|\s+is|\s+was)\s+(?:out|no good|not (?:an option|ok|okay|good)|a no|off)\b|\s*(?:or|and|nor|&|\/|,)\s*(?:the\s+)?(?:${words})\b)|(?<=(?:^|[,.;!?:])\s*(?:the\s+)?)(${words})(?=\s*(?:please|pls|then|instead|thanks|ta)?\s*(?:[,.;!?]|$))`;
   const byEnd = ends === '' ? '' : String.raw`|(?<=\bthe\s+)(${ends})\b(?!\s+(?:film|movie|flick|one)s?\b)`;
   return {
     source: phrases === '' ? `(?:${byFirst}${byEnd})` : `(?:${byFirst}|\\b(${phrases})\\b${byEnd})`,

@@ -438,13 +438,13 @@ describe('"the later one", "something earlier"', () => {
 
 describe('the clock of something else, said with "before" or "after"', () => {
   it.each([
-    ['1 ticket saturday, after my shift ends at 4', { start: { after: '16:00' } }],
-    ['1 ticket saturday, before the football at 3', { end: { before: '15:00' } }],
-    ['1 ticket saturday, before we eat at 7', { end: { before: '19:00' } }],
-    ["1 ticket saturday, I'm free from 2 till 6", { start: { after: '14:00' }, end: { before: '18:00' } }],
-    ['1 ticket saturday, free between 2 and 6', { start: { after: '14:00' }, end: { before: '18:00' } }],
-  ])('"%s"', (text, expected) => {
-    expect(start(text)).toEqual(expected.start ? { kind: 'startTime', ...expected.start } : undefined);
-    expect(end(text)).toEqual(expected.end ? { kind: 'endTime', ...expected.end } : undefined);
+    ['1 ticket saturday, after my shift ends at 4', '16:00', undefined],
+    ['1 ticket saturday, before the football at 3', undefined, '15:00'],
+    ['1 ticket saturday, before we eat at 7', undefined, '19:00'],
+    ["1 ticket saturday, I'm free from 2 till 6", '14:00', '18:00'],
+    ['1 ticket saturday, free between 2 and 6', '14:00', '18:00'],
+  ])('"%s": starting after %s, over by %s', (text, after, before) => {
+    expect(start(text)).toEqual(after ? { kind: 'startTime', after } : undefined);
+    expect(end(text)).toEqual(before ? { kind: 'endTime', before } : undefined);
   });
 });
