@@ -331,6 +331,11 @@ export const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]
     (m) => ({ type: 'about', ages: [Number(m[1])] }),
   ],
   [
+    // "4 friends all 10", "3 mates, both aged 9": the same, said without brackets right after them.
+    String.raw`(?<=\b(?:${RELATIONS})\s*,?\s*)(?:all|both|each)\s+(?:aged\s+)?(\d{1,2})(?:\s*(?:or|-|to|/)\s*\d{1,2})?${NOT_AN_AGE}${NOT_TIME}(?=\s*(?:[,.;!?)]|$|and\b|plus\b|\+))`,
+    (m) => ({ type: 'about', ages: [Number(m[1])] }),
+  ],
+  [
     // "the kids are 5 and 7", "my boys are 6 and 9": the ages of the people named, one each.
     String.raw`(?:the|my|our)\s+${KIN_ADJECTIVE}(?:${RELATIONS})\s+(?:are|'re)\s+(?:both\s+|all\s+)?\d{1,2}(?:\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)\d{1,2}(?!\d))+${NOT_AN_AGE}${NOT_TIME}`,
     (m) => ({ type: 'about', ages: (m[0].match(/\d{1,2}/g) ?? []).map(Number) }),

@@ -975,3 +975,13 @@ describe('more of who is coming', () => {
     if (Object.keys(mix).some((t) => t !== 'adult')) expect(ticketMix).toEqual({ kind: 'ticketMix', ...mix });
   });
 });
+
+describe("a child's birthday party", () => {
+  it.each([
+    ["my son's 10th birthday: him and 4 friends, plus me and my wife", { adult: 2, child: 5 }],
+    ["my daughter's 8th birthday, her and 3 friends, plus 2 adults", { adult: 2, child: 4 }],
+    ["my son's 10th birthday: him plus 4 friends all 10, and me and my wife", { adult: 2, child: 5 }],
+  ])('"%s" → %j', (text, mix) => {
+    expect(party(text)).toContainEqual({ kind: 'ticketMix', ...mix });
+  });
+});

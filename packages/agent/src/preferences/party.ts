@@ -176,15 +176,20 @@ function remembered(
   return out;
 }
 
+/** Friends counted as a group: at a child's birthday, children like the child. */
+const FRIENDS = /^(?:friends|mates|pals|buddies|classmates|schoolfriends|school friends)$/i;
+
 /** Age statements join the companion named just before them. */
-function attachAges(pieces: Piece[]): Piece[] {
+function attachAges(pieces: Piece[], birthday = false): Piece[] {
   const out = attachEach(pieces);
-  // "My son's 8th birthday, me and him and 3 of his friends": a child's friends are children too.
+  // "My son's 8th birthday, me and him and 3 of his friends": a child's friends are children too;
+  // at a child's birthday, so are friends counted without anyone's ("him and 4 friends").
   const child = out.find(
     (q): q is Person => q.type === 'person' && q.ages.length > 0 && q.ages.every((a) => a < CHILD_UNDER),
   );
   for (const q of out) {
-    if (child && q.type === 'person' && q.theirs && q.ages.length === 0 && !q.ticket) {
+    const friends = q.type === 'person' && (q.theirs || (birthday && !q.related && FRIENDS.test(q.words ?? '')));
+    if (child && q.type === 'person' && friends && q.ages.length === 0 && !q.ticket) {
       Object.assign(q, { ages: Array(q.n ?? 1).fill(child.ages[0]) });
     }
   }
@@ -366,7 +371,16 @@ function decide(
   // "My boy is 4 … for him and me": "him" is someone named, and is one more only when no one is
   // named and no party is known.
   const standing = found.some((p) => p.type === 'person' && !p.standsFor) || scan.context.partySize !== undefined;
-  const heard = namedAgain(attachAges(standing ? found.filter((p) => !(p.type === 'person' && p.standsFor)) : found));
+  // "My son's 10th birthday: him plus 4 friends": "him" is the one person named before, said to come.
+  const standIn = found.findIndex((p) => p.type === 'person' && p.standsFor);
+  const stoodFor = [...found.slice(0, Math.max(0, standIn))]
+    .reverse()
+    .find((p): p is Person => p.type === 'person' && !p.standsFor && p.n === 1);
+  if (standIn >= 0 && stoodFor) stoodFor.related = false;
+  const birthday = /\bbirthday\b/i.test(scan.original);
+  const heard = namedAgain(
+    attachAges(standing ? found.filter((p) => !(p.type === 'person' && p.standsFor)) : found, birthday),
+  );
   // "My daughter's sleepover, 5 girls": the owner of the occasion is one of a group counted by
   // number, not one more.
   const grouped = heard.some((p) => (p.type === 'person' && !p.owner && (p.n ?? 0) >= 2) || p.type === 'typed');
