@@ -1,17 +1,17 @@
 import type { ConstraintKind, Story } from '@usher/booking';
 import { describeModel } from './describe.ts';
 import { readMessage } from './extract.ts';
-import { KIND_ORDER } from './kinds.ts';
 import {
   firmCorrection,
-  merge,
   nextOfHeld,
   otherTheater,
   refusedDays,
   supersedeFilm,
   turnsDownFilm,
   turnsDownTheater,
-} from './merge.ts';
+} from './held.ts';
+import { KIND_ORDER } from './kinds.ts';
+import { merge } from './merge.ts';
 import { answeredCount, blankNumbers, openQuestions, speakerAlone, unreadWords } from './questions.ts';
 import type { PreferenceContext, PreferenceModel, Understanding } from './types.ts';
 
