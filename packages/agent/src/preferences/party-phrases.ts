@@ -168,8 +168,8 @@ export const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]
     },
   ],
   [
-    // "my husband (72) and I (70)": the speaker's age in brackets.
-    String.raw`(?<=\b(?:and|&)\s+)(?:i|me|myself)\s*\(\s*(\d{1,2})\s*\)`,
+    // "my husband (72) and I (70)", "me (34), my dad (66)": the speaker's age in brackets.
+    String.raw`(?:(?<=\b(?:and|&)\s+)(?:i|me|myself)|(?<=(?:^|[,.;:!?]|\bfor|\bjust|\bit's)\s*)me)\s*\(\s*(\d{1,2})\s*\)`,
     (m) => ({ type: 'self', age: Number(m[1]) }),
   ],
   [

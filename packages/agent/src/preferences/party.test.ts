@@ -985,3 +985,13 @@ describe("a child's birthday party", () => {
     expect(party(text)).toContainEqual({ kind: 'ticketMix', ...mix });
   });
 });
+
+describe('counts and ages written compactly', () => {
+  it.each([
+    ['3x adult, 1x child (8), sat', { adult: 3, child: 1 }],
+    ['adult x2 and child x1', { adult: 2, child: 1 }],
+    ['me (34), my dad (66) sunday', { adult: 1, senior: 1 }],
+  ])('"%s" → %j', (text, mix) => {
+    expect(party(text)).toContainEqual({ kind: 'ticketMix', ...mix });
+  });
+});

@@ -35,6 +35,9 @@ const SHORTHAND: Array<[RegExp, string]> = [
   [/\b(?:kds|kidz)\b/gi, 'kids'],
   [/\b(?:snr|snrs)\b/gi, 'senior'],
   [/(?<=\s|^)@\s*(?=[a-z])/gi, 'at '],
+  // "3x adult", "2 x child": a count written as a multiplier.
+  [/\b(\d{1,2})\s*x\s+(?=(?:adults?|child(?:ren)?|kids?|seniors?|students?|tickets?|seats?|people)\b)/gi, '$1 '],
+  [/\b(adults?|child(?:ren)?|kids?|seniors?|tickets?|seats?)\s+x\s*(\d{1,2})\b/gi, '$2 $1'],
   [/\b(?:2nite|2night|tonite|tonght)\b/gi, 'tonight'],
   [/\bnite\b/gi, 'night'],
   [/\b(?:tix|tkts|tix\.)\b/gi, 'tickets'],
