@@ -448,3 +448,17 @@ describe('the clock of something else, said with "before" or "after"', () => {
     expect(end(text)).toEqual(before ? { kind: 'endTime', before } : undefined);
   });
 });
+
+describe('a later or an earlier showing, said loosely', () => {
+  it.each([
+    [['orbital drift saturday, 2 adults', 'something a bit later?'], 'latest'],
+    [['orbital drift saturday, 2 adults', 'later would be better'], 'latest'],
+    [['orbital drift saturday evening, 2 adults', 'earlier if possible'], 'earliest'],
+    [['orbital drift saturday, 2 adults', 'could we go a little earlier'], 'earliest'],
+  ])('%j → %s', (messages, kind) => {
+    expect(soft(...messages)).toContainEqual({ kind });
+  });
+  it('"I finish later than that" is the speaker, not the showing', () => {
+    expect(soft('i finish later than that on friday, 2 tickets')).not.toContainEqual({ kind: 'latest' });
+  });
+});

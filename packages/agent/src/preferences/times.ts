@@ -492,7 +492,7 @@ const AFTER_A_TIME = /\d(?:\s*(?:am|pm))?\s*,?\s*(?:at\s+)?$/i;
 export const laterEarlierRule: Rule = (scan) =>
   hits(
     scan,
-    String.raw`(?:the|a|an|any)\s+(later|earlier)\s+(?:one|showing|show|screening|time|session)|(?:something|anything)\s+(later|earlier)|(later|earlier)\s+(?:showings?|shows?|screenings?|than that)`,
+    String.raw`(?:the|a|an|any)\s+(later|earlier)\s+(?:one|showing|show|screening|time|session)|(?:something|anything|one|go|do it|make it)\s+(?:(?:a\s+)?(?:bit|little|tad|touch)\s+|slightly\s+)?(later|earlier)|(?<!\b(?:finish|finishes|finishing|work|working|i'm|we're|i am|we are|out|back|home|get (?:out|off|back|home)|arrive|land)\s+)(later|earlier)\s+(?:showings?|shows?|screenings?|than that|if (?:possible|poss|you can|there is one|there's one)|(?:would be|is) (?:better|nicer|good|great))`,
     (m) => {
       const { start, end } = span(m);
       // Words another rule took from between ("an earlier evening show"): not this phrase.
