@@ -179,7 +179,7 @@ export const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]
   ],
   [
     // "one of the kids can't make it", "my brother can't come after all", "two of us have dropped out".
-    String.raw`(?:(${SPELLED_OR_DIGITS})\s+of\s+(?:the|my|our)\s+(kids|children|little ones|adults|grown[- ]?ups|seniors|${RELATIONS})|(${SPELLED_OR_DIGITS})\s+of\s+us|(?:my|our|the)\s+(?:[a-z]+'s\s+)?(${RELATION}|${RELATIONS}))\s+(?:now\s+|also\s+)?(?:can'?t|cannot|can no longer|won'?t|will not|isn'?t|aren'?t|is not|are not|is no longer|are no longer|couldn'?t|(?:has|have)\s+(?:dropped|pulled)\s+out|dropped out|pulled out)(?:\s+(?:come|make it|coming|going|join(?:ing)?(?:\s+us)?|be there|go|attend)(?:\s+after all)?)(?=\s*(?:[,.;!?)]|$|after all|anymore|any more|now|today|tonight|so|but|and))`,
+    String.raw`(?:(${SPELLED_OR_DIGITS})\s+of\s+(?:the|my|our)\s+(kids|children|little ones|adults|grown[- ]?ups|seniors|${RELATIONS})|(${SPELLED_OR_DIGITS})\s+of\s+us|(?:my|our|the)\s+(?:[a-z]+'s\s+)?(${RELATION}|${RELATIONS}))\s+(?:now\s+|also\s+)?(?:(?:can'?t|cannot|can no longer|won'?t|will not|isn'?t|aren'?t|is not|are not|is no longer|are no longer|couldn'?t)(?:\s+(?:come|make it|coming|going|join(?:ing)?(?:\s+us)?|be there|go|attend)(?:\s+after all)?)|(?:(?:has|have|'s|'ve)\s+)?(?:dropped|pulled|backed)\s+out|(?:(?:has|have|'s|'ve)\s+)?(?:bailed|cancelled|canceled))(?=\s*(?:[,.;!?)]|$|after all|anymore|any more|now|today|tonight|so|but|and|on us))`,
     (m) => {
       const n = parseCount(m[1] ?? m[3] ?? 'one');
       if (!n) return undefined;
@@ -201,6 +201,19 @@ export const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]
     },
   ],
   [`(?:party|group|family|gang|crew|bunch|team|table) of\\s+(${SPELLED_OR_DIGITS})`, total(1)],
+  // "We're down to 2", "down to three now": the party's new size.
+  [
+    `(?:(?:we're|we are|it's|that's)\\s+)?down\\s+to\\s+(${SPELLED_OR_DIGITS})(?!\\s*(?:am|pm|:|o'?clock|miles?|km|\\$|dollars?|quid))`,
+    total(1),
+  ],
+  // "One less", "one fewer", "minus one": someone of the party known is not coming.
+  [
+    String.raw`\b(one|two|1|2)\s+(?:less|fewer)(?!\s+(?:than|mile|km|star|dollar|pound|minute|hour))|\bminus\s+(one|two|1|2)\b(?!\s*(?:star|mile|km))|take\s+(one|two|1|2)\s+(?:off|away)`,
+    (m) => {
+      const n = parseCount(m[1] ?? m[2] ?? m[3] ?? '');
+      return n ? { type: 'dropped', n, words: '' } : undefined;
+    },
+  ],
   // Before the typed counts: "my mum (a pensioner)" is one person, not a second one.
   [
     String.raw`\(\s*(?:a\s+)?(?:pensioner|senior|oap)\s*\)|(?:who(?:'s| is)|(?:she|he)(?:'s| is))\s+(?:a\s+)?(?:pensioner|senior|oap|retired)`,

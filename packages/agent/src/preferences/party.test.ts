@@ -995,3 +995,14 @@ describe('counts and ages written compactly', () => {
     expect(party(text)).toContainEqual({ kind: 'ticketMix', ...mix });
   });
 });
+
+describe('the party smaller, said in a later message', () => {
+  it.each([
+    [['3 adults for encore sat night', 'one less, my friend dropped out'], 2],
+    [['3 adults for encore sat night', "we're down to 2"], 2],
+    [['3 adults for encore sat night', 'my friend has bailed on us'], 2],
+    [['3 adults for encore sat night', 'minus one'], 2],
+  ])('%j → %s', (messages, count) => {
+    expect(party(...messages)).toContainEqual({ kind: 'ticketMix', adult: count });
+  });
+});

@@ -503,7 +503,10 @@ function decide(
     }
   }
   // "One of the kids can't make it": fewer of the party known, of their type.
-  const dropped = pieces.filter((p): p is Extract<Piece, { type: 'dropped' }> => p.type === 'dropped');
+  const droppedAll = pieces.filter((p): p is Extract<Piece, { type: 'dropped' }> => p.type === 'dropped');
+  // "One less, my friend dropped out": the one less is the friend, not another.
+  const whoDropped = droppedAll.filter((d) => d.words !== '');
+  const dropped = whoDropped.length > 0 ? whoDropped : droppedAll;
   // The people described with them ("the 8 year old has a party") are the ones not coming.
   if (dropped.length > 0 && total === undefined && !self && !namedTypes) {
     const party = scan.context.party;
