@@ -187,3 +187,20 @@ describe('a bare number after a score, a length or a distance in its clause', ()
     expect(price('2 tickets, rated well, under 30').hard).toEqual([{ kind: 'price', maxTotal: 30 }]);
   });
 });
+
+describe('money said loosely', () => {
+  it.each([
+    '2 adults sat, nothing pricey',
+    '2 adults sat, on a budget',
+    "2 adults sat, we're skint",
+    'not too pricey please',
+  ])('"%s" wishes for the cheapest', (text) => {
+    expect(soft(text)).toContainEqual({ kind: 'cheapest' });
+  });
+  it.each([
+    ['2 adults sat, £25 the pair', 25],
+    ['2 adults sat, $30 for the two', 30],
+  ])('"%s" → at most %s in total', (text, maxTotal) => {
+    expect(hard(text)).toContainEqual({ kind: 'price', maxTotal });
+  });
+});

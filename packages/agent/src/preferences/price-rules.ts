@@ -30,7 +30,7 @@ const AMOUNT = `(?:${CUR}\\s*${NUMBER}(?:\\s*${CUR_WORD})?|${NUMBER}\\s*(?:${CUR
 const NOT_MONEY = String.raw`(?!\s*(?:hours?|hrs?|h|mins?|minutes?|km|kms|k|miles?|mi|pm|am|o'?clock|:\d|%|percent|per cent|people|persons|tickets?|seats?|of us|kids|children|adults|years?|yo|rows?|stars?|\/10|out of))`;
 
 const PER = String.raw`(?:\s*(?:per|a|an|each|every|for each|for every|\/)\s*(?:ticket|person|head|seat|pop|adult)|\s+each|\s+apiece|\s+a\s+pop)`;
-const TOTAL_WORDS = String.raw`(?:\s+between\s+(?:us|(?:the\s+)?(?:\w+\s+)?of\s+us|us\s+(?:both|all|two|three|four))|\s+(?:in\s+)?total|\s+all\s+in|\s+all\s+together|\s+altogether|\s+overall|\s+for\s+everything|\s+for\s+(?:the\s+|all\s+)?(?:\d{1,2}|two|three|four|five|six)\s+(?:tickets|seats|of us)(?:\s+together)?)`;
+const TOTAL_WORDS = String.raw`(?:\s+(?:for\s+)?the\s+(?:pair|lot|two|three|four)\b(?!\s+(?:of\b|tickets?|seats?|people|together))|\s+between\s+(?:us|(?:the\s+)?(?:\w+\s+)?of\s+us|us\s+(?:both|all|two|three|four))|\s+(?:in\s+)?total|\s+all\s+in|\s+all\s+together|\s+altogether|\s+overall|\s+for\s+everything|\s+for\s+(?:the\s+|all\s+)?(?:\d{1,2}|two|three|four|five|six)\s+(?:tickets|seats|of us)(?:\s+together)?)`;
 /** "For both", "for the 3 of us": a total, and the party rule still reads the people. */
 const FOR_ALL = String.raw`(?=\s+for\s+(?:both|all|everyone|everybody|the\s+lot|us\s+all|the\s+(?:\w+\s+)?of\s+us|all\s+of\s+us|both\s+of\s+us))`;
 const TAIL = `(?:${PER}|${TOTAL_WORDS}|${FOR_ALL})`;

@@ -94,6 +94,6 @@ export const formatRule: Rule = (scan) => [
 export const cheapestRule: Rule = (scan) =>
   hits(
     scan,
-    String.raw`(?:the\s+)?cheapest|as cheap as possible|cheap(?:er)?|lowest price|least expensive|inexpensive|budget[- ]friendly|affordable|not (?:too|very|that|so) expensive|save (?:some )?money|low[- ]cost`,
+    String.raw`(?:the\s+)?cheapest|as cheap as possible|cheap(?:er)?|lowest price|least expensive|inexpensive|budget[- ]friendly|affordable|not (?:too|very|that|so) expensive|(?:nothing|not(?:\s+(?:too|very|that|so))?)\s+(?:pricey|dear|spendy|expensive)|(?:on|to)\s+a\s+(?:tight\s+)?budget|(?:we're|i'm|we are|i am)\s+(?:a bit\s+|pretty\s+|quite\s+)?(?:skint|broke|strapped)|save (?:some )?money|low[- ]cost`,
     (m) => ({ ...span(m), drafts: [{ set: { kind: 'cheapest' } }] }),
   );
