@@ -219,3 +219,13 @@ describe('the same weekday again, a week on', () => {
     });
   });
 });
+
+describe('"the day after" a day said as tomorrow or today', () => {
+  // Today is Saturday 21 November 2026.
+  it.each([
+    ['2 adults, tomorrow or the day after', ['2026-11-22', '2026-11-23']],
+    ['2 adults tonight or the night after', ['2026-11-21', '2026-11-22']],
+  ])('"%s"', (text, days) => {
+    expect(dates(text)).toEqual({ kind: 'date', dates: days });
+  });
+});

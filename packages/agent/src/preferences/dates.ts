@@ -158,9 +158,16 @@ const PATTERNS: Array<[string, (m: RegExpExecArray, today: string) => string[]]>
   [
     String.raw`(?:the\s+)?(?:day|night|evening)\s+(after|before)(?!\s+(?:tomorrow|that|this|next|work|school|\w+ing)\b)(?=\s*(?:[,.;!?]|$|instead|then|please|pls|same|works|is|would))`,
     (m, t) => {
-      const said = [...m.input.slice(0, m.index).matchAll(new RegExp(String.raw`\b${WEEKDAY_WORD}\b`, 'gi'))].at(-1);
+      // The last day named before it: a weekday, or "tomorrow or the day after".
+      const said = [
+        ...m.input
+          .slice(0, m.index)
+          .matchAll(new RegExp(String.raw`\b(?:${WEEKDAY_WORD}|(today|tonight)|(tomorrow))\b`, 'gi')),
+      ].at(-1);
       const step = /^before$/i.test(m[1] ?? '') ? -1 : 1;
-      return said ? [addDays(nextWeekday(t, weekdayOf(said[1] ?? '')), step)] : [];
+      if (!said) return [];
+      const day = said[2] ? t : said[3] ? addDays(t, 1) : nextWeekday(t, weekdayOf(said[1] ?? ''));
+      return [addDays(day, step)];
     },
   ],
   // "They're away thursday. whichever is the next day after that": the days after the day named
