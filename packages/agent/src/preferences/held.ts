@@ -3,7 +3,7 @@ import { addDays, weekLater } from './dates.ts';
 import { byKind, isHardConstraint } from './kinds.ts';
 import { build, fields } from './merge.ts';
 import { CHANGE_OF_MIND } from './text.ts';
-import type { KnownFilm, Op, PreferenceModel } from './types.ts';
+import type { KnownFilm, Op, PreferenceContext, PreferenceModel } from './types.ts';
 
 /*
  * What a message means for the wishes already held, once its operations are merged (merge.ts):
@@ -184,8 +184,10 @@ export function supersedeFilm(
   ops: readonly Op[],
   text: string,
   films: readonly KnownFilm[] = [],
+  /** The wishes with what the page holds where they name nothing ({@link withPageChoices}), for "seen that one". */
+  shown: PreferenceModel = before,
 ): PreferenceModel {
-  const seen = otherFilm(before, ops, text);
+  const seen = otherFilm(shown, ops, text);
   if (seen) return seen(after);
   if (ADDS.test(text)) return after;
   const named = (kind: 'title' | 'genre', side: 'is' | 'include') =>
@@ -222,4 +224,32 @@ export function supersedeFilm(
       return left.length > 0 ? [build(kind, Object.fromEntries(left))] : [];
     });
   return { ...after, hard: strip(after.hard).filter(isHardConstraint), soft: strip(after.soft) };
+}
+
+/** Words that turn down the film on the page: "seen that one", "a different film", "something else". */
+const PAGE_FILM_REFUSED =
+  /\b(?:(?:already|'ve|have|has|we|i)\s+(?:already\s+)?(?:seen|watched|saw)\s+(?:that|it|this)(?:\s+(?:one|film|movie))?|(?:seen|watched) (?:that|it) already|(?:a\s+)?different\s+(?:film|movie|one)|another\s+(?:film|movie)|something else|not that (?:one|film|movie))\b/i;
+
+/**
+ * The wishes, with the film and the theater the page holds standing in where the participant named
+ * none: "we've seen that one" or "that's too far, somewhere closer" said of what the agent chose.
+ */
+export function withPageChoices(
+  model: PreferenceModel,
+  onPage: PreferenceContext['onPage'],
+  text: string,
+): PreferenceModel {
+  let hard = model.hard;
+  // Only plain words turn down a film nobody named ("something on sunday instead" keeps it).
+  for (const [kind, name] of [
+    ['title', PAGE_FILM_REFUSED.test(text) ? onPage?.film : undefined],
+    ['theater', onPage?.theater],
+  ] as const) {
+    const held = hard.find((c) => c.kind === kind);
+    if (!name || (held?.kind === kind && (held.is?.length ?? 0) > 0)) continue;
+    // A refusal held ("not northgate") stays beside what the page holds.
+    const not = held?.kind === kind ? held.not : undefined;
+    hard = [...hard.filter((c) => c.kind !== kind), { kind, is: [name], ...(not && { not }) }];
+  }
+  return hard === model.hard ? model : { ...model, hard: byKind(hard).filter(isHardConstraint) };
 }

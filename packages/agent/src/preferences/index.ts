@@ -9,6 +9,7 @@ import {
   supersedeFilm,
   turnsDownFilm,
   turnsDownTheater,
+  withPageChoices,
 } from './held.ts';
 import { KIND_ORDER } from './kinds.ts';
 import { merge } from './merge.ts';
@@ -46,7 +47,9 @@ export function updatePreferences(current: PreferenceModel, text: string, contex
   const rest = answer ? blankNumbers(reading.rest) : reading.rest;
   const unread = unreadWords(rest);
   // "Something else, we saw it last week": the film turned down is the whole of the message.
-  if (ops.length === 0 && !turnsDownFilm(current, reading.text) && !turnsDownTheater(current, reading.text)) {
+  // What the page holds stands for a film or theater the participant did not name: "seen that one".
+  const shown = withPageChoices(current, context.onPage, reading.text);
+  if (ops.length === 0 && !turnsDownFilm(shown, reading.text) && !turnsDownTheater(shown, reading.text)) {
     return {
       model: current,
       changed: [],
@@ -60,9 +63,9 @@ export function updatePreferences(current: PreferenceModel, text: string, contex
   // change of mind kept firm, "next sunday" for the Sunday held, days refused.
   const said = reading.text;
   const readings: Array<(model: PreferenceModel) => PreferenceModel> = [
-    (model) => supersedeFilm(current, model, ops, said, context.knownFilms),
+    (model) => supersedeFilm(current, model, ops, said, context.knownFilms, shown),
     (model) => firmCorrection(current, model, said),
-    (model) => otherTheater(current, model, ops, said),
+    (model) => otherTheater(shown, model, ops, said),
     (model) => nextOfHeld(current, model, said),
     (model) => refusedDays(model, ops, context.today),
   ];

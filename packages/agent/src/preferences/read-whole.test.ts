@@ -903,3 +903,25 @@ describe('the theater held, turned down without naming another', () => {
     expect(hard).toEqual([{ kind: 'theater', is: [expect.stringMatching(/starlight/i)] }]);
   });
 });
+
+describe('what the page holds, turned down when the participant named none', () => {
+  const onPage = { film: 'Orbital Drift', theater: 'Riverside IMAX' };
+  const reply = (text: string) => {
+    const first = updatePreferences({ hard: [], soft: [] }, 'a sci-fi film saturday, 2 adults', CONTEXT).model;
+    return updatePreferences(first, text, { ...CONTEXT, onPage });
+  };
+  it('"that\'s too far, somewhere closer" refuses the theater on the page and wishes for the closest', () => {
+    const { model, unparsed } = reply("that's too far, somewhere closer");
+    expect(unparsed).toBe(false);
+    expect(model.hard).toContainEqual({ kind: 'theater', not: ['Riverside IMAX'] });
+    expect(model.soft).toContainEqual({ kind: 'closest' });
+  });
+  it('"we\'ve seen that one" refuses the film on the page', () => {
+    expect(reply("we've seen that one").model.hard).toContainEqual({ kind: 'title', not: ['Orbital Drift'] });
+  });
+  it('"something on sunday instead" keeps the film and changes the day', () => {
+    const { model } = reply('can we do something on sunday instead');
+    expect(model.hard.some((c) => c.kind === 'title')).toBe(false);
+    expect(model.hard.find((c) => c.kind === 'date')).toEqual({ kind: 'date', dates: ['2026-11-22'] });
+  });
+});

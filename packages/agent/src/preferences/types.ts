@@ -19,6 +19,11 @@ export interface PreferenceContext {
   party?: { adult?: number; child?: number; senior?: number };
   /** How many the party known before this message is, from its tickets or its seat count. */
   partySize?: number;
+  /**
+   * The film and the theater chosen on the page, by whoever chose them: what "seen that one" or
+   * "somewhere closer" turns down when the participant named none.
+   */
+  onPage?: { film?: string; theater?: string };
 }
 
 /** A film as the movie stage showed it. */

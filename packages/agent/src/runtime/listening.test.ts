@@ -22,6 +22,7 @@ const theaterStage = (theaters: Array<{ name: string; amenities?: string[] }>): 
     lastAction: null,
     revision: 1,
     tagsActions: true,
+    chosen: {},
   }) as unknown as PerceivedContext;
 
 function listening(said: string): Listening {
@@ -135,5 +136,21 @@ describe('words only the theater stage can match', () => {
     expect(l.adopt(heard)).toBe(true);
     expect(l.theaterWordsJustSaid).toBe(true);
     expect(l.adopt(l.read('hmm', theaterStage([])))).toBe(false);
+  });
+});
+
+describe('what the page holds', () => {
+  it('is what "that\'s too far, somewhere closer" turns down when no theater was named', () => {
+    const l = new Listening({ hard: [], soft: [] }, { clock: () => new Date('2026-11-21T10:00:00Z'), log: () => {} });
+    const stage = theaterStage([{ name: 'Lakeside 12' }, { name: 'Northgate Stadium 16' }]);
+    l.saw(stage);
+    expect(l.adopt(l.read('2 adults saturday', stage))).toBe(true);
+    const chosen = {
+      ...stage,
+      chosen: { theater: { id: 't1', value: 'Northgate Stadium 16', name: 'Northgate Stadium 16' } },
+    };
+    expect(l.adopt(l.read("that's too far, somewhere closer", chosen as PerceivedContext))).toBe(true);
+    expect(l.model.hard).toContainEqual({ kind: 'theater', not: ['Northgate Stadium 16'] });
+    expect(l.model.soft).toContainEqual({ kind: 'closest' });
   });
 });

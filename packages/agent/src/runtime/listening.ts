@@ -308,6 +308,10 @@ export class Listening {
       // The theaters' names as the theater stage shows them, or showed them last: "make it The
       // Regent", "make it northgate instead" on the confirm stage are read as one.
       knownTheaters: context.uiSpec?.stage === 'theater' ? theaterNames(context.uiSpec) : this.theatersSeen,
+      onPage: {
+        ...(context.chosen.movie && { film: String(context.chosen.movie.title ?? context.chosen.movie.value) }),
+        ...(context.chosen.theater && { theater: String(context.chosen.theater.name ?? context.chosen.theater.value) }),
+      },
     };
   }
 
