@@ -177,3 +177,11 @@ describe('a word in capitals', () => {
     expect(placesInsisted('what has Lakeside got on Saturday?', ['lakeside', 'got'])).toEqual(['lakeside']);
   });
 });
+
+describe('a place refused', () => {
+  it('is no place to go to: "anywhere except Northgate", "not at the old mill"', () => {
+    expect(placesAnnounced('Iron Tempest on Sunday. Anywhere except Northgate please', ['northgate'])).toEqual([]);
+    expect(placesInsisted('2 adults, not at the old mil', ['old', 'mil'])).toEqual([]);
+    expect(placesInsisted('2 adults, at the old mil', ['old', 'mil'])).toEqual(['old mil']);
+  });
+});

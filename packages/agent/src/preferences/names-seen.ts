@@ -2,6 +2,7 @@ import { theaterNamed } from '@usher/booking';
 import { distance } from 'fastest-levenshtein';
 import { RELATION, RELATIONS } from './people.ts';
 import { swappedOnce } from './spelling.ts';
+import { polarity } from './text.ts';
 import type { PreferenceModel } from './types.ts';
 
 /*
@@ -175,6 +176,10 @@ const DISCOURSE = new Set(
 
 function placesSaid(text: string, left: ReadonlySet<string>, afterIn = true): string[] {
   const places: string[] = [];
+  // A place refused ("anywhere except Northgate", "not at the old mill") is no place to go to.
+  const add = (place: string, at: number) => {
+    if (polarity(text, at) !== 'negative') places.push(place);
+  };
   const lower = text.toLowerCase();
   const before = afterIn
     ? 'at|in|make it|try|switch to|go to|change (?:it )?to'
@@ -184,7 +189,7 @@ function placesSaid(text: string, left: ReadonlySet<string>, afterIn = true): st
   )) {
     // "old mil" of "old mil on monday".
     const run = unreadRun((m[1] ?? '').split(/\s+/), left);
-    if (run.length > 0) places.push(run.join(' '));
+    if (run.length > 0) add(run.join(' '), m.index ?? 0);
   }
   // A place named before its venue word, anywhere: "lakeside cinema on sunday".
   for (const m of lower.matchAll(/\b((?:[a-z][\w'-]*\s+){1,3})(?:cinema|theat(?:er|re)|multiplex|cineplex)\b/g)) {
@@ -196,7 +201,7 @@ function placesSaid(text: string, left: ReadonlySet<string>, afterIn = true): st
         break;
       run.unshift(w);
     }
-    if (run.length > 0) places.push(run.join(' '));
+    if (run.length > 0) add(run.join(' '), m.index ?? 0);
   }
   // A place opening a clause right before the day or the time: "lakeside fri night", "northgate
   // tmrw", "Old Mill tonight". Before a day a sentence opens with a name, not a verb or a greeting.
@@ -210,7 +215,7 @@ function placesSaid(text: string, left: ReadonlySet<string>, afterIn = true): st
       /(?:ing|ly|ed)$/.test(run.at(-1) ?? '')
     )
       continue;
-    if (run.join('').length >= 5) places.push(run.join(' '));
+    if (run.join('').length >= 5) add(run.join(' '), m.index ?? 0);
   }
   // A name written with a capital inside a sentence: "what has Lakeside got on Saturday?" (not a
   // word in capitals).
@@ -222,7 +227,7 @@ function placesSaid(text: string, left: ReadonlySet<string>, afterIn = true): st
     // "something LONG", "NOT the recliners": capitals for stress, not a name.
     if (/^\p{Lu}+$/u.test((m[1] ?? '').split(/\s+/)[0] ?? '')) continue;
     const run = unreadRun((m[1] ?? '').toLowerCase().split(/\s+/), left);
-    if (run.length > 0 && (run[0]?.length ?? 0) >= 4) places.push(run.join(' '));
+    if (run.length > 0 && (run[0]?.length ?? 0) >= 4) add(run.join(' '), m.index ?? 0);
   }
   return places;
 }

@@ -84,3 +84,13 @@ describe('a distance in words', () => {
     expect(c?.kind === 'distance' && Math.round(c.maxKm * 10) / 10).toBe(km);
   });
 });
+
+describe('a distance refused with "can\'t be more than"', () => {
+  it.each([
+    ["the cinema can't be more than 10 miles away", 16.1],
+    ['it cant be more than 10 miles away, im getting the bus', 16.1],
+    ["mustn't be further than 8 km", 8],
+  ])('"%s" → within %s km', (text, maxKm) => {
+    expect(hard(text).find((c) => c.kind === 'distance')).toEqual({ kind: 'distance', maxKm });
+  });
+});

@@ -38,10 +38,11 @@ export const distanceRule: Rule = (scan) => [
   ),
   ...hits(
     scan,
-    String.raw`(?:more|further|farther|over|beyond)(?:\s+than)?\s+(?:${APPROX}\s*)?(\d+(?:\.\d+)?)\s*${UNIT}(?:\s+(?:away|from (?:me|home|here)))?`,
+    String.raw`(?:(can'?t|cannot|mustn'?t|must not|shouldn'?t|should not|won'?t|isn'?t|is not)\s+(?:be\s+)?(?:any\s+)?)?(?:more|further|farther|over|beyond)(?:\s+than)?\s+(?:${APPROX}\s*)?(\d+(?:\.\d+)?)\s*${UNIT}(?:\s+(?:away|from (?:me|home|here)))?`,
     (m) => {
-      if (polarity(scan.original, m.index ?? 0, 6) !== 'negative') return undefined;
-      const km = toKm(Number(m[1]), m[2] ?? '');
+      // "It can't be more than 10 miles away": the refusal is in the words read.
+      if (!m[1] && polarity(scan.original, m.index ?? 0, 6) !== 'negative') return undefined;
+      const km = toKm(Number(m[2]), m[3] ?? '');
       return km > 0 ? { ...span(m), drafts: [{ set: { kind: 'distance', maxKm: km } }] } : undefined;
     },
   ),
