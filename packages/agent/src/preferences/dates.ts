@@ -123,10 +123,7 @@ export function resolveDayOfMonth(today: string, day: number): string | undefine
  * week later. Returns the day meant, or undefined when the words do not say so of `held`.
  */
 export function weekLater(held: string, text: string): string | undefined {
-  const m = new RegExp(
-    String.raw`\b(?:next\s+${WEEKDAY_WORD}|(?:the\s+)?${WEEKDAY_WORD}\s+after(?:\s+(?:that|next|this one))?(?!\s+\w+day\b))\b`,
-    'i',
-  ).exec(text);
+  const m = WEEK_LATER.exec(text);
   const said = m?.[1] ?? m?.[2];
   return said !== undefined && weekdayOf(said) === weekdayIndex(held) ? addDays(held, 7) : undefined;
 }
@@ -134,6 +131,15 @@ export function weekLater(held: string, text: string): string | undefined {
 /** A weekday by its name or a usual short form, as a group. */
 const WEEKDAY_WORD =
   '(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|weds|thu|thurs?|fri|sat|sun)';
+/** "Next sunday", "the friday after": the weekday said (see {@link weekLater}). */
+const WEEK_LATER = new RegExp(
+  String.raw`\b(?:next\s+${WEEKDAY_WORD}|(?:the\s+)?${WEEKDAY_WORD}\s+after(?:\s+(?:that|next|this one))?(?!\s+\w+day\b))\b`,
+  'i',
+);
+/** A day named by its weekday, "today"/"tonight" (group 2) or "tomorrow" (group 3). */
+const DAY_NAMED = new RegExp(String.raw`\b(?:${WEEKDAY_WORD}|(today|tonight)|(tomorrow))\b`, 'gi');
+/** Any day named, short forms too: "what's on next week? … friday" names the day. */
+const ANY_DAY_NAMED = new RegExp(String.raw`\b(?:${WEEKDAY_WORD}|today|tonight|tomorrow|tmrw)\b`, 'i');
 const WEEKDAY = '(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|weds|thu|thurs?|fri)';
 /* "On wed 9 dec": the "on" is read with the date, so "on wed" alone is not read as another day. */
 const ANY_WEEKDAY = String.raw`(?:(?:on\s+)?(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+)`;
@@ -159,11 +165,7 @@ const PATTERNS: Array<[string, (m: RegExpExecArray, today: string) => string[]]>
     String.raw`(?:the\s+)?(?:day|night|evening)\s+(after|before)(?!\s+(?:tomorrow|that|this|next|work|school|\w+ing)\b)(?=\s*(?:[,.;!?]|$|instead|then|please|pls|same|works|is|would))`,
     (m, t) => {
       // The last day named before it: a weekday, or "tomorrow or the day after".
-      const said = [
-        ...m.input
-          .slice(0, m.index)
-          .matchAll(new RegExp(String.raw`\b(?:${WEEKDAY_WORD}|(today|tonight)|(tomorrow))\b`, 'gi')),
-      ].at(-1);
+      const said = [...m.input.slice(0, m.index).matchAll(DAY_NAMED)].at(-1);
       const step = /^before$/i.test(m[1] ?? '') ? -1 : 1;
       if (!said) return [];
       const day = said[2] ? t : said[3] ? addDays(t, 1) : nextWeekday(t, weekdayOf(said[1] ?? ''));
@@ -226,7 +228,7 @@ const PATTERNS: Array<[string, (m: RegExpExecArray, today: string) => string[]]>
     String.raw`(?:(?:any\s+(?:day|time|evening|night|afternoon|morning)|sometime|some\s+time|some\s+(?:day|evening|night)|one\s+(?:day|evening|night)|at\s+some\s+point|during|in)\s+)?next\s+week(?!\s*(?:end|day|night|'s))\b`,
     (m, t) => {
       // "What's on next week? … friday": the day named is the wish; the week only says where to look.
-      if (new RegExp(String.raw`\b(?:${WEEKDAY_WORD}|today|tonight|tomorrow|tmrw)\b`, 'i').test(m.input)) return [];
+      if (ANY_DAY_NAMED.test(m.input)) return [];
       return Array.from({ length: 7 }, (_, i) => addDays(mondayAfter(t), i));
     },
   ],

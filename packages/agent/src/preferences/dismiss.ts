@@ -36,7 +36,7 @@ function targets(scan: Scan): { source: string; resolve(term: string): Target | 
 const kindNouns = lexicon(KIND_NOUNS);
 
 /** What a pronoun can stand for: a film, a format, a genre or a kind of seat; not "the cost" or "the time". */
-function things(scan: Scan): string {
+function thingsSaid(scan: Scan): string {
   const seatKinds = KIND_NOUNS.filter((e) => e.value.length === 1 && e.value[0] === 'seatKind');
   return [
     titleLexicon(scan.context.knownTitles),
@@ -75,6 +75,12 @@ const FALLBACK =
 /** Withdrawals of a wish, by value or by kind. */
 export const dismissRule: Rule = (scan) => {
   const t = targets(scan);
+  // Built once a message, and only when a pronoun asks for it.
+  let things: RegExp | undefined;
+  const thingNamed = () => {
+    things ??= new RegExp(String.raw`\b(${thingsSaid(scan)})\b`, 'gi');
+    return things;
+  };
   const read = (term: string | undefined, m: RegExpExecArray) => {
     const target = t.resolve(term ?? '');
     if (!target) return undefined;
@@ -96,7 +102,7 @@ export const dismissRule: Rule = (scan) => {
       const before = scan.original.slice(Math.max(0, (m.index ?? 0) - REFERENCE_REACH), m.index ?? 0);
       // "If it's not allowed just forget it", "otherwise forget it": the whole booking, on a condition.
       if (/\b(?:if|unless|otherwise|else|failing that)\b[^.;!?]*$/i.test(before)) return undefined;
-      const named = [...before.matchAll(new RegExp(String.raw`\b(${things(scan)})\b`, 'gi'))].at(-1);
+      const named = [...before.matchAll(thingNamed())].at(-1);
       return named ? read(named[1], m) : undefined;
     }),
     ...hits(scan, 'whenever|anytime', (m) => read('time', m)),
