@@ -47,6 +47,20 @@ function planOf(quick: boolean): Plan {
   };
 }
 
+/** `--limit` flags that let `participants` at once in, with room for those who finish and arrive meanwhile. */
+function roomLimits(participants: number): string[] {
+  const rooms = Math.max(1000, 2 * participants);
+  const sockets = Math.max(4000, 4 * rooms);
+  // Every participant comes from 127.0.0.1, so the per-address ceiling is the whole one.
+  const limits = {
+    maxRooms: rooms,
+    maxConnections: Math.max(2000, 2 * rooms),
+    maxSockets: sockets,
+    maxSocketsPerAddress: sockets,
+  };
+  return Object.entries(limits).flatMap(([name, value]) => ['--limit', `${name}=${value}`]);
+}
+
 /** The demo study's first task and questionnaires, with the agent on autopilot in every condition. */
 function loadStudy(root: string, agentPaceMs: number): string {
   const demo = readFileSync(join(root, 'studies/demo.study.yaml'), 'utf8');
@@ -214,6 +228,10 @@ async function runLoadBench(options: SuiteOptions): Promise<Table[]> {
         'admissionsPerMinute=1000000',
         '--limit',
         'maxTasksPerAddress=1000000',
+        // The server's own ceilings (1,000 rooms, 2,000 connections, 4,000 sockets) would refuse a
+        // step above 1,000 before it measured the server: each is raised to fit the largest step
+        // (a room and a page each for those mid-task, those finishing, and those arriving).
+        ...roomLimits(Math.max(...plan.steps)),
         // BENCH_LOAD_AGENT_THREADS=0 runs the agents in the server's own thread, as before agent threads.
         ...(process.env.BENCH_LOAD_AGENT_THREADS ? ['--agent-threads', process.env.BENCH_LOAD_AGENT_THREADS] : []),
       ],
