@@ -229,3 +229,30 @@ describe('"the day after" a day said as tomorrow or today', () => {
     expect(dates(text)).toEqual({ kind: 'date', dates: days });
   });
 });
+
+describe('a weekday named beside "a weekday"', () => {
+  // Today is Saturday 21 November 2026.
+  it('"a cheap weekday matinee. tuesday" is Tuesday', () => {
+    expect(dates('me and my coursemate fancy a cheap weekday matinee. tuesday, between 12 and 3')).toEqual({
+      kind: 'date',
+      dates: ['2026-11-24'],
+    });
+  });
+  it('a weekday refused or only hoped for leaves the span', () => {
+    expect(dates('any weekday evening except friday, 2 adults')).toEqual({
+      kind: 'date',
+      dates: ['2026-11-23', '2026-11-24', '2026-11-25', '2026-11-26'],
+    });
+    expect(dates('any weekday, ideally tuesday, 2 adults')?.dates).toHaveLength(5);
+  });
+});
+
+describe('a day preferred among the days allowed', () => {
+  it.each([
+    ['friday or saturday, ideally saturday, 2 adults', ['2026-11-21', '2026-11-27'], ['2026-11-21']],
+    ['any day this weekend, ideally sunday, 2 adults', ['2026-11-21', '2026-11-22'], ['2026-11-22']],
+  ])('"%s" keeps every day allowed and prefers one', (text, allowed, preferred) => {
+    expect(dates(text)).toEqual({ kind: 'date', dates: allowed });
+    expect(soft(text).find((c) => c.kind === 'date')).toEqual({ kind: 'date', dates: preferred });
+  });
+});

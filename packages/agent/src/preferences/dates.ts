@@ -1,5 +1,5 @@
 import { hits, span } from './match.ts';
-import { ALSO_SAID, clauseAt, DAY_BRIDGE, polarity } from './text.ts';
+import { ALSO_SAID, clauseAt, clauseStrength, DAY_BRIDGE, polarity } from './text.ts';
 import type { Draft, Hit, Rule, Scan } from './types.ts';
 
 /*
@@ -138,6 +138,23 @@ const WEEK_LATER = new RegExp(
 );
 /** A day named by its weekday, "today"/"tonight" (group 2) or "tomorrow" (group 3). */
 const DAY_NAMED = new RegExp(String.raw`\b(?:${WEEKDAY_WORD}|(today|tonight)|(tomorrow))\b`, 'gi');
+/** Monday to Friday by name. */
+const WORKDAY_NAMED = /\b(?:monday|tuesday|wednesday|thursday|friday|mon|tues?|wed|weds|thu|thurs?|fri)\b/gi;
+/** Before a day, words that refuse it: "any weekday but friday". */
+const REFUSED_DAY = /\b(?:not|no|except|but|apart from|other than|besides|excluding|never)\s+(?:on\s+)?(?:a\s+)?$/i;
+
+/**
+ * Whether a day from Monday to Friday is named and wished for as it stands (neither refused nor
+ * hedged: "any weekday, ideally tuesday" still says any weekday), so that "a weekday" beside it only
+ * says where to look.
+ */
+function namesOneWeekday(text: string): boolean {
+  return [...text.matchAll(WORKDAY_NAMED)].some((m) => {
+    const at = m.index ?? 0;
+    return !REFUSED_DAY.test(text.slice(Math.max(0, at - 16), at)) && clauseStrength(text, at) !== 'soft';
+  });
+}
+
 /** Any day named, short forms too: "what's on next week? … friday" names the day. */
 const ANY_DAY_NAMED = new RegExp(String.raw`\b(?:${WEEKDAY_WORD}|today|tonight|tomorrow|tmrw)\b`, 'i');
 const WEEKDAY = '(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|weds|thu|thurs?|fri)';
@@ -209,7 +226,8 @@ const PATTERNS: Array<[string, (m: RegExpExecArray, today: string) => string[]]>
   ],
   // "A weekday", "on weekdays", "any weeknight": Monday to Friday of the coming seven days (the
   // time rules read the night of a weeknight).
-  [String.raw`(?:a|any|on|on a)?\s*week(?:day|night)s?`, (_m, t) => weekdaysAhead(t)],
+  // "A weekday matinee. tuesday": a weekday named firmly as well says which.
+  [String.raw`(?:a|any|on|on a)?\s*week(?:day|night)s?`, (m, t) => (namesOneWeekday(m.input) ? [] : weekdaysAhead(t))],
   // "Friday to Sunday", "from mon till wed", "mon-wed next week": every day from the first to the
   // second; with "next week", in the week after this one; "next" before it, as for one day.
   [

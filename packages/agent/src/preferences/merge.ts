@@ -128,7 +128,9 @@ function setSides(lists: Lists, op: Extract<Op, { type: 'set' }>, strength: Stre
   let entries = readSides(lists, kind);
   const put = (values: unknown, positive: boolean) => {
     for (const value of (values as string[] | undefined) ?? []) {
-      entries = entries.filter((e) => key(e.value) !== key(value));
+      // "Friday or Saturday, ideally Saturday": a value preferred among those allowed stays allowed.
+      const allowed = positive && strength === 'soft';
+      entries = entries.filter((e) => key(e.value) !== key(value) || (allowed && e.positive && e.strength === 'hard'));
       entries.push({ value, positive, strength });
     }
   };

@@ -196,6 +196,10 @@ describe('running time', () => {
     ['two hours or more', { minMinutes: 120 }],
     ["i can't sit through more than 2 hours", { maxMinutes: 120 }],
     ['anything over 2 hours is too long', { maxMinutes: 120 }],
+    ['nothing that runs longer than an hour and three quarters', { maxMinutes: 105 }],
+    ['no more than an hour and a quarter', { maxMinutes: 75 }],
+    ['two and a quarter hours max', { maxMinutes: 135 }],
+    ['under one and three quarter hours', { maxMinutes: 105 }],
   ])('"%s" → %j', (text, bounds) => {
     expect(only(text, 'runtime')).toEqual({ kind: 'runtime', ...bounds });
   });

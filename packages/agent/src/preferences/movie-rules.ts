@@ -290,8 +290,13 @@ export const ageRatingRule: Rule = (scan) => [
 ];
 
 const WORD_NUMBERS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, an: 1, a: 1 };
-/** An amount of film time: "100 minutes", "90 mins", "2 hours", "2hrs", "1h30", "an hour and a half", "two and a half hours". */
-const LENGTH = String.raw`(\d{2,3})\s*(?:minutes?|mins?|m)\b|(\d(?:\.\d)?|one|two|three|four|an?)\s*(?:(?:and a half|½)\s*)?(?:hours?|hrs?|h)(?:\s*(?:and\s*)?(\d{1,2})\s*(?:minutes?|mins?|m)?)?(?:\s*(and a half))?`;
+/** A part of an hour said after the hours or before the word "hours": "and a half", "and three quarters". */
+const PART_HOUR = String.raw`and (?:a half|a quarter|three[- ]quarters?)`;
+/**
+ * An amount of film time: "100 minutes", "90 mins", "2 hours", "2hrs", "1h30", "an hour and a half",
+ * "two and a half hours", "an hour and three quarters", "1¾ hours".
+ */
+const LENGTH = String.raw`(\d{2,3})\s*(?:minutes?|mins?|m)\b|(\d(?:\.\d)?|one|two|three|four|an?)\s*(?:(?:${PART_HOUR}|[½¼¾])\s*)?(?:hours?|hrs?|h)(?:\s*(?:and\s*)?(\d{1,2})\s*(?:minutes?|mins?|m)?)?(?:\s*(${PART_HOUR}))?`;
 /** "2+ hours", "150+ mins": groups as {@link LENGTH}'s first two. */
 const LENGTH_PLUS = String.raw`(\d{2,3})\+\s*(?:minutes?|mins?)\b|(\d)\+\s*(?:hours?|hrs?|h)\b`;
 const AT_MOST = String.raw`(?:no|not|nothing|none|anything|something|a film|a movie|one)?\s*(?:longer than|over|more than|above|exceeding)|under|less than|shorter than|(?:at )?most|max(?:imum)?|no more than|up to|within|below`;
@@ -310,9 +315,15 @@ function lengthMinutes(m: RegExpExecArray, at: number): number | undefined {
   const hours = m[at + 1];
   if (!hours) return undefined;
   const h = WORD_NUMBERS[hours.toLowerCase()] ?? Number(hours);
-  const half = /and a half|½/i.test(m[0]) ? 30 : 0;
+  const part = /three[- ]quarters?|¾/i.test(m[0])
+    ? 45
+    : /and a half|½/i.test(m[0])
+      ? 30
+      : /a quarter|¼/i.test(m[0])
+        ? 15
+        : 0;
   const extra = Number(m[at + 2] ?? 0);
-  const total = Math.round(h * 60) + half + extra;
+  const total = Math.round(h * 60) + part + extra;
   return total > 0 && total <= 300 ? total : undefined;
 }
 

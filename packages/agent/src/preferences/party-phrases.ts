@@ -113,15 +113,19 @@ export type Piece =
   /** Someone already coming who no longer is ("one of the kids can't make it", "my brother can't come"). */
   | { type: 'dropped'; n: number; ticket?: TicketTypeId; words: string };
 
+/** People named as several ("my parents", "my two kids"): "both" after them is of them, not of the speaker. */
+const SEVERAL_NAMED = new RegExp(String.raw`\b(?:${RELATIONS}|two|2|three|3|four|4)\b`, 'i');
+
 /** Whether an age said of "both" or "all" includes the speaker: "my wife and I are both", "both of us", "we're all". */
 function speakerAmong(m: RegExpExecArray): boolean {
   const before = m.input.slice(Math.max(0, (m.index ?? 0) - 20), m.index);
   if (/\b(?:we(?:'re|\s+are)?|(?:and|&)\s+(?:i|me|myself)(?:\s+are)?)\s*$/i.test(before) || /\bof us\b/i.test(m[0]))
     return true;
-  // "me and my wife, both over 65": said right after a list that names the speaker.
+  // "me and my wife, both over 65", "me and my wife (both 70)": said right after a list that names
+  // the speaker.
   const [start] = clauseAt(m.input, Math.max(0, (m.index ?? 0) - 2));
   return (
-    /,\s*$/.test(before) &&
+    (/,\s*$/.test(before) || m[0].startsWith('(')) &&
     /\b(?:me|myself|i)\s+(?:and|&|\+)\s|(?:and|&)\s+(?:me|i|myself)\b/i.test(m.input.slice(start, m.index))
   );
 }
@@ -340,8 +344,13 @@ export const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]
   ],
   [
     // "4 friends (all 7 or 8)", "(both 10)": one age, the youngest said, for each of the people just named.
+    // "My husband and I (both 76)": everyone named, the speaker among them.
     String.raw`\(\s*(?:all|both|each)\s+(?:aged\s+)?(\d{1,2})(?:\s*(?:or|-|to|and|/)\s*\d{1,2})?\s*\)`,
-    (m) => ({ type: 'about', ages: [Number(m[1])] }),
+    (m) =>
+      speakerAmong(m) &&
+      !(/\bboth\b/i.test(m[0]) && SEVERAL_NAMED.test(m.input.slice(clauseAt(m.input, m.index ?? 0)[0], m.index)))
+        ? { type: 'about', ages: [Number(m[1])], all: true, we: true, ...(/\bboth\b/i.test(m[0]) && { n: 2 }) }
+        : { type: 'about', ages: [Number(m[1])], ...(/\bboth\b/i.test(m[0]) && { n: 2 }) },
   ],
   [
     // "4 friends all 10", "3 mates, both aged 9": the same, said without brackets right after them.

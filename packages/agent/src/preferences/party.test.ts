@@ -1007,3 +1007,46 @@ describe('the party smaller, said in a later message', () => {
     expect(party(...messages)).toContainEqual({ kind: 'ticketMix', adult: count });
   });
 });
+
+describe('companions and ages said in other ways', () => {
+  it.each([
+    // A pregnancy is no age: one adult, no child's ticket.
+    ["I'm 8 months pregnant, so one recliner please", [{ kind: 'seatCount', count: 1 }]],
+    ['6 weeks pregnant here, just me', [{ kind: 'seatCount', count: 1 }]],
+    ['My twin and I turn 18 on Friday', [{ kind: 'seatCount', count: 2 }]],
+    ['me and my coursemate', [{ kind: 'seatCount', count: 2 }]],
+    ['me, my stepson and my stepdad', [{ kind: 'seatCount', count: 3 }]],
+    // "(both 76)" of a list that names the speaker is everyone's age.
+    [
+      'My husband and I (both 76)',
+      [
+        { kind: 'seatCount', count: 2 },
+        { kind: 'ticketMix', senior: 2 },
+      ],
+    ],
+    [
+      'me and my wife (both 70)',
+      [
+        { kind: 'seatCount', count: 2 },
+        { kind: 'ticketMix', senior: 2 },
+      ],
+    ],
+    // "(both 7)" counts the people it speaks of.
+    [
+      'my kids (both 7) and me',
+      [
+        { kind: 'seatCount', count: 3 },
+        { kind: 'ticketMix', adult: 1, child: 2 },
+      ],
+    ],
+    [
+      'me and my parents (both 70)',
+      [
+        { kind: 'seatCount', count: 3 },
+        { kind: 'ticketMix', adult: 1, senior: 2 },
+      ],
+    ],
+  ])('"%s"', (text, expected) => {
+    expect(party(text)).toEqual(expected);
+  });
+});

@@ -267,7 +267,8 @@ function attachEach(pieces: Piece[]): Piece[] {
       continue;
     }
     if (p.type === 'about' && last && last.ages.length === 0) {
-      const n = last.n ?? Math.max(1, p.ages.length);
+      // "my kids (both 7)": "both" counts the people it speaks of.
+      const n = last.n ?? p.n ?? Math.max(1, p.ages.length);
       const ages = p.ages.length === 0 ? [] : p.ages.length === 1 ? Array(n).fill(p.ages[0]) : p.ages;
       Object.assign(last, { n, ages, ...(p.ticket ? { ticket: p.ticket } : {}) });
     } else if (p.type === 'about' && (p.ages.length > 0 || p.ticket)) {

@@ -236,3 +236,21 @@ describe('theaters refused in a list', () => {
     });
   });
 });
+
+describe('venue words that name no theater', () => {
+  it.each([
+    'If it plays in many cinemas, the nearest one please, 1 adult sunday',
+    'ordinary cinema seats are agony so a recliner, 1 adult sunday',
+    'it shows in several theaters I think, 1 adult sunday',
+    'in the imax screen ideally, 1 adult sunday',
+    'at a proper cinema for once, 1 adult sunday',
+  ])('"%s" wishes for no theater', (text) => {
+    expect(theater(text)).toEqual([]);
+  });
+
+  it('still reads a theater named in lower case with its venue word', () => {
+    expect(theater('at grand central cinema tomorrow, 2 adults')).toEqual([
+      { kind: 'theater', is: ['Grand Central Cinema'] },
+    ]);
+  });
+});

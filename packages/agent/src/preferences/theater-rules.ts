@@ -153,11 +153,16 @@ function tailWithoutSpace(tails: ReadonlyMap<string, string>, said: string): str
 
 const VENUE_WORD = /^(?:cinema|cinemas|theater|theatre|multiplex|cineplex|odeon|movies|pictures|grand|royal|central)$/;
 
+/**
+ * After a venue word, what makes it no name: a plural ("in many cinemas"), or a noun the venue
+ * word describes ("ordinary cinema seats", "in the imax screen").
+ */
+const NOT_A_VENUE_NOUN = String.raw`(?![\w'-]|\s+(?:seats?|chairs?|screens?|tickets?|prices?|snacks?|food|popcorn|experience|trips?|visits?|outings?|nights?|dates?|chains?|listings?|times?|sound|halls?|rooms?|staff)\b)`;
 /* "at grand central cinema", or opening a clause: "lakeside cinema on sunday". */
-const LOWER_VENUE = String.raw`(?:at|in)\s+(?:the\s+)?((?:[a-z]+\s+){1,3}(?:cinema|theater|theatre|multiplex|arthouse|imax|odeon|cineplex|stadium))|(?<=^|[,.;!?]\s*)((?:[a-z]+\s+){1,2}(?:cinema|theater|theatre|multiplex|cineplex|stadium))\b`;
+const LOWER_VENUE = String.raw`(?:at|in)\s+(?:the\s+)?((?:[a-z]+\s+){1,3}(?:cinema|theater|theatre|multiplex|arthouse|imax|odeon|cineplex|stadium))${NOT_A_VENUE_NOUN}|(?<=^|[,.;!?]\s*)((?:[a-z]+\s+){1,2}(?:cinema|theater|theatre|multiplex|cineplex|stadium))${NOT_A_VENUE_NOUN}`;
 /* Words that describe a venue rather than name it: "at the local cinema" names none. */
 const NOT_A_NAME =
-  /^(?:a|an|the|no|not|just|only|any|which|whichever|whatever|wherever|every|some|one|local|nearest|closest|cheapest|nice|good|big|small|other|same|my|our|your|that|this|regular|normal|standard|3d|2d)$/i;
+  /^(?:a|an|the|no|not|just|only|any|which|whichever|whatever|wherever|every|some|one|local|nearest|closest|cheapest|nice|good|big|small|other|same|my|our|your|that|this|regular|normal|standard|3d|2d|many|several|multiple|lots|more|most|all|both|few|various|different|two|three|four|ordinary|usual|proper|decent|real|actual|cheap|fancy|comfy|posh|old|new|indie|independent|quiet|busy|whole|entire|each|another|their|his|her|its|every)$/i;
 
 function theaterDrafts(name: string, p: ReturnType<typeof polarity>): Draft[] {
   if (p === 'skip') return [];

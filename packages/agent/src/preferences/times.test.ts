@@ -462,3 +462,20 @@ describe('a later or an earlier showing, said loosely', () => {
     expect(soft('i finish later than that on friday, 2 tickets')).not.toContainEqual({ kind: 'latest' });
   });
 });
+
+describe("a clock said of something else's end", () => {
+  it.each([
+    [
+      "Saturday: the match finishes at quarter to 5 and it's half an hour into town, so nothing starting before 5:15. 2 adults",
+      '17:15',
+    ],
+    ['the game ends at 3, so after 4 please, 2 adults', '16:00'],
+  ])('"%s" starts after %s and sets no end', (text, after) => {
+    expect(start(text)).toEqual({ kind: 'startTime', after });
+    expect(end(text)).toBeUndefined();
+  });
+
+  it('the film said to finish by a time is still its end', () => {
+    expect(end('the film finishes by 10pm, 2 adults')).toEqual({ kind: 'endTime', before: '22:00' });
+  });
+});

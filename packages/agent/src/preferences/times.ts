@@ -131,11 +131,12 @@ export const endTimeRule: Rule = (scan) => [
  * 10"): the reason for a wish, never a start time. Read as nothing, so no later rule takes it.
  */
 /** Words whose clock is the showing's own: "it's at 7", "the one that's at 9pm". */
-const OWN_CLOCK = '(?:film|movie|show|showing|screening|it|that|this|one|which|what|there|mine|ours)';
+const OWN_CLOCK =
+  '(?:film|movie|flick|show|showing|screening|matinee|session|it|that|this|one|which|what|there|mine|ours)';
 export const otherClockRule: Rule = (scan) =>
   hits(
     scan,
-    String.raw`\b(?:(?!${OWN_CLOCK}\b)[a-z]+(?:'s|\s+is|\s+leaves|\s+departs|\s+goes|\s+closes)|(?:my|our|his|her|their)\s+(?!${OWN_CLOCK}\b)[a-z]+\s+(?:starts|begins|ends|finishes))\s+(?:at\s+)?(?:${CLOCK})${NOT_A_TIME}`,
+    String.raw`\b(?:(?!${OWN_CLOCK}\b)[a-z]+(?:'s|\s+is|\s+leaves|\s+departs|\s+goes|\s+closes)|(?:my|our|his|her|their|the)\s+(?!${OWN_CLOCK}\b)[a-z]+\s+(?:starts|begins|ends|finishes))\s+(?:at\s+)?(?:${CLOCK})${NOT_A_TIME}`,
     (m) => ({ ...span(m), drafts: [] }),
   ).concat(
     // "after my shift ends at 4", "before the football at 3", "before we eat at 7": the clock of
