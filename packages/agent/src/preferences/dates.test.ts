@@ -256,3 +256,23 @@ describe('a day preferred among the days allowed', () => {
     expect(soft(text).find((c) => c.kind === 'date')).toEqual({ kind: 'date', dates: preferred });
   });
 });
+
+describe('a day said as when the participant leaves', () => {
+  it.each([
+    [
+      "I'm in town for a conference and fly home first thing Friday, so it's tonight or tomorrow, nothing else. 1 adult",
+      ['2026-11-21', '2026-11-22'],
+    ],
+    ['we fly back on sunday so saturday night, 2 adults', ['2026-11-21']],
+  ])('"%s"', (text, days) => {
+    expect(dates(text)).toEqual({ kind: 'date', dates: days });
+  });
+
+  it('"tonight or tomorrow" is tomorrow at any time; "tonight" alone is the evening', () => {
+    expect(hard('tonight or tomorrow, 2 adults').find((c) => c.kind === 'startTime')).toBeUndefined();
+    expect(hard('tonight, 2 adults').find((c) => c.kind === 'startTime')).toEqual({
+      kind: 'startTime',
+      after: '17:00',
+    });
+  });
+});

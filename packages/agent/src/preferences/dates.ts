@@ -366,7 +366,9 @@ function dateDrafts(scan: Scan, m: RegExpExecArray, dates: string[]): Hit['draft
   const orOpens = /^\s*(?:(?:oh|and)\s+)?or\b/i.test(scan.original.slice(0, at + m[0].length)) && start === 0;
   const mode = WIDENING.test(clause) ? 'widen' : ADDING.test(clause) || orOpens ? 'add' : 'replace';
   const drafts: Draft[] = [{ set: { kind: 'date', dates }, mode }];
-  // "Tonight" is a time as well as a day: the evening, unless a clock time says otherwise.
-  if (/^tonight$/i.test(m[0])) drafts.push({ set: { kind: 'startTime', after: '17:00' }, rank: 0 });
+  // "Tonight" is a time as well as a day: the evening, unless a clock time says otherwise; not the
+  // evening of another day said with it ("tonight or tomorrow": tomorrow at any time).
+  const otherDay = ANY_DAY_NAMED.test(clause.replace(/\btonight\b/gi, ' '));
+  if (/^tonight$/i.test(m[0]) && !otherDay) drafts.push({ set: { kind: 'startTime', after: '17:00' }, rank: 0 });
   return drafts;
 }

@@ -107,3 +107,11 @@ describe('withdrawing what a pronoun stands for', () => {
     expect(read('2 for encore saturday', "forget it, we'll go another time").unparsed).toBe(true);
   });
 });
+
+describe('any theater, the closest', () => {
+  it('"whichever cinema is closest" after a theater held: no theater, the closest wished for', () => {
+    const u = read('Giggle Factory on Monday for 2. It HAS to be at the Old Mill', 'whichever cinema is closest now');
+    expect(u.model.hard.filter((c) => c.kind === 'theater')).toEqual([]);
+    expect(u.model.soft).toContainEqual({ kind: 'closest' });
+  });
+});

@@ -105,6 +105,12 @@ export const dismissRule: Rule = (scan) => {
       const named = [...before.matchAll(thingNamed())].at(-1);
       return named ? read(named[1], m) : undefined;
     }),
+    // "Whichever cinema is closest": any theater, the closest of them (its own rule reads "closest").
+    ...hits(
+      scan,
+      String.raw`(?:whichever|whatever|any)\s+(cinema|theat(?:er|re))(?=(?:\s+(?:is|'s|that's|that\s+is))?\s+(?:the\s+)?(?:closest|nearest))`,
+      (m) => read(m[1], m),
+    ),
     ...hits(scan, 'whenever|anytime', (m) => read('time', m)),
     ...hits(scan, 'anywhere', (m) => read('distance', m)),
   ];

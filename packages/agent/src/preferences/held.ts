@@ -226,6 +226,47 @@ export function supersedeFilm(
   return { ...after, hard: strip(after.hard).filter(isHardConstraint), soft: strip(after.soft) };
 }
 
+/**
+ * "Anything except a thriller … she actually really wants to see Midnight Ledger": a film named
+ * later that a kind of film refused before rules out is the wish, and that refusal gives way to it.
+ * Only for refusals held from before (one said in the same message stands), and only where the
+ * films on show say the film's kinds.
+ */
+export function refusalGivesWay(
+  before: PreferenceModel,
+  after: PreferenceModel,
+  ops: readonly Op[],
+  films: readonly KnownFilm[] = [],
+): PreferenceModel {
+  const titles = ops.flatMap((op) =>
+    op.type === 'set' && op.constraint.kind === 'title' ? (op.constraint.is ?? []) : [],
+  );
+  const refusedNow = ops.some(
+    (op) => op.type === 'set' && op.constraint.kind === 'genre' && (op.constraint.exclude?.length ?? 0) > 0,
+  );
+  if (titles.length === 0 || refusedNow) return after;
+  const kinds = new Set(
+    films
+      .filter((f) => titles.some((t) => t.toLowerCase() === f.title.toLowerCase()))
+      .flatMap((f) => f.genres.map((g) => g.toLowerCase())),
+  );
+  const held = new Set(
+    [...before.hard, ...before.soft]
+      .flatMap((c) => (c.kind === 'genre' ? (c.exclude ?? []) : []))
+      .map((g) => g.toLowerCase()),
+  );
+  const givesWay = (genre: string) => kinds.has(genre.toLowerCase()) && held.has(genre.toLowerCase());
+  const mend = (list: Constraint[]) =>
+    list.flatMap((c): Constraint[] => {
+      if (c.kind !== 'genre' || !c.exclude?.some(givesWay)) return [c];
+      const exclude = c.exclude.filter((g) => !givesWay(g));
+      const next = { ...c, exclude: exclude.length > 0 ? exclude : undefined };
+      if (!next.exclude) delete next.exclude;
+      return next.include || next.exclude ? [next] : [];
+    });
+  return { ...after, hard: mend(after.hard).filter(isHardConstraint), soft: mend(after.soft) };
+}
+
 /** Words that turn down the film on the page: "seen that one", "a different film", "something else". */
 const PAGE_FILM_REFUSED =
   /\b(?:(?:already|'ve|have|has|we|i)\s+(?:already\s+)?(?:seen|watched|saw)\s+(?:that|it|this)(?:\s+(?:one|film|movie))?|(?:seen|watched) (?:that|it) already|(?:a\s+)?different\s+(?:film|movie|one)|another\s+(?:film|movie)|something else|not that (?:one|film|movie))\b/i;

@@ -5,6 +5,7 @@ import {
   firmCorrection,
   nextOfHeld,
   otherTheater,
+  refusalGivesWay,
   refusedDays,
   supersedeFilm,
   turnsDownFilm,
@@ -64,6 +65,7 @@ export function updatePreferences(current: PreferenceModel, text: string, contex
   const said = reading.text;
   const readings: Array<(model: PreferenceModel) => PreferenceModel> = [
     (model) => supersedeFilm(current, model, ops, said, context.knownFilms, shown),
+    (model) => refusalGivesWay(current, model, ops, context.knownFilms),
     (model) => firmCorrection(current, model, said),
     (model) => otherTheater(shown, model, ops, said),
     (model) => nextOfHeld(current, model, said),

@@ -66,6 +66,9 @@ describe('places named in lower case', () => {
     expect(placesNamed(text, ['what', 'showings', 'has', 'lakeside', 'got'])).toEqual(['lakeside']);
     // A capital a rule read (a title, a day) is no place.
     expect(placesNamed(text, ['what', 'showings', 'has', 'got'])).toEqual([]);
+    // Where someone is from or lives is no cinema.
+    const from = "I'm in town from Denver for a conference, and we live in Leeds";
+    expect(placesNamed(from, ['denver', 'conference', 'leeds'])).toEqual([]);
   });
 
   it('remembers a place said on its own between commas, misspelt', () => {

@@ -187,6 +187,8 @@ function placesSaid(text: string, left: ReadonlySet<string>, afterIn = true): st
   for (const m of lower.matchAll(
     new RegExp(String.raw`\b(?:${before})\s+(?:the\s+)?([a-z][\w'-]*(?:\s+[a-z0-9][\w'-]*){0,3})`, 'g'),
   )) {
+    // "we live in leeds": where someone lives, not a cinema.
+    if (ELSEWHERE_BEFORE.test(lower.slice(0, (m.index ?? 0) + m[0].indexOf(' ') + 1))) continue;
     // "old mil" of "old mil on monday".
     const run = unreadRun((m[1] ?? '').split(/\s+/), left);
     if (run.length > 0) add(run.join(' '), m.index ?? 0);
@@ -223,7 +225,7 @@ function placesSaid(text: string, left: ReadonlySet<string>, afterIn = true): st
   for (const m of text.matchAll(
     /(?<=[\p{L}\p{N},;:)]\s+)(?!I['’])(\p{Lu}[\p{L}'-]{3,}(?:\s+\p{Lu}[\p{L}'-]*){0,2})/gu,
   )) {
-    if (PERSON_BEFORE.test(text.slice(0, m.index))) continue;
+    if (PERSON_BEFORE.test(text.slice(0, m.index)) || ELSEWHERE_BEFORE.test(text.slice(0, m.index))) continue;
     // "something LONG", "NOT the recliners": capitals for stress, not a name.
     if (/^\p{Lu}+$/u.test((m[1] ?? '').split(/\s+/)[0] ?? '')) continue;
     const run = unreadRun((m[1] ?? '').toLowerCase().split(/\s+/), left);
@@ -231,6 +233,10 @@ function placesSaid(text: string, left: ReadonlySet<string>, afterIn = true): st
   }
   return places;
 }
+
+/** Before a capital, words that name where someone is from or lives, not a cinema: "in town from Denver", "we live in Leeds". */
+const ELSEWHERE_BEFORE =
+  /\b(?:from|(?:live|lives|living|based|born|grew up|staying|stay|holiday|holidaying)\s+in|(?:fly|flying|flies|travel(?:l?ing)?)\s+to)\s+$/i;
 
 /** A place said on its own, between commas: "fri night, 2 adults, nortgate stadium." */
 function placesAlone(text: string, left: ReadonlySet<string>): string[] {

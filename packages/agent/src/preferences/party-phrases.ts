@@ -44,6 +44,9 @@ const OWNER_AFTER =
 /** After someone else's relative: what they allow or think, not that they come ("their mum only lets them …"). */
 const SOMEONE_ELSES_SAY =
   /^\s+(?:(?:only|just|never|always|usually|really|won'?t|doesn'?t|does not|wouldn'?t)\s+)?(?:lets?|allows?|says?|said|wants?|insists?|thinks?|prefers?|rules?|minds?|approves?|agrees?|likes?|let|allow)\b/i;
+/** After a relative: what they do to get the party there and back, not that they come. */
+const TAKES_US_THERE =
+  /^(?:'s|\s+(?:can|could|will|'ll|is|is going to|is gonna|has offered to|offered to))?\s+(?:drop(?:ping)?\s+(?:us|them|me|him|her)\s+off|drop(?:ping)?\s+off|driv(?:e|es|ing)\s+(?:us|them|me|him|her)|giv(?:e|es|ing)\s+(?:us|them|me|him|her)\s+a\s+lift|pick(?:s|ing)?\s+(?:us|them|me|him|her)\s+up|collect(?:s|ing)?\s+(?:us|them|me|him|her))\b/i;
 /** Before people a clause says when something happens to them: "once the kids are in bed". */
 const ELSEWHERE_BEFORE = /\b(?:once|while|whilst|when|until|till|til|after|before|as soon as)\s+$/i;
 /** After a family word used like a name: said to come ("grandma's coming too", "nan is joining us"). */
@@ -390,6 +393,8 @@ export const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]
       // "my daughter's sleepover", "his mum's rule": the owner of a thing, not said to be coming;
       // someone else's ("his mum's") counts only in a list of those who are.
       const after = m.input.slice((m.index ?? 0) + m[0].length);
+      // "my husband can drop us off": who takes the party there, not one of it.
+      if (TAKES_US_THERE.test(after)) return { type: 'said' };
       // "their mum only lets them see PG": someone else's, said of what they allow, not that they come.
       const acts = /^(?:his|her|their)\b/i.test(m[0]) && SOMEONE_ELSES_SAY.test(after);
       const owner = OWNER_AFTER.test(after) || acts;

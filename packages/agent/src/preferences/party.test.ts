@@ -1050,3 +1050,15 @@ describe('companions and ages said in other ways', () => {
     expect(party(text)).toEqual(expected);
   });
 });
+
+describe('someone who takes the party there', () => {
+  it.each([
+    ['Good news, my husband can drop us off and pick us up. All four of us together please.', { adult: 1, child: 3 }],
+    ["my dad's driving us, so all four of us", { adult: 1, child: 3 }],
+  ])('"%s" after "me and my three (5, 7 and 9)" keeps the party', (text, mix) => {
+    expect(party('Giggle Factory on Monday for me and my three (5, 7 and 9)', text)).toEqual([
+      { kind: 'seatCount', count: 4 },
+      { kind: 'ticketMix', ...mix },
+    ]);
+  });
+});

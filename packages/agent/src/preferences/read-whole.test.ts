@@ -925,3 +925,34 @@ describe('what the page holds, turned down when the participant named none', () 
     expect(model.hard.find((c) => c.kind === 'date')).toEqual({ kind: 'date', dates: ['2026-11-22'] });
   });
 });
+
+describe('a film named later that a kind refused before rules out', () => {
+  const context = {
+    ...CONTEXT,
+    knownFilms: defaultScenario().movies.map((m) => ({ title: m.title, genres: m.genres })),
+  };
+  const after = (...messages: string[]) => {
+    let model: PreferenceModel = { hard: [], soft: [] };
+    for (const text of messages) model = updatePreferences(model, text, context).model;
+    return model;
+  };
+
+  it('is the wish, and the refusal gives way (Iron Meridian is Action)', () => {
+    const model = after(
+      'date night saturday, 2 seats together. anything except action or horror, she hates them',
+      "she's just told me she really wants to see iron meridian, so that one please",
+    );
+    expect(model.hard).toContainEqual({ kind: 'title', is: ['Iron Meridian'] });
+    // Only the kind the film is gives way; the other refusal stays.
+    expect(model.hard).toContainEqual({ kind: 'genre', exclude: ['Horror'] });
+  });
+
+  it('a refusal said in the same message stands, and so does one the film does not meet', () => {
+    expect(after('no action, iron meridian saturday for 2').hard).toContainEqual({
+      kind: 'genre',
+      exclude: ['Action'],
+    });
+    const other = after('no horror please, saturday for 2', 'iron meridian then');
+    expect(other.hard).toContainEqual({ kind: 'genre', exclude: ['Horror'] });
+  });
+});

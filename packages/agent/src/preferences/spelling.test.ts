@@ -21,6 +21,8 @@ describe('what people type, before the rules read it', () => {
     ['sun am, me + 3 kds', 'sun morning, me + 3 kids'],
     ['dust n thunder @ riverside', 'dust and thunder at riverside'],
     ['row n please', 'row n please'],
+    ['sry not 2moro, my cuz is in', 'sorry not tomorrow, my cousin is in'],
+    ['soz, cuz i was late', 'sorry, cuz i was late'],
     [
       'somethin w/ good reviews this wknd for me and the mrs',
       'something with good reviews this weekend for me and my wife',

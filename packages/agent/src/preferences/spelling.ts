@@ -39,6 +39,8 @@ const SHORTHAND: Array<[RegExp, string]> = [
   [/\b(\d{1,2})\s*x\s+(?=(?:adults?|child(?:ren)?|kids?|seniors?|students?|tickets?|seats?|people)\b)/gi, '$1 '],
   [/\b(adults?|child(?:ren)?|kids?|seniors?|tickets?|seats?)\s+x\s*(\d{1,2})\b/gi, '$2 $1'],
   [/\b(?:2nite|2night|tonite|tonght)\b/gi, 'tonight'],
+  [/\b(?:sry|srry|sory|soz|sowwy)\b/gi, 'sorry'],
+  [/\b(?:cuz|coz|cus)\b(?=\s+(?:is|isn'?t|was|wants?|can'?t|will|'?s|and|too)\b)/gi, 'cousin'],
   [/\bnite\b/gi, 'night'],
   [/\b(?:tix|tkts|tix\.)\b/gi, 'tickets'],
   [/\btkt\b/gi, 'ticket'],

@@ -224,6 +224,13 @@ export const otherClockRule: Rule = (scan) =>
       String.raw`\b(?:doesn'?t|does not|don'?t|do not|won'?t|will not|isn'?t|not)\s+(?:land|arrive|get (?:in|here|back)|finish|come back|fly in)\w*\s+(?:until|till|til)\s+(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?|tomorrow|today|tonight)(?:\s+(?:morning|afternoon|evening|night))?\b|\b(?:i\s+)?(?:was|were)\s+(?:going to|gonna)\s+(?:say|do|go for|book|pick)\s+(?:on\s+)?(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?|tomorrow|today|tonight)\b`,
       (m) => ({ ...span(m), drafts: [] }),
     ),
+    // "I fly home first thing Friday", "we leave on sunday": the day the participant goes, not a day
+    // for the film.
+    hits(
+      scan,
+      String.raw`\b(?:i|we|she|he|they|i'm|we're|she's|he's|they're|and)\s+(?:(?:also|then|only)\s+)?(?:fly(?:ing)?|leave|leaving|head(?:ing)?|go(?:ing)?|travel(?:l?ing)?|drive|driving)\s+(?:back\s+)?(?:home|back|away|off)\s+(?:(?:first thing|early|late|on|in the)\s+)*(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?|tomorrow)(?:\s+(?:morning|afternoon|evening|night))?\b`,
+      (m) => ({ ...span(m), drafts: [] }),
+    ),
     // "got an early start sunday", "early shift tomorrow": the reason for a wish, never a wish for the earliest or that day.
     hits(
       scan,
