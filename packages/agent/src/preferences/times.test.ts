@@ -479,3 +479,28 @@ describe("a clock said of something else's end", () => {
     expect(end('the film finishes by 10pm, 2 adults')).toEqual({ kind: 'endTime', before: '22:00' });
   });
 });
+
+describe('a part of the day refused among others, and the latest of the day', () => {
+  it.each([
+    ['One ticket for thursday, but not one of the late-night showings, I always nod off', { before: '21:00' }],
+    ['1 ticket, not one of the morning ones, saturday', { after: '12:00' }],
+  ])('"%s"', (text, bound) => {
+    expect(start(text)).toEqual({ kind: 'startTime', ...bound });
+  });
+
+  it('"as late in the day as you can" is the latest, not the daytime', () => {
+    const text = 'One ticket thursday, not one of the late-night showings. Otherwise as late in the day as you can.';
+    expect(start(text)).toEqual({ kind: 'startTime', before: '21:00' });
+    expect(soft(text)).toContainEqual({ kind: 'latest' });
+    expect(soft('1 ticket saturday, as early in the day as possible')).toContainEqual({ kind: 'earliest' });
+    expect(start('1 ticket saturday, as early in the day as possible')).toBeUndefined();
+  });
+
+  it('"the soonest" is the earliest', () => {
+    expect(soft('2 adults saturday, cheapest please, and if a few cost the same, the soonest of those')).toContainEqual(
+      {
+        kind: 'earliest',
+      },
+    );
+  });
+});

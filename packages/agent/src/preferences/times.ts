@@ -395,7 +395,8 @@ const PERIODS: Array<[string, number, number | undefined]> = [
   [String.raw`(?:this\s+|in the\s+)?mornings?`, 0, 12 * 60],
   [String.raw`(?:this\s+|in the\s+)?afternoons?|matinees?`, 12 * 60, 17 * 60],
   // "Daytime", "during the day": any start before the evening.
-  ["day[- ]?times?|during the day|in the day(?:time)?|while it'?s light", 0, 17 * 60],
+  // Not "as late in the day as you can": the latest, said of the day.
+  ["day[- ]?times?|during the day|(?<!\\bas (?:late|early)\\s)in the day(?:time)?|while it'?s light", 0, 17 * 60],
   [String.raw`(?:this\s+|in the\s+)?evenings?|nights?|after work`, 17 * 60, undefined],
 ];
 
@@ -471,7 +472,7 @@ export const periodRule: Rule = (scan) => [
 ];
 
 /* Between a refusal and a part of the day it refuses as such: "not in the morning", "no evening". */
-const PERIOD_BRIDGE = /^(?:in|at|the|a|an|during|too)$/i;
+const PERIOD_BRIDGE = /^(?:in|at|the|a|an|during|too|one|of|those|these|any)$/i;
 
 /**
  * A part of the day refused as such leaves the rest of the day: "not in the morning" is a start
@@ -523,12 +524,12 @@ const ACCEPTED_AFTER =
 export const earliestLatestRule: Rule = (scan) => [
   ...hits(
     scan,
-    String.raw`(?<!\bat\s+(?:the\s+)?(?:very\s+|absolute\s+)?)(?:the\s+)?earliest|as early as (?:possible|(?:we|i|you|they) can|we could)|as early a (?:showing|screening|show|one|film) as (?:possible|we can|you can)|(?:the\s+)?first(?=\s+(?:(?:imax|3-?d|2-?d|standard|regular)\s+)?(?:showing|screening|show)\b)|early (?:showing|screening|show)|the earlier the better|whichever(?:\s+one)?(?:\s+is|'s)?\s+(?:the\s+)?earlier(?:\s+(?:one|showing|show|screening))?|(?:something|an|one)\s+early(?:-?ish)?(?:\s+(?:one|film|movie))?(?!\s+(?:morning|afternoon|evening|night))|early(?:-?ish)? (?:one|start)|earlier (?:is|would be) better`,
+    String.raw`(?<!\bat\s+(?:the\s+)?(?:very\s+|absolute\s+)?)(?:the\s+)?(?:earliest|soonest)|as early (?:in the day )?as (?:possible|(?:we|i|you|they) can|we could)|as early a (?:showing|screening|show|one|film) as (?:possible|we can|you can)|(?:the\s+)?first(?=\s+(?:(?:imax|3-?d|2-?d|standard|regular)\s+)?(?:showing|screening|show)\b)|early (?:showing|screening|show)|the earlier the better|whichever(?:\s+one)?(?:\s+is|'s)?\s+(?:the\s+)?earlier(?:\s+(?:one|showing|show|screening))?|(?:something|an|one)\s+early(?:-?ish)?(?:\s+(?:one|film|movie))?(?!\s+(?:morning|afternoon|evening|night))|early(?:-?ish)? (?:one|start)|earlier (?:is|would be) better`,
     (m) => ({ ...span(m), drafts: [{ set: { kind: 'earliest' } }] }),
   ),
   ...hits(
     scan,
-    String.raw`(?<!\bat\s+(?:the\s+)?(?:very\s+|absolute\s+)?)(?:the\s+)?latest(?!\s+(?:(?!showing|screening|show)[a-z]+\s+){1,2}(?:film|movie|flick)s?\b)|as late as (?:possible|(?:we|i|you|they) can|we could)|as late a (?:showing|screening|show|one|film) as (?:possible|we can|you can)|(?:the\s+)?last(?=\s+(?:(?:imax|3-?d|2-?d|standard|regular)\s+)?(?:showing|screening|show)\b)|(?:is|that's|thats|what's|whats)\s+on\s+last|the last (?:one|film|movie)|the later the better|whichever(?:\s+one)?(?:\s+is|'s)?\s+(?:the\s+)?later(?:\s+(?:one|showing|show|screening))?|(?:something|a|one)\s+late-?ish(?:\s+(?:one|film|movie))?|late(?:-?ish)? (?:one|start)|later (?:is|would be) better`,
+    String.raw`(?<!\bat\s+(?:the\s+)?(?:very\s+|absolute\s+)?)(?:the\s+)?latest(?!\s+(?:(?!showing|screening|show)[a-z]+\s+){1,2}(?:film|movie|flick)s?\b)|as late (?:in the day )?as (?:possible|(?:we|i|you|they) can|we could)|as late a (?:showing|screening|show|one|film) as (?:possible|we can|you can)|(?:the\s+)?last(?=\s+(?:(?:imax|3-?d|2-?d|standard|regular)\s+)?(?:showing|screening|show)\b)|(?:is|that's|thats|what's|whats)\s+on\s+last|the last (?:one|film|movie)|the later the better|whichever(?:\s+one)?(?:\s+is|'s)?\s+(?:the\s+)?later(?:\s+(?:one|showing|show|screening))?|(?:something|a|one)\s+late-?ish(?:\s+(?:one|film|movie))?|late(?:-?ish)? (?:one|start)|later (?:is|would be) better`,
     // "Out by 10.15 latest": right after a time, "latest" means "at the latest", as in "by 11 at the latest".
     (m) => ({
       ...span(m),
