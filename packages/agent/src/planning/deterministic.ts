@@ -82,8 +82,11 @@ export interface PlannerInput {
   callsLeft?: number;
   /** Preferences said only to break a tie ("if a few cinemas tie, the nearest one"): never the first thing searched for. */
   tieBreaks?: readonly string[];
-  /** Options picked among equals by whoever gave the instruction: kept while they work out, changed on a dead end. */
-  picked?: ReadonlySet<string>;
+  /**
+   * Options picked among equals by whoever gave the instruction, each with the choices before it
+   * when picked (`contextKeyOf`): kept while they work out under those choices, changed on a dead end.
+   */
+  picked?: ReadonlyMap<string, string>;
   goal: string;
 }
 
@@ -232,7 +235,8 @@ function planStage(input: PlannerInput, spec: UiSpec, decision: StageDecision): 
       if (selected && input.participantChoices.has(selected) && !dead.has(selected)) {
         return plan(input, call('next', {}, `You chose ${labelOf(spec, selected)}; moving on`), 0.9);
       }
-      if (selected && input.picked?.has(selected) && viable.some((o) => o.itemId === selected)) {
+      const pickedHere = selected !== undefined && input.picked?.get(selected) === contextKeyOf(stage, booking);
+      if (selected && pickedHere && viable.some((o) => o.itemId === selected)) {
         return plan(input, call('next', {}, `You picked ${labelOf(spec, selected)}; moving on`), 0.9);
       }
       const surveyed =

@@ -9,6 +9,8 @@ describe('preferences said only to break a tie', () => {
     ["whatever film has the best rating, and if it's on in more than one place, the closest", ['closest']],
     ["any comedy, the cheapest, and if there's a choice the nearest", ['closest']],
     ['the earliest, and if several cinemas have it then the cheaper one', ['cheapest']],
+    ['the film with the most stars on sunday. If it plays in many cinemas, the nearest one please', ['closest']],
+    ['cheapest please, and if a few come out at the same price, the soonest of those', ['earliest']],
   ])('"%s"', (text, kinds) => {
     expect(tieBreaksSaid(text)).toEqual(kinds);
   });

@@ -9,17 +9,20 @@
  * among equals ("if it's on in more than one place, the closest", "if there's a choice, the cheaper").
  */
 const TIE_CLAUSE =
-  /\b(?:if|when|where)\b[^.!?;]*?\b(?:ties?|tied|tying|draws?|equal|the same|more than one|several|multiple|a choice|a few (?:places|cinemas|theaters|theatres|showings|options))\b[^.!?;]*|\b(?:to break (?:a|the) tie|as a tie-?break(?:er)?)\b[^.!?;]*/gi;
+  /\b(?:if|when|where)\b[^.!?;]*?\b(?:ties?|tied|tying|draws?|equal|the same|more than one|several|multiple|a choice|(?:many|a few|lots of|different|other) (?:places|cinemas|theaters|theatres|showings|options))\b[^.!?;]*|\b(?:to break (?:a|the) tie|as a tie-?break(?:er)?)\b[^.!?;]*/gi;
 
 const WORDS: ReadonlyArray<readonly [RegExp, 'closest' | 'cheapest' | 'earliest' | 'latest' | 'highestRated']> = [
   [/\b(?:nearest|closest|nearer|closer)\b/i, 'closest'],
   [/\b(?:cheapest|cheaper|least expensive)\b/i, 'cheapest'],
-  [/\b(?:earliest|earlier)\b/i, 'earliest'],
+  [/\b(?:earliest|earlier|soonest|sooner)\b/i, 'earliest'],
   [/\b(?:latest|later)\b/i, 'latest'],
   [/\b(?:best|better|highest|higher)[- ]?(?:rated|reviewed)?\b/i, 'highestRated'],
 ];
 
-/** The preferences a message names only inside a tie-break clause. */
+/**
+ * The preferences a message names only inside a tie-break clause ("if it plays in many cinemas,
+ * the nearest one please", "if a few come out at the same price, the soonest").
+ */
 export function tieBreaksSaid(text: string): Array<(typeof WORDS)[number][1]> {
   const found = new Set<(typeof WORDS)[number][1]>();
   for (const m of text.matchAll(TIE_CLAUSE)) {

@@ -48,8 +48,11 @@ export class Agent {
   /** The session's working memory (spec §2.4): the active plan, recent states, failures, options tried. */
   readonly memory = new WorkingMemory();
   private exploration = freshExploration();
-  /** Options picked among equals by whoever gave an instruction (`offerAlternatives`). */
-  private readonly picked = new Set<string>();
+  /**
+   * Options picked among equals by whoever gave an instruction (`offerAlternatives`), each with the
+   * choices it was picked under (`contextKeyOf`): a theater picked for one film is no pick for another.
+   */
+  private readonly picked = new Map<string, string>();
   private readonly relay: RelayClient;
   private readonly episodes: EpisodicLog;
   private readonly log: (line: string) => void;
@@ -413,7 +416,8 @@ export class Agent {
       }
       // Whoever gave the instruction may pick among equal options, and may be asked before the submit.
       const picked = await offerAlternatives(plan, this.current?.pick, this.view.context, () => this.halted());
-      if (picked) this.picked.add(picked);
+      const { stage: pickedOn, uiSpec } = this.view.context;
+      if (picked && pickedOn) this.picked.set(picked, contextKeyOf(pickedOn, uiSpec?.state.booking));
       // Each step proposed for approval: the participant's approval of the submit is their confirmation too.
       const approving = this.options.proposeEachStep === true && plan.nextAction.type === 'tool.call' && !this.current;
       if (approving && plan.nextAction.type === 'tool.call') {
