@@ -92,6 +92,8 @@ export type Piece =
       theirs?: boolean;
       /** "Him and me" with no one named: one person, counted only when no one else is. */
       standsFor?: boolean;
+      /** Coming in the speaker's place ("his grandad's taking him instead of me"). */
+      inPlaceOfSpeaker?: boolean;
     }
   /** An age or a ticket word said of the companion(s) named just before; `all` of every one ("both in their 80s"). */
   | {
@@ -163,6 +165,20 @@ export const OFFSPRING_WORDS = /^(?:sons?|daughters?|nephews?|nieces?|grandsons?
 export const KIDS_SAID = /\b(?:kids|children|family|kid[- ]friendly|little ones|for the kid)\b/i;
 
 export const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
+  [
+    // "his grandad's taking him instead of me", "my dad is coming instead of me": someone comes in
+    // the speaker's place.
+    String.raw`(?:(?:my|our|his|her|their|the)\s+)?(${RELATION})(?:'s|\s+is|\s+will|'ll|\s+can)?\s+(?:be\s+)?(?:taking|bringing|going|coming|take|bring|go|come)(?:\s+(?:him|her|them|along))?(?:\s+with\s+(?:him|her|them))?\s+(?:instead of me|in my place|rather than me)\b`,
+    (m) => {
+      const base = person(m[1] ?? '', 1);
+      return base.type === 'person' ? { ...base, related: true, inPlaceOfSpeaker: true } : undefined;
+    },
+  ],
+  [
+    // "grandad is 73", "nan's 80": a family word used like a name, with an age.
+    String.raw`(?<!\b(?:my|our|his|her|their|the|your)\s+)\b(?:${NAME_LIKE})(?:'s|\s+is)\s+(?:now\s+|actually\s+)?(\d{1,2})${NOT_AN_AGE}${NOT_TIME}(?!\s*(?:mins?|minutes?|hours?|miles?|km|%|stars?)\b)`,
+    (m) => ({ type: 'about', ages: [Number(m[1])] }),
+  ],
   [
     // "One of them is a senior actually", "two of us are pensioners": of the party known, that many
     // take that ticket, the party's size staying.

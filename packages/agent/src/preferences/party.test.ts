@@ -1062,3 +1062,23 @@ describe('someone who takes the party there', () => {
     ]);
   });
 });
+
+describe('someone coming in the speaker’s place', () => {
+  it.each([
+    ["change of plan, his grandad's taking him instead of me. grandad is 73", { child: 1, senior: 1 }],
+    ["my dad is coming instead of me, he's 73", { child: 1, senior: 1 }],
+    ['my sister is going instead of me', { adult: 1, child: 1 }],
+  ])('"%s" after "one adult and one child, my son\'s 7"', (text, mix) => {
+    expect(party("one adult and one child for tomorrow afternoon, my son's 7", text)).toEqual([
+      { kind: 'seatCount', count: 2 },
+      { kind: 'ticketMix', ...mix },
+    ]);
+  });
+
+  it('"grandad is 80": a family word used like a name, with an age', () => {
+    expect(party('me and grandad saturday, grandad is 80')).toEqual([
+      { kind: 'seatCount', count: 2 },
+      { kind: 'ticketMix', adult: 1, senior: 1 },
+    ]);
+  });
+});

@@ -118,6 +118,21 @@ export const partyRule: Rule = (input) => {
 
 type Person = Extract<Piece, { type: 'person' }>;
 
+/** The party known with someone in the speaker's place: one grown-up's ticket less, theirs more. */
+function inSpeakersPlace(party: NonNullable<PreferenceContext['party']>, standIn: Person): Draft[] {
+  const mix = { adult: party.adult ?? 0, child: party.child ?? 0, senior: party.senior ?? 0 };
+  if (mix.adult > 0) mix.adult -= 1;
+  else if (mix.senior > 0) mix.senior -= 1;
+  for (const t of personTickets({ ...standIn, n: 1 })) mix[t] += 1;
+  const set = {
+    kind: 'ticketMix' as const,
+    ...(mix.adult > 0 ? { adult: mix.adult } : {}),
+    ...(mix.child > 0 ? { child: mix.child } : {}),
+    ...(mix.senior > 0 ? { senior: mix.senior } : {}),
+  };
+  return [{ set, mode: 'replace' }];
+}
+
 /**
  * Whether the counts by type are said after everyone named, as their tickets: in a later sentence
  * ("me and my wife. two adult tickets") or as tickets ("my son and I, 2 adult tickets"); not "me
@@ -389,6 +404,9 @@ function decide(
     (p) => !(p.type === 'person' && p.owner && (grouped || (p.owner === 'theirs' && !listed))),
   );
   const people = pieces.filter((p): p is Person => p.type === 'person');
+  // "His grandad's taking him instead of me": the party known, with that person in the speaker's seat.
+  const inPlace = people.find((p) => p.inPlaceOfSpeaker);
+  if (inPlace && scan.context.party) return inSpeakersPlace(scan.context.party, inPlace);
   // "I won't be going myself": whoever is named is the party, without the speaker.
   const notSelf = pieces.some((p) => p.type === 'notSelf');
   const self = !notSelf && pieces.some((p) => p.type === 'self');
