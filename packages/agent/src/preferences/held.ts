@@ -267,6 +267,51 @@ export function refusalGivesWay(
   return { ...after, hard: mend(after.hard).filter(isHardConstraint), soft: mend(after.soft) };
 }
 
+/**
+ * "Giggle Factory or the cartoon one": a film and a kind of film said as alternatives in one
+ * message are one wish, for that film or any film of that kind the films on show list. Without the
+ * films' kinds (none seen yet) both stay, as said.
+ */
+export function titleOrKind(
+  after: PreferenceModel,
+  ops: readonly Op[],
+  text: string,
+  films: readonly KnownFilm[] = [],
+): PreferenceModel {
+  const title = ops.find(
+    (op): op is Extract<Op, { type: 'set' }> =>
+      op.type === 'set' && op.constraint.kind === 'title' && (op.constraint.is?.length ?? 0) > 0,
+  );
+  const kind = ops.find(
+    (op): op is Extract<Op, { type: 'set' }> =>
+      op.type === 'set' && op.constraint.kind === 'genre' && (op.constraint.include?.length ?? 0) > 0,
+  );
+  if (!title || !kind || films.length === 0) return after;
+  const [from, to] = title.at < kind.at ? [title.at, kind.at] : [kind.at, title.at];
+  if (!/\bor\b/i.test(text.slice(from, to)) || /[.;!?]|\band\b/i.test(text.slice(from, to))) return after;
+  const titles = title.constraint.kind === 'title' ? (title.constraint.is ?? []) : [];
+  const kinds = kind.constraint.kind === 'genre' ? (kind.constraint.include ?? []) : [];
+  const ofKind = films
+    .filter((f) => f.genres.some((g) => kinds.some((k) => k.toLowerCase() === g.toLowerCase())))
+    .map((f) => f.title);
+  const either = [...new Set([...titles, ...ofKind])];
+  const strength = title.strength === 'hard' ? after.hard : after.soft;
+  const mend = (list: Constraint[], own: boolean) =>
+    list.flatMap((c): Constraint[] => {
+      if (c.kind === 'genre' && c.include?.length) {
+        const { include: _, ...rest } = c;
+        return rest.exclude?.length ? [rest as Constraint] : [];
+      }
+      if (c.kind === 'title' && own) return [{ ...c, is: either }];
+      return [c];
+    });
+  return {
+    ...after,
+    hard: mend(after.hard, strength === after.hard).filter(isHardConstraint),
+    soft: mend(after.soft, strength === after.soft),
+  };
+}
+
 /** Words that turn down the film on the page: "seen that one", "a different film", "something else". */
 const PAGE_FILM_REFUSED =
   /\b(?:(?:already|'ve|have|has|we|i)\s+(?:already\s+)?(?:seen|watched|saw)\s+(?:that|it|this)(?:\s+(?:one|film|movie))?|(?:seen|watched) (?:that|it) already|(?:a\s+)?different\s+(?:film|movie|one)|another\s+(?:film|movie)|something else|not that (?:one|film|movie))\b/i;

@@ -8,6 +8,7 @@ import {
   refusalGivesWay,
   refusedDays,
   supersedeFilm,
+  titleOrKind,
   turnsDownFilm,
   turnsDownTheater,
   withPageChoices,
@@ -66,6 +67,7 @@ export function updatePreferences(current: PreferenceModel, text: string, contex
   const readings: Array<(model: PreferenceModel) => PreferenceModel> = [
     (model) => supersedeFilm(current, model, ops, said, context.knownFilms, shown),
     (model) => refusalGivesWay(current, model, ops, context.knownFilms),
+    (model) => titleOrKind(model, ops, said, context.knownFilms),
     (model) => firmCorrection(current, model, said),
     (model) => otherTheater(shown, model, ops, said),
     (model) => nextOfHeld(current, model, said),

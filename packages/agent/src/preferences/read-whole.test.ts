@@ -956,3 +956,29 @@ describe('a film named later that a kind refused before rules out', () => {
     expect(other.hard).toContainEqual({ kind: 'genre', exclude: ['Horror'] });
   });
 });
+
+describe('a film or a kind of film, said as alternatives', () => {
+  const context = {
+    ...CONTEXT,
+    knownFilms: defaultScenario().movies.map((m) => ({ title: m.title, genres: m.genres })),
+  };
+  const said = (text: string) => updatePreferences({ hard: [], soft: [] }, text, context).model;
+
+  it('"Night Ledger or the cartoon one" is that film or any animated one', () => {
+    const model = said('Saturday for 2: Night Ledger or the cartoon one, whichever starts first');
+    expect(model.hard).toContainEqual({ kind: 'title', is: ['Night Ledger', 'Paper Lanterns', 'Pip and the Comet'] });
+    expect(model.hard.filter((c) => c.kind === 'genre')).toEqual([]);
+  });
+
+  it('said as both, or with no films known, both stay', () => {
+    const both = said('Night Ledger and a comedy, saturday for 2');
+    expect(both.hard).toContainEqual({ kind: 'title', is: ['Night Ledger'] });
+    expect(both.hard).toContainEqual({ kind: 'genre', include: ['Comedy'] });
+    const unknown = updatePreferences(
+      { hard: [], soft: [] },
+      'Night Ledger or a comedy, saturday for 2',
+      CONTEXT,
+    ).model;
+    expect(unknown.hard).toContainEqual({ kind: 'genre', include: ['Comedy'] });
+  });
+});

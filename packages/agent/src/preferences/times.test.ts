@@ -496,6 +496,11 @@ describe('a part of the day refused among others, and the latest of the day', ()
     expect(start('1 ticket saturday, as early in the day as possible')).toBeUndefined();
   });
 
+  it('"whichever starts first (last)" is the earliest (latest)', () => {
+    expect(soft('Saturday for 2, Night Ledger or Encore, whichever starts first')).toContainEqual({ kind: 'earliest' });
+    expect(soft('saturday for 2, whichever one starts last')).toContainEqual({ kind: 'latest' });
+  });
+
   it('"the soonest" is the earliest', () => {
     expect(soft('2 adults saturday, cheapest please, and if a few cost the same, the soonest of those')).toContainEqual(
       {
