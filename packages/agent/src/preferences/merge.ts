@@ -112,7 +112,33 @@ function set(lists: Lists, op: Extract<Op, { type: 'set' }>, replaced: Set<Const
     const next = { ...base, ...op.constraint } as { adult?: number; child?: number; senior?: number };
     return replaceKind(lists, kind, [{ c: mix(next.adult ?? 0, next.child ?? 0, next.senior ?? 0), strength }]);
   }
+  if (op.constraint.kind === 'seatKind') return setSeatKind(lists, op.constraint, strength);
   replaceKind(lists, kind, [{ c: op.constraint, strength }]);
+}
+
+/**
+ * A kind of seat replaces the one held, but a wheelchair space and recliners go together: "my
+ * wheelchair space, with my wife in the recliner beside me" keeps the space and asks for at least
+ * one recliner (all of them could not be, with a wheelchair space among the seats), when the party
+ * has seats for both.
+ */
+function setSeatKind(lists: Lists, c: Extract<Constraint, { kind: 'seatKind' }>, strength: Strength): void {
+  const held = ofKind(lists, 'seatKind').filter(
+    (h): h is { c: Extract<Constraint, { kind: 'seatKind' }>; strength: Strength } => h.c.kind === 'seatKind',
+  );
+  const together = (a: string, b: string) => [a, b].sort().join() === 'premium,wheelchair';
+  const kept = held.filter((h) => h.c.seatKind !== c.seatKind && together(h.c.seatKind, c.seatKind));
+  const counted = (k: Extract<Constraint, { kind: 'seatKind' }>) =>
+    k.seatKind === 'premium' && k.count === undefined ? { ...k, count: 1 } : k;
+  // One seat cannot be both: "a wheelchair space for 1", then "make it a recliner instead" replaces.
+  const seats = seatsCounted(lists);
+  const needed = [...kept.map((h) => h.c), c].reduce((sum, k) => sum + (counted(k).count ?? 1), 0);
+  if (kept.length === 0 || (seats !== undefined && needed > seats))
+    return replaceKind(lists, 'seatKind', [{ c, strength }]);
+  replaceKind(lists, 'seatKind', [
+    ...kept.map((h) => ({ c: counted(h.c), strength: h.strength })),
+    { c: counted(c), strength },
+  ]);
 }
 
 interface Side {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hard, soft } from './testing.ts';
+import { hard, read, soft } from './testing.ts';
 
 describe('rows', () => {
   it.each([
@@ -238,5 +238,31 @@ describe('the front rows and the dead centre', () => {
   it('"dead centre", "smack in the middle" wish for central seats', () => {
     expect(soft('2 adults, dead centre please')).toContainEqual({ kind: 'centered' });
     expect(soft('2 adults, smack in the middle')).toContainEqual({ kind: 'centered' });
+  });
+});
+
+describe('a wheelchair space and recliners together', () => {
+  it('keeps the wheelchair space and asks for one recliner beside it', () => {
+    const model = read(
+      "I'm a wheelchair user and I'd like my wheelchair space in the recliner section, with my wife in the recliner beside me. Saturday.",
+    ).model;
+    expect(model.hard).toContainEqual({ kind: 'seatKind', seatKind: 'wheelchair', count: 1 });
+    expect(model.hard).toContainEqual({ kind: 'seatKind', seatKind: 'premium', count: 1 });
+    expect(model.hard).toContainEqual({ kind: 'adjacent' });
+    expect(model.hard).toContainEqual({ kind: 'seatCount', count: 2 });
+  });
+
+  it('one seat cannot be both: a recliner said later for one replaces the wheelchair space', () => {
+    const kinds = read('a wheelchair space saturday for 1', 'make it a recliner instead').model.hard.filter(
+      (c) => c.kind === 'seatKind',
+    );
+    expect(kinds).toEqual([{ kind: 'seatKind', seatKind: 'premium' }]);
+  });
+
+  it('other kinds still replace: recliners, then standard seats', () => {
+    const kinds = read('recliners for 2 saturday', 'actually standard seats').model.hard.filter(
+      (c) => c.kind === 'seatKind',
+    );
+    expect(kinds).toEqual([{ kind: 'seatKind', seatKind: 'standard' }]);
   });
 });

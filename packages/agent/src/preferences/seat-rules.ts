@@ -230,6 +230,16 @@ export const adjacentRule: Rule = (scan) => [
       return { start, end, drafts: [p === 'negative' ? { remove: 'adjacent' } : { set: { kind: 'adjacent' } }] };
     },
   ),
+  // "my wife in the recliner beside me", "a seat next to him": the two side by side.
+  // Read in the whole message (the seat kind rule took "recliner"); the span is "beside me".
+  ...hits(
+    { ...scan, text: scan.original },
+    String.raw`(?<=\b(?:recliners?|seats?|chairs?|ones?)\s+(?:right\s+|directly\s+|just\s+)?)(?:beside|next to|alongside)\s+(?:me|him|her|us|mine|them)\b`,
+    (m) =>
+      polarity(scan.original, m.index ?? 0) === 'positive' && scan.text.slice(m.index ?? 0, span(m).end) === m[0]
+        ? { ...span(m), drafts: [{ set: { kind: 'adjacent' } }] }
+        : undefined,
+  ),
   // "all 5 of us in a row", "all 7 in one row": seated side by side.
   ...hits(scan, String.raw`\bin\s+(?:a|one|a single|1)\s+(?:row|line)\b(?!\s*(?:[a-z]\b|\d))`, (m) => {
     const p = polarity(scan.original, m.index ?? 0);
