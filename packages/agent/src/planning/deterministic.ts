@@ -75,6 +75,8 @@ export interface PlannerInput {
    * theaters seen are ruled out for not being them, and a decline asks about the place.
    */
   placesUnmatched?: readonly string[];
+  /** The first of those only opened a clause before the day, as a film's name may ("barbie saturday"). */
+  placeMayBeFilm?: boolean;
   /**
    * Tool calls this request may still make before its bound (runtime/request.ts); undefined when
    * no request bounds the work. A search starts nothing new it could not finish within them.
@@ -416,9 +418,14 @@ function deadEnd(input: PlannerInput, spec: UiSpec, summary: string, backTo?: St
     const others = exploration.backtracks === 1 ? 'another option' : `${exploration.backtracks} other options`;
     const tried = exploration.backtracks > 0 ? ` I tried ${others}.` : '';
     const place = unmatchedPlace(input);
-    const text = place
-      ? `None of the theaters showing what you asked for is called “${place.said}”: they are ${orList(place.seen, 'and')}. Which of them did you mean, or would any do?`
-      : `I could not find a booking that fits: ${exploration.firstDeadEnd}${tried} Could you relax one of your wishes, or tell me what matters most?`;
+    // A name opening the message before the day, with no film asked for, may be a film's ("barbie
+    // saturday evening"): both are asked about.
+    const filmNamed = input.model.hard.some((c) => c.kind === 'title' && (c.is?.length ?? 0) > 0);
+    const text = !place
+      ? `I could not find a booking that fits: ${exploration.firstDeadEnd}${tried} Could you relax one of your wishes, or tell me what matters most?`
+      : filmNamed || !input.placeMayBeFilm
+        ? `None of the theaters showing what you asked for is called “${place.said}”: they are ${orList(place.seen, 'and')}. Which of them did you mean, or would any do?`
+        : `I could not find a film or a theater called “${place.said}”: the theaters showing what you asked for are ${orList(place.seen, 'and')}. Which film or theater did you mean, or would any do?`;
     return plan(input, { type: 'agent.message', text, reason: 'no option meets the hard constraints' }, 0.3, 'blocked');
   }
   memory.markTried(target, contextKeyOf(target, booking), choice);

@@ -205,20 +205,7 @@ function placesSaid(text: string, left: ReadonlySet<string>, afterIn = true): st
     }
     if (run.length > 0) add(run.join(' '), m.index ?? 0);
   }
-  // A place opening a clause right before the day or the time: "lakeside fri night", "northgate
-  // tmrw", "Old Mill tonight". Before a day a sentence opens with a name, not a verb or a greeting.
-  for (const m of lower.matchAll(OPENS_BEFORE_WHEN)) {
-    const words = (m[1] ?? '').split(/\s+/);
-    const run = unreadRun(words, left);
-    // Not "school's shut today", "late shows saturday": a clause about something else.
-    if (
-      run.length !== words.length ||
-      run.some((w) => DISCOURSE.has(w) || w.includes("'")) ||
-      /(?:ing|ly|ed)$/.test(run.at(-1) ?? '')
-    )
-      continue;
-    if (run.join('').length >= 5) add(run.join(' '), m.index ?? 0);
-  }
+  places.push(...placesOpening(text, left));
   // A name written with a capital inside a sentence: "what has Lakeside got on Saturday?" (not a
   // word in capitals).
   // Not "I'll", "I'm", "I've": the speaker, not a name; nor "our granddaughter Lily": a person.
@@ -237,6 +224,38 @@ function placesSaid(text: string, left: ReadonlySet<string>, afterIn = true): st
 /** Before a capital, words that name where someone is from or lives, not a cinema: "in town from Denver", "we live in Leeds". */
 const ELSEWHERE_BEFORE =
   /\b(?:from|(?:live|lives|living|based|born|grew up|staying|stay|holiday|holidaying)\s+in|(?:fly|flying|flies|travel(?:l?ing)?)\s+to)\s+$/i;
+
+/**
+ * A place opening a clause right before the day or the time: "lakeside fri night", "northgate
+ * tmrw", "Old Mill tonight". Before a day a sentence opens with a name, not a verb or a greeting;
+ * but a film's name may open it the same way ("barbie saturday evening"), so such a place may be a
+ * film ({@link placesMaybeFilms}).
+ */
+function placesOpening(text: string, left: ReadonlySet<string>): string[] {
+  const places: string[] = [];
+  const lower = text.toLowerCase();
+  const add = (place: string, at: number) => {
+    if (polarity(text, at) !== 'negative') places.push(place);
+  };
+  for (const m of lower.matchAll(OPENS_BEFORE_WHEN)) {
+    const words = (m[1] ?? '').split(/\s+/);
+    const run = unreadRun(words, left);
+    // Not "school's shut today", "late shows saturday": a clause about something else.
+    if (
+      run.length !== words.length ||
+      run.some((w) => DISCOURSE.has(w) || w.includes("'")) ||
+      /(?:ing|ly|ed)$/.test(run.at(-1) ?? '')
+    )
+      continue;
+    if (run.join('').length >= 5) add(run.join(' '), m.index ?? 0);
+  }
+  return places;
+}
+
+/** The places of {@link placesInsisted} named only by opening a clause before the day: as likely a film's name. */
+export function placesMaybeFilms(text: string, unread: readonly string[]): string[] {
+  return placesOpening(text, unreadSet(unread)).slice(0, MAX_PLACES);
+}
 
 /** A place said on its own, between commas: "fri night, 2 adults, nortgate stadium." */
 function placesAlone(text: string, left: ReadonlySet<string>): string[] {

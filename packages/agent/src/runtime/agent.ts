@@ -551,6 +551,7 @@ export class Agent {
         participantChoices: this.view.participantChoices,
         placesToMatch: this.listening.placesToMatch,
         placesUnmatched: this.listening.placesUnmatched,
+        placeMayBeFilm: this.listening.placeMayBeFilm,
         tieBreaks: this.listening.tieBreaks,
         callsLeft: this.request.active
           ? callBudget(requiredSeats(this.listening.model).count) - this.request.callsSince(this.acting.toolCalls)

@@ -13,6 +13,7 @@ import {
   matchTheaters,
   placesAnnounced,
   placesInsisted,
+  placesMaybeFilms,
   placesNamed,
   theaterFromPlaces,
 } from '../preferences/names-seen.ts';
@@ -55,6 +56,8 @@ export class Listening {
   private announced: string[] = [];
   /** The announced places said the way a cinema is named ({@link placesInsisted}), newest first. */
   private insisted: string[] = [];
+  /** Of those, the ones named only by opening a clause before the day ({@link placesMaybeFilms}). */
+  private maybeFilms: string[] = [];
   /** What the participant asked a theater to offer ({@link amenitiesWished}), newest first. */
   private amenities: number[] = [];
   /** The theater names of the last theater stage seen (bounded), so a later change of theater is read. */
@@ -88,6 +91,12 @@ export class Listening {
   /** Places said as places ("at northgate") that no theater stage has named yet, for the words of a decline. */
   get placesUnmatched(): readonly string[] {
     return this.placesToMatch.length > 0 ? this.insisted : [];
+  }
+
+  /** Whether the first of {@link placesUnmatched} only opened a clause before the day, as a film's name may ("barbie saturday"). */
+  get placeMayBeFilm(): boolean {
+    const first = this.placesUnmatched[0];
+    return first !== undefined && this.maybeFilms.includes(first);
   }
 
   /** Reads words by the rules, against what the agent sees now. */
@@ -138,6 +147,7 @@ export class Listening {
     this.places = settled ? [] : [...placesNamed(text, unread), ...this.places].slice(0, MAX_PLACES);
     this.announced = [...announced, ...(settled ? [] : this.announced)].slice(0, MAX_PLACES);
     this.insisted = [...placesInsisted(text, unread), ...(settled ? [] : this.insisted)].slice(0, MAX_PLACES);
+    this.maybeFilms = [...placesMaybeFilms(text, unread), ...(settled ? [] : this.maybeFilms)].slice(0, MAX_PLACES);
     this.amenities = [...new Set([...amenities, ...this.amenities])].slice(0, MAX_AMENITIES);
     // Read against the machine's clock (no host has said the study's day yet): kept to read again once one does.
     if (!this.studySure) this.clockReadings.note(this.model, text, reading);
@@ -233,6 +243,7 @@ export class Listening {
       this.places = [];
       this.announced = [];
       this.insisted = [];
+      this.maybeFilms = [];
       return {
         model: {
           ...this.model,

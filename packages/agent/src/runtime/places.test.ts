@@ -46,4 +46,13 @@ describe('a place named in lower case before the theater stage', () => {
       /^None of the theaters showing what you asked for is called “kingsway”: they are .+\. Which of them did you mean, or would any do\?$/,
     );
   });
+
+  it('asks about a film or a theater when the name only opened the message, no film being named', async () => {
+    const { result, host } = await run('barbie tomorrow evening for two adults');
+    expect(result.status).toBe('blocked');
+    expect(host.protocol.engine.submitted()).toBeNull();
+    expect(result.message).toMatch(
+      /^I could not find a film or a theater called “barbie”: the theaters showing what you asked for are .+\. Which film or theater did you mean, or would any do\?$/,
+    );
+  });
 });
