@@ -94,6 +94,8 @@ export type Piece =
       standsFor?: boolean;
       /** Coming in the speaker's place ("his grandad's taking him instead of me"). */
       inPlaceOfSpeaker?: boolean;
+      /** Said on top of the tickets counted ("1 ticket plus my carer"): one more than the count. */
+      beyondCount?: boolean;
     }
   /** An age or a ticket word said of the companion(s) named just before; `all` of every one ("both in their 80s"). */
   | {
@@ -165,6 +167,15 @@ export const OFFSPRING_WORDS = /^(?:sons?|daughters?|nephews?|nieces?|grandsons?
 export const KIDS_SAID = /\b(?:kids|children|family|kid[- ]friendly|little ones|for the kid)\b/i;
 
 export const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]> = [
+  // "1 ticket plus my carer", "2 seats + my mum": someone on top of the tickets counted (tickets
+  // counted by type are read with the people named: "2 adult tickets plus my son, he's 8").
+  [
+    String.raw`(?<=\b(?:\d{1,2}|one|two|three|four|five|a)\s+(?:tickets?|seats?)\s*,?\s*)(?:plus|\+)\s+(?:my|our|a|an|his|her)\s+(${RELATION})(?!\w)`,
+    (m) => {
+      const base = person(m[1] ?? '', 1);
+      return base.type === 'person' ? { ...base, beyondCount: true } : undefined;
+    },
+  ],
   [
     // "his grandad's taking him instead of me", "my dad is coming instead of me": someone comes in
     // the speaker's place.

@@ -1082,3 +1082,42 @@ describe('someone coming in the speaker’s place', () => {
     ]);
   });
 });
+
+describe('people said on top of a count, and the one whose birthday it is', () => {
+  it.each([
+    ['1 ticket plus my carer, saturday', [{ kind: 'seatCount', count: 2 }]],
+    ['2 tickets + my mum saturday', [{ kind: 'seatCount', count: 3 }]],
+    [
+      "2 tickets plus my son, he's 8",
+      [
+        { kind: 'seatCount', count: 3 },
+        { kind: 'ticketMix', adult: 2, child: 1 },
+      ],
+    ],
+    // Tickets counted by type are read with the people named, as before.
+    [
+      "2 adult tickets plus my son, he's 8",
+      [
+        { kind: 'seatCount', count: 3 },
+        { kind: 'ticketMix', adult: 2, child: 1 },
+      ],
+    ],
+    ['2 tickets for me and my mum', [{ kind: 'seatCount', count: 2 }]],
+    [
+      "my son's 10th birthday: him plus 4 friends all 10, plus 2 parents",
+      [
+        { kind: 'seatCount', count: 7 },
+        { kind: 'ticketMix', adult: 2, child: 5 },
+      ],
+    ],
+    [
+      "my son's 10th birthday: him plus 4 friends all 10",
+      [
+        { kind: 'seatCount', count: 5 },
+        { kind: 'ticketMix', child: 5 },
+      ],
+    ],
+  ])('"%s"', (text, expected) => {
+    expect(party(text)).toEqual(expected);
+  });
+});

@@ -118,6 +118,10 @@ export const partyRule: Rule = (input) => {
 
 type Person = Extract<Piece, { type: 'person' }>;
 
+/** "Him plus 4 friends", "her and three mates": the one whose occasion it is, coming with the group. */
+const OWNER_COMES =
+  /\b(?:him|her)\s+(?:plus|and|&|\+|with)\s+(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|his|her|a few|some)\b/i;
+
 /** The party known with someone in the speaker's place: one grown-up's ticket less, theirs more. */
 function inSpeakersPlace(party: NonNullable<PreferenceContext['party']>, standIn: Person): Draft[] {
   const mix = { adult: party.adult ?? 0, child: party.child ?? 0, senior: party.senior ?? 0 };
@@ -393,6 +397,10 @@ function decide(
     .reverse()
     .find((p): p is Person => p.type === 'person' && !p.standsFor && p.n === 1);
   if (standIn >= 0 && stoodFor) stoodFor.related = false;
+  // "My son's 10th birthday: him plus 4 friends": "him", said with the group, is the one person
+  // named before it, and comes.
+  const occasion = found[0]?.type === 'person' && found[0].n === 1 ? found[0] : undefined;
+  if (standIn < 0 && occasion && OWNER_COMES.test(scan.original)) occasion.related = false;
   const birthday = /\bbirthday\b/i.test(scan.original);
   const heard = namedAgain(
     attachAges(standing ? found.filter((p) => !(p.type === 'person' && p.standsFor)) : found, birthday),
@@ -428,7 +436,9 @@ function decide(
     ? (self ? 1 : 0) + people.reduce((sum, p) => sum + (p.n ?? 0), 0)
     : undefined;
   const totals = pieces.filter((p) => p.type === 'total' && !(p.us && p.third && self && everyoneNamed === p.n + 1));
-  const total = totals.length > 0 ? (totals[totals.length - 1] as { n: number }).n : undefined;
+  // "1 ticket plus my carer": the people said on top of the count are more than it.
+  const beyond = people.filter((p) => p.beyondCount).reduce((sum, p) => sum + (p.n ?? 1), 0);
+  const total = totals.length > 0 ? (totals[totals.length - 1] as { n: number }).n + beyond : undefined;
   const typed: Partial<Record<TicketTypeId, number>> = {};
   let more = 0;
   for (const p of pieces) {
