@@ -1103,6 +1103,15 @@ describe('people said on top of a count, and the one whose birthday it is', () =
       ],
     ],
     ['2 tickets for me and my mum', [{ kind: 'seatCount', count: 2 }]],
+    // The one person named, said again with a pronoun, is no one more.
+    [
+      "Booking for my nan's 90th - she's 90 obvs, plus me and my brother",
+      [
+        { kind: 'seatCount', count: 3 },
+        { kind: 'ticketMix', adult: 2, senior: 1 },
+      ],
+    ],
+    ['heya!! any chance of 2 for something funny sunday', [{ kind: 'seatCount', count: 2 }]],
     [
       "my son's 10th birthday: him plus 4 friends all 10, plus 2 parents",
       [

@@ -290,6 +290,9 @@ function attachEach(pieces: Piece[]): Piece[] {
       const n = last.n ?? p.n ?? Math.max(1, p.ages.length);
       const ages = p.ages.length === 0 ? [] : p.ages.length === 1 ? Array(n).fill(p.ages[0]) : p.ages;
       Object.assign(last, { n, ages, ...(p.ticket ? { ticket: p.ticket } : {}) });
+    } else if (p.type === 'about' && p.pronoun && last && (last.n ?? 1) === 1 && p.ages.length === 1) {
+      // "my nan's 90th - she's 90": the one person named just before, said again; no one more.
+      last.ages = [p.ages[0] as number];
     } else if (p.type === 'about' && (p.ages.length > 0 || p.ticket)) {
       // Said of nobody named before ("Grandma (a senior)", "two of us are pensioners"): people of their own.
       const n = Math.max(p.n ?? 1, p.ages.length);

@@ -23,6 +23,7 @@ describe('what people type, before the rules read it', () => {
     ['row n please', 'row n please'],
     ['sry not 2moro, my cuz is in', 'sorry not tomorrow, my cousin is in'],
     ['soz, cuz i was late', 'sorry, cuz i was late'],
+    ['any chance of 2 for something funny', 'could we get 2 for something funny'],
     [
       'somethin w/ good reviews this wknd for me and the mrs',
       'something with good reviews this weekend for me and my wife',

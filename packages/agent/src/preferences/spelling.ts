@@ -40,6 +40,11 @@ const SHORTHAND: Array<[RegExp, string]> = [
   [/\b(adults?|child(?:ren)?|kids?|seniors?|tickets?|seats?)\s+x\s*(\d{1,2})\b/gi, '$2 $1'],
   [/\b(?:2nite|2night|tonite|tonght)\b/gi, 'tonight'],
   [/\b(?:sry|srry|sory|soz|sowwy)\b/gi, 'sorry'],
+  // "Any chance of 2 for something funny": a request, its count after "of".
+  [
+    /\b(?:any\s+)?chance\s+(?:of|for)\b(?=\s+(?:\d{1,2}|one|two|three|four|five|six|a|an|some|tickets?|seats?)\b)/gi,
+    'could we get',
+  ],
   [/\b(?:cuz|coz|cus)\b(?=\s+(?:is|isn'?t|was|wants?|can'?t|will|'?s|and|too)\b)/gi, 'cousin'],
   [/\bnite\b/gi, 'night'],
   [/\b(?:tix|tkts|tix\.)\b/gi, 'tickets'],
