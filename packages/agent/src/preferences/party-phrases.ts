@@ -1,6 +1,6 @@
 import type { TicketTypeId } from '@usher/booking';
 import { COUNT, parseCount, SPELLED_OR_DIGITS } from './numbers.ts';
-import { CHILD_WORDS, NOT_AN_AGE, PAIRS, RELATION, RELATIONS } from './people.ts';
+import { CHILD_UNDER, CHILD_WORDS, NOT_AN_AGE, PAIRS, RELATION, RELATIONS } from './people.ts';
 import { clauseAt } from './text.ts';
 
 /*
@@ -184,6 +184,13 @@ export const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]
       const base = person(m[1] ?? '', 1);
       return base.type === 'person' ? { ...base, related: true, inPlaceOfSpeaker: true } : undefined;
     },
+  ],
+  [
+    // "one of them is 13 actually", "the eldest is 13": one of the party known, of that age.
+    String.raw`(?:\bone of (?:them|the (?:kids|children|boys|girls)|my (?:kids|children|boys|girls))|\bthe (?:eldest|oldest|youngest|older|younger|big|little)(?:\s+(?:one|kid|child|boy|girl|son|daughter))?)(?:'s|\s+is)\s+(?:actually\s+|now\s+|only\s+|just\s+|already\s+)?(\d{1,2})${NOT_AN_AGE}${NOT_TIME}(?!\s*(?:mins?|minutes?|hours?|miles?|km|%|stars?|pm|am)\b)`,
+    // One of the children at a child's age is as they were: nothing changes.
+    (m) =>
+      Number(m[1]) < CHILD_UNDER ? { type: 'said' } : { type: 'person', n: 1, ages: [Number(m[1])], related: true },
   ],
   [
     // "grandad is 73", "nan's 80": a family word used like a name, with an age.

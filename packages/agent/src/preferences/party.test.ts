@@ -1130,3 +1130,22 @@ describe('people said on top of a count, and the one whose birthday it is', () =
     expect(party(text)).toEqual(expected);
   });
 });
+
+describe('one of the party, by an age said later', () => {
+  it.each([
+    ['one of them is 13 actually', { adult: 2, child: 2 }],
+    ['the eldest is 13', { adult: 2, child: 2 }],
+  ])('"%s" after "me and my 3 kids": that one takes an adult ticket', (text, mix) => {
+    expect(party('me and my 3 kids friday', text)).toEqual([
+      { kind: 'seatCount', count: 4 },
+      { kind: 'ticketMix', ...mix },
+    ]);
+  });
+
+  it('"the youngest is 3" changes no ticket', () => {
+    expect(party('2 adults and 2 kids saturday', 'the youngest is 3')).toEqual([
+      { kind: 'seatCount', count: 4 },
+      { kind: 'ticketMix', adult: 2, child: 2 },
+    ]);
+  });
+});
