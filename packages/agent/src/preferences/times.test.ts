@@ -499,6 +499,8 @@ describe('a part of the day refused among others, and the latest of the day', ()
   it('"whichever starts first (last)" is the earliest (latest)', () => {
     expect(soft('Saturday for 2, Night Ledger or Encore, whichever starts first')).toContainEqual({ kind: 'earliest' });
     expect(soft('saturday for 2, whichever one starts last')).toContainEqual({ kind: 'latest' });
+    expect(soft('2 tickets, the later of the two night ledger showings on friday')).toContainEqual({ kind: 'latest' });
+    expect(soft('2 tickets, the earlier of the two showings on friday')).toContainEqual({ kind: 'earliest' });
   });
 
   it('"the soonest" is the earliest', () => {
