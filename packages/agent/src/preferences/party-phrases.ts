@@ -380,6 +380,16 @@ export const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]
     },
   ],
   [
+    // "me and the kids (3 of them, 4 6 and 9)": how many the people just named are, and their ages.
+    String.raw`\(\s*(${SPELLED_OR_DIGITS})\s+of\s+(?:them|'em)\s*(?:[,:;-]\s*(?:aged\s+|ages\s+)?(\d{1,2}(?:\s*(?:,\s*(?:and\s+)?|and\s+|&\s*|\s)\s*\d{1,2})*))?\s*\)`,
+    (m) => {
+      const n = countOf(m[1]);
+      const ages = (m[2]?.match(/\d{1,2}/g) ?? []).map(Number);
+      if (!n || (ages.length > 0 && ages.length !== n)) return undefined;
+      return { type: 'about', ages, n };
+    },
+  ],
+  [
     // "4 friends (all 7 or 8)", "(both 10)": one age, the youngest said, for each of the people just named.
     // "My husband and I (both 76)": everyone named, the speaker among them.
     String.raw`\(\s*(?:all|both|each)\s+(?:aged\s+)?(\d{1,2})(?:\s*(?:or|-|to|and|/)\s*\d{1,2})?\s*\)`,

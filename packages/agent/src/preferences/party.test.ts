@@ -1112,6 +1112,15 @@ describe('people said on top of a count, and the one whose birthday it is', () =
       ],
     ],
     ['heya!! any chance of 2 for something funny sunday', [{ kind: 'seatCount', count: 2 }]],
+    // "(3 of them, 4 6 and 9)": how many the people just named are, with their ages.
+    [
+      'me and the kids (3 of them, 4 6 and 9) sunday',
+      [
+        { kind: 'seatCount', count: 4 },
+        { kind: 'ticketMix', adult: 1, child: 3 },
+      ],
+    ],
+    ['me and my mates (4 of them) saturday', [{ kind: 'seatCount', count: 5 }]],
     [
       "my son's 10th birthday: him plus 4 friends all 10, plus 2 parents",
       [
