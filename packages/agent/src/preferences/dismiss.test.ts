@@ -115,3 +115,19 @@ describe('any theater, the closest', () => {
     expect(u.model.soft).toContainEqual({ kind: 'closest' });
   });
 });
+
+describe('any time, bounded', () => {
+  it('"any time after lunch" is a bound, not any time at all', () => {
+    expect(read('2 adults sunday, any time after lunch').model.hard).toContainEqual({
+      kind: 'startTime',
+      after: '12:00',
+    });
+    expect(read('2 adults saturday, any time before 6').model.hard).toContainEqual({
+      kind: 'startTime',
+      before: '18:00',
+    });
+    expect(
+      read('2 adults saturday evening', 'any time is fine actually').model.hard.filter((c) => c.kind === 'startTime'),
+    ).toEqual([]);
+  });
+});

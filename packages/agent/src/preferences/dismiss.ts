@@ -94,7 +94,8 @@ export const dismissRule: Rule = (scan) => {
     ...hits(scan, `(?:the\\s+)?(${t.source})\\s+${DOES_NOT_MATTER}`, (m) => read(m[1], m)),
     ...hits(
       scan,
-      String.raw`any\s?(${kindNouns.source})(?:\s+(?:is|are|would be|will be)\s+(?:fine|ok|okay|good|great))?`,
+      // Not "any time after lunch": a bound, not any time at all.
+      String.raw`any\s?(${kindNouns.source})(?!\s+(?:after|before|from|between|until|till|past|by|in the (?:morning|afternoon|evening))\b)(?:\s+(?:is|are|would be|will be)\s+(?:fine|ok|okay|good|great))?`,
       (m) => read(m[1], m),
     ),
     // "Just seen what the recliners cost. Forget them": the thing named last before, in this message.
