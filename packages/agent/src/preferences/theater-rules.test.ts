@@ -254,3 +254,26 @@ describe('venue words that name no theater', () => {
     ]);
   });
 });
+
+describe('a theater said to be better, by its first word', () => {
+  const WORLD = {
+    ...CONTEXT,
+    knownTheaters: ['Lakeside 12', 'Northgate Stadium 16', 'Riverside Art House', 'Old Mill Cinema'],
+  };
+  const after = (...messages: string[]) => {
+    let model: PreferenceModel = { hard: [], soft: [] };
+    for (const text of messages) model = updatePreferences(model, text, WORLD).model;
+    return [...model.hard, ...model.soft].filter((c) => c.kind === 'theater');
+  };
+  it('"no wait, lakeside is nearer" replaces the theater held', () => {
+    expect(after('2 adults saturday at northgate', 'no wait, lakeside is nearer')).toEqual([
+      { kind: 'theater', is: ['Lakeside 12'] },
+    ]);
+  });
+  it('"riverside would be better" is a wish for it; "lakeside is out" still refuses', () => {
+    expect(after('2 adults saturday, riverside would be better')).toEqual([
+      { kind: 'theater', is: ['Riverside Art House'] },
+    ]);
+    expect(after('2 adults saturday, lakeside is out')).toEqual([{ kind: 'theater', not: ['Lakeside 12'] }]);
+  });
+});

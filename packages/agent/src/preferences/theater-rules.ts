@@ -83,7 +83,8 @@ function listedRefusals(found: Hit[], text: string): Hit[] {
  * A theater on screen named by its first word alone, in any case, where a place is named ("at
  * lakeside", "make it northgate instead", "lakeside cinema on sunday", "lakeside or riverside", a
  * clause of the name alone: "hmm, no, northgate") or
- * refused ("skip lakeside", "not northgate", "lakeside is out"): only a first word of five letters
+ * refused ("skip lakeside", "not northgate", "lakeside is out"), or said to be better ("no wait, lakeside
+ * is nearer"): only a first word of five letters
  * or more that no other theater on screen starts with and that is no venue word, so "grand" alone
  * is never a theater.
  */
@@ -134,7 +135,7 @@ function firstWords(known: readonly string[]): { source: string; lookup(word: st
   const byFirst =
     words === ''
       ? '(?!)'
-      : String.raw`(?<=\b(?:at|in|to|from|near|make it|try|not|skip|avoid|than|except|but|prefer|rather|go with|choose|pick|or|either|and|nor|&)\s+(?:the\s+)?)(${words})\b(?!\s+(?:${words}))|\b(${words})(?=\s+(?:instead|cinema|theat(?:er|re)|multiplex|cineplex)\b|(?:'s|\s+is|\s+was)\s+(?:out|no good|not (?:an option|ok|okay|good)|a no|off)\b|\s*(?:or|and|nor|&|\/|,)\s*(?:the\s+)?(?:${words})\b)|(?<=(?:^|[,.;!?:])\s*(?:the\s+)?)(${words})(?=\s*(?:please|pls|then|instead|thanks|ta)?\s*(?:[,.;!?]|$))`;
+      : String.raw`(?<=\b(?:at|in|to|from|near|make it|try|not|skip|avoid|than|except|but|prefer|rather|go with|choose|pick|or|either|and|nor|&)\s+(?:the\s+)?)(${words})\b(?!\s+(?:${words}))|\b(${words})(?=\s+(?:instead|cinema|theat(?:er|re)|multiplex|cineplex)\b|(?:'s|\s+is|\s+was|\s+would be)\s+(?:out|no good|not (?:an option|ok|okay|good)|a no|off|(?:much\s+|a lot\s+|a bit\s+)?(?:nearer|closer|better|easier|handier|more convenient))\b|\s*(?:or|and|nor|&|\/|,)\s*(?:the\s+)?(?:${words})\b)|(?<=(?:^|[,.;!?:])\s*(?:the\s+)?)(${words})(?=\s*(?:please|pls|then|instead|thanks|ta)?\s*(?:[,.;!?]|$))`;
   const byEnd = ends === '' ? '' : String.raw`|(?<=\bthe\s+)(${ends})\b(?!\s+(?:film|movie|flick|one)s?\b)`;
   return {
     source: phrases === '' ? `(?:${byFirst}${byEnd})` : `(?:${byFirst}|\\b(${phrases})\\b${byEnd})`,
