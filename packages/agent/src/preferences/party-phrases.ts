@@ -380,6 +380,11 @@ export const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]
     },
   ],
   [
+    // "two kids under 10", "the children, all under 8": an age bound of the children just named.
+    String.raw`(?<=\b(?:kids?|children|child|little ones|boys|girls|grandkids|grandchildren)\s*,?\s+)(?:(?:both|all|each)\s+)?(?:under|below|younger than)\s+(\d{1,2})${NOT_TIME}(?!\s*(?:mins?|minutes?|hours?|miles?|km|%|stars?|quid|dollars|bucks|pounds)\b)`,
+    (m) => ({ type: 'about', ages: [Math.max(0, Number(m[1]) - 1)] }),
+  ],
+  [
     // "me and the kids (3 of them, 4 6 and 9)": how many the people just named are, and their ages.
     String.raw`\(\s*(${SPELLED_OR_DIGITS})\s+of\s+(?:them|'em)\s*(?:[,:;-]\s*(?:aged\s+|ages\s+)?(\d{1,2}(?:\s*(?:,\s*(?:and\s+)?|and\s+|&\s*|\s)\s*\d{1,2})*))?\s*\)`,
     (m) => {

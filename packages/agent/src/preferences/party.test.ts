@@ -1121,6 +1121,14 @@ describe('people said on top of a count, and the one whose birthday it is', () =
       ],
     ],
     ['me and my mates (4 of them) saturday', [{ kind: 'seatCount', count: 5 }]],
+    // "Kids under 10": their age bound, no question about it.
+    [
+      'family of 4, two grown ups two kids under 10, saturday',
+      [
+        { kind: 'seatCount', count: 4 },
+        { kind: 'ticketMix', adult: 2, child: 2 },
+      ],
+    ],
     [
       "my son's 10th birthday: him plus 4 friends all 10, plus 2 parents",
       [

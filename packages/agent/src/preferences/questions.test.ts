@@ -76,3 +76,9 @@ describe('what the reader could not settle', () => {
     expect(read('paper lanterns sunday, 2 adults', 'in IMAX, we live 8 miles out').model.questions).toBe(undefined);
   });
 });
+
+describe('an age bound of children named', () => {
+  it('"two kids under 10" leaves nothing to ask', () => {
+    expect(read('family of 4, two grown ups two kids under 10, saturday').model.questions).toBeUndefined();
+  });
+});
