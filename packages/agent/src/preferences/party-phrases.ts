@@ -520,7 +520,7 @@ export const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]
   [`(${SPELLED_OR_DIGITS})(?=\\s+(?:together|side by side|next to each other|in a row)\\b)`, total(1)],
   [
     // Not "a seat": "a wheelchair space and a seat next to it" does not say the party is one.
-    `(${SPELLED_OR_DIGITS}|a couple of|a pair of)\\s+(?:(more|extra|additional|other)\\s+)?(?:tickets?|seats?|people|persons|guests|spots|places)`,
+    `(${SPELLED_OR_DIGITS}|a couple of|a pair of)\\s+(?:(more|extra|additional|other)\\s+)?(?:tickets?|seats?|people|persons?|guests?|spots|places)`,
     (m) => {
       const n = /couple|pair/i.test(m[1] ?? '') ? 2 : parseCount(m[1] ?? '');
       if (!n) return undefined;

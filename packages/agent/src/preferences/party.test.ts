@@ -1121,6 +1121,7 @@ describe('people said on top of a count, and the one whose birthday it is', () =
       ],
     ],
     ['me and my mates (4 of them) saturday', [{ kind: 'seatCount', count: 5 }]],
+    ['cheapest possible, any film, 1 person, monday', [{ kind: 'seatCount', count: 1 }]],
     // "Kids under 10": their age bound, no question about it.
     [
       'family of 4, two grown ups two kids under 10, saturday',
