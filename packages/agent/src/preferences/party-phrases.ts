@@ -220,7 +220,7 @@ export const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]
   ],
   [
     // "one of the kids can't make it", "my brother can't come after all", "two of us have dropped out".
-    String.raw`(?:(${SPELLED_OR_DIGITS})\s+of\s+(?:the|my|our)\s+(kids|children|little ones|adults|grown[- ]?ups|seniors|${RELATIONS})|(${SPELLED_OR_DIGITS})\s+of\s+us|(?:my|our|the)\s+(?:[a-z]+'s\s+)?(${RELATION}|${RELATIONS}))\s+(?:now\s+|also\s+)?(?:(?:can'?t|cannot|can no longer|won'?t|will not|isn'?t|aren'?t|is not|are not|is no longer|are no longer|couldn'?t)(?:\s+(?:come|make it|coming|going|join(?:ing)?(?:\s+us)?|be there|go|attend)(?:\s+after all)?)|(?:(?:has|have|'s|'ve)\s+)?(?:dropped|pulled|backed)\s+out|(?:(?:has|have|'s|'ve)\s+)?(?:bailed|cancelled|canceled))(?=\s*(?:[,.;!?)]|$|after all|anymore|any more|now|today|tonight|so|but|and|on us))`,
+    String.raw`(?:(${SPELLED_OR_DIGITS})\s+of\s+(?:the|my|our)\s+(kids|children|little ones|adults|grown[- ]?ups|seniors|${RELATIONS})|(${SPELLED_OR_DIGITS})\s+of\s+(?:us|them)|(?:my|our|the)\s+(?:[a-z]+'s\s+)?(${RELATION}|${RELATIONS}))\s+(?:now\s+|also\s+|just\s+)?(?:(?:can'?t|cannot|can no longer|won'?t|will not|isn'?t|aren'?t|is not|are not|is no longer|are no longer|couldn'?t)(?:\s+(?:come|make it|coming|going|join(?:ing)?(?:\s+us)?|be there|go|attend)(?:\s+after all)?)|(?:(?:has|have|'s|'ve)\s+)?(?:dropped|pulled|backed)\s+out|(?:(?:has|have|'s|'ve)\s+)?(?:bailed|cancelled|canceled))(?=\s*(?:[,.;!?)]|$|after all|anymore|any more|now|today|tonight|so|but|and|on us))`,
     (m) => {
       const n = parseCount(m[1] ?? m[3] ?? 'one');
       if (!n) return undefined;
@@ -546,6 +546,14 @@ export const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]
     total(1),
   ],
   [String.raw`another (?:ticket|seat|person)|plus one|\+1`, () => ({ type: 'more', n: 1 })],
+  // "only need 2 now", "just want 3 then": the party's size, said again.
+  [
+    String.raw`(?:only|just)\s+(?:need|want|needing|wanting)\s+(${SPELLED_OR_DIGITS})(?=\s*(?:now|then|tickets?|seats?|instead|please|pls|[,.;!?]|$))`,
+    (m) => {
+      const n = countOf(m[1]);
+      return n ? { type: 'total', n } : undefined;
+    },
+  ],
   [
     `(?:tickets?|seats?|table|room)\\s+for\\s+(${SPELLED_OR_DIGITS})(?!\\s*(?:am|pm|:|o'?clock|h\\b))(?:\\s+(?:people|persons|of us))?`,
     total(1),
@@ -605,7 +613,7 @@ export const PATTERNS: Array<[string, (m: RegExpExecArray) => Piece | undefined]
     () => ({ type: 'total', n: 2 }),
   ],
   [
-    String.raw`(?:treat(?:ing)?|spoil(?:ing)?)\s+myself|(?:just|only)\s+(?:me|myself|for me|one)(?!\s*(?:(?:and|&|\+|with|n)\b|${LIST_GOES_ON}))|(?:by|for) myself|on my own|alone|solo|a single ticket|(?<!\b(?:it|them|this|that|these|those|things|stuff|out|up|down|list|options)\s+)for me(?!\s*(?:(?:and|&|\+|with|n)\b|${LIST_GOES_ON}))(?=\s*(?:[.,;!?]|$))`,
+    String.raw`(?:treat(?:ing)?|spoil(?:ing)?)\s+myself|(?:just|only)\s+(?:me|myself|for me|one)(?!\s*(?:(?:and|&|\+|with|n)\b|${LIST_GOES_ON}))|(?:by|for) myself|on my own|alone|solo|\bsingle (?:ticket|seat)\b|(?<!\b(?:it|them|this|that|these|those|things|stuff|out|up|down|list|options)\s+)for me(?!\s*(?:(?:and|&|\+|with|n)\b|${LIST_GOES_ON}))(?=\s*(?:[.,;!?]|$))`,
     () => ({ type: 'total', n: 1 }),
   ],
   [

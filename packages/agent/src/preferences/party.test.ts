@@ -1167,3 +1167,19 @@ describe('one of the party, by an age said later', () => {
     ]);
   });
 });
+
+describe('from held-out set 9, once judged', () => {
+  it('"one of them just bailed. only need 2 now" after three', () => {
+    expect(
+      party(
+        '3 tickets for saturday evening please, me and two friends',
+        'ugh, one of them just bailed. only need 2 now',
+      ),
+    ).toEqual([{ kind: 'seatCount', count: 2 }]);
+  });
+  it('"the cheapest single ticket" is one', () => {
+    expect(party('whats the cheapest single ticket for anything monday night?')).toEqual([
+      { kind: 'seatCount', count: 1 },
+    ]);
+  });
+});

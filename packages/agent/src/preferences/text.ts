@@ -131,7 +131,7 @@ const NEGATION_REACH = 4;
  * on monday" it ends with horror.
  */
 export const DAY_BRIDGE =
-  /^(?:on|in|at|the|a|an|this|that|those|these|one|next|coming|any|or|nor|and|either|for|of|today|tonight|tomorrow|weekends?|(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?s?|\d{1,2}(?:st|nd|rd|th)?|jan\w*|feb\w*|mar\w*|apr\w*|may|june?|july?|aug\w*|sept?\w*|oct\w*|nov\w*|dec\w*)$/i;
+  /^(?:on|in|at|the|a|an|this|that|those|these|one|being|out|next|coming|any|or|nor|and|either|for|of|today|tonight|tomorrow|weekends?|(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?s?|\d{1,2}(?:st|nd|rd|th)?|jan\w*|feb\w*|mar\w*|apr\w*|may|june?|july?|aug\w*|sept?\w*|oct\w*|nov\w*|dec\w*)$/i;
 
 /**
  * Whether the phrase at `index` is wanted (`positive`), refused (`negative`: "no horror", "not

@@ -511,3 +511,16 @@ describe('a part of the day refused among others, and the latest of the day', ()
     );
   });
 });
+
+describe('from held-out set 9, once judged', () => {
+  it('"he doesn\'t like being out at night" refuses the night; "an afternoon showing" stands', () => {
+    const text = "it has to be an afternoon showing, he doesn't like being out at night, monday for 2";
+    expect(start(text)).toEqual({ kind: 'startTime', after: '12:00', before: '17:00' });
+  });
+  it('"so like 5:30 onwards" is a start after 17:30', () => {
+    expect(start('can i get 2 on thursday after work? so like 5:30 onwards')).toEqual({
+      kind: 'startTime',
+      after: '17:30',
+    });
+  });
+});

@@ -319,7 +319,7 @@ export const startTimeRule: Rule = (scan) => {
     // half hour before.
     ...hits(
       scan,
-      `(?:${AFTER})\\s+(${CLOCK})${NOT_A_TIME}|(?:(at|from|around|about)\\s+)?(${CLOCK})\\s+(?:at the earliest|or later|or after)`,
+      `(?:${AFTER})\\s+(${CLOCK})${NOT_A_TIME}|(?:(at|from|around|about)\\s+)?(${CLOCK})\\s+(?:at the earliest|or later|or after|onwards?|and later)`,
       (m) =>
         at(m, clockAt(m, m[1] ?? m[3], false), (t) => {
           const from = /^(?:around|about)$/i.test(m[2] ?? '') ? t - AROUND_MINUTES : t;
@@ -472,7 +472,7 @@ export const periodRule: Rule = (scan) => [
 ];
 
 /* Between a refusal and a part of the day it refuses as such: "not in the morning", "no evening". */
-const PERIOD_BRIDGE = /^(?:in|at|the|a|an|during|too|one|of|those|these|any)$/i;
+const PERIOD_BRIDGE = /^(?:in|at|the|a|an|during|too|one|of|those|these|any|being|out)$/i;
 
 /**
  * A part of the day refused as such leaves the rest of the day: "not in the morning" is a start
